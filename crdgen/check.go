@@ -1,0 +1,133 @@
+package crdgen
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+const (
+	ruleAPIServer      = "apiserver"
+	ruleNestedDefaults = "nested-defaults"
+)
+
+// node is the Go source of one schema property.
+type node struct {
+	at     diagPos
+	goPath string
+	jpath  string
+	own    bool
+}
+
+// check validates every CRD with the apiserver's own code, as on create,
+// and then each default with the defaults nested below it applied, and
+// reports each error at the Go field or marker it comes from.
+func (d *defaulter) check(ctx context.Context, crds []apiextensionsv1.CustomResourceDefinition) {
+	for i := range crds {
+		c := &crds[i]
+		for _, e := range validateCRD(ctx, c) {
+			d.reportSchemaError(c, e, ruleAPIServer)
+		}
+		for _, e := range checkDefaults(ctx, c) {
+			d.reportSchemaError(c, e, ruleNestedDefaults)
+		}
+	}
+}
+
+// reportSchemaError keeps the apiserver's message verbatim and adds where
+// in the Go source it comes from and, for a default, which rule wrote it.
+func (d *defaulter) reportSchemaError(c *apiextensionsv1.CustomResourceDefinition, e *field.Error, rule string) {
+	versions, spath := splitSchemaField(c, e.Field)
+	var n node
+	var o origin
+	var found, hasOrigin bool
+	for _, v := range versions {
+		for p := spath; ; p = parentPath(p) {
+			if !found {
+				n, found = d.nodes[originKey(c.Name, v, p)]
+			}
+			if found && !hasOrigin && strings.Contains(e.Field, "default") {
+				o, hasOrigin = d.origins[originKey(c.Name, v, p)]
+			}
+			if (found && hasOrigin) || p == "" {
+				break
+			}
+		}
+	}
+	if !found {
+		n = d.roots[c.Name]
+	}
+	msg := fmt.Sprintf("CRD %s: %s", c.Name, e.Error())
+	if hasOrigin {
+		msg += " (" + o.cause + ")"
+	}
+	d.diags.add(diag{sev: sevError, at: n.at, goPath: n.goPath, jpath: n.jpath, rule: rule, own: true, msg: msg})
+}
+
+// splitSchemaField reads an apiserver error path such as
+// spec.versions[1].schema.openAPIV3Schema.properties[spec].properties[x].default
+// or spec.validation.openAPIV3Schema.properties[spec].items.default and
+// returns the versions it may be about and the schema path of the deepest
+// property, items or additionalProperties node it names.
+func splitSchemaField(c *apiextensionsv1.CustomResourceDefinition, f string) ([]string, string) {
+	var versions []string
+	if i := strings.Index(f, "versions["); i >= 0 {
+		if j := strings.Index(f[i:], "]"); j > 0 {
+			if n, err := strconv.Atoi(f[i+len("versions[") : i+j]); err == nil && n < len(c.Spec.Versions) {
+				versions = []string{c.Spec.Versions[n].Name}
+			}
+		}
+	}
+	if versions == nil {
+		for _, v := range c.Spec.Versions {
+			versions = append(versions, v.Name)
+		}
+	}
+	i := strings.Index(f, "openAPIV3Schema")
+	if i < 0 {
+		return versions, ""
+	}
+	var segs []string
+	for _, s := range splitSegments(strings.TrimPrefix(f[i+len("openAPIV3Schema"):], ".")) {
+		if !strings.HasPrefix(s, "properties[") && s != "items" && s != "additionalProperties" {
+			break
+		}
+		segs = append(segs, s)
+	}
+	return versions, strings.Join(segs, ".")
+}
+
+// splitSegments splits on dots outside brackets.
+func splitSegments(p string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i, r := range p {
+		switch r {
+		case '[':
+			depth++
+		case ']':
+			depth--
+		case '.':
+			if depth == 0 {
+				out = append(out, p[start:i])
+				start = i + 1
+			}
+		}
+	}
+	if start < len(p) {
+		out = append(out, p[start:])
+	}
+	return out
+}
+
+func parentPath(p string) string {
+	segs := splitSegments(p)
+	if len(segs) <= 1 {
+		return ""
+	}
+	return strings.Join(segs[:len(segs)-1], ".")
+}

@@ -1,0 +1,123 @@
+// Package markers defines the KEP-1929 default markers that
+// controller-gen-default adds to controller-tools' marker registry.
+//
+// Markers are parsed here and nothing more: they keep the text the user wrote
+// so that the crd generator can report a bad value with the field's position
+// and Go path. The generator (package crdgen) decides what each marker does
+// to the schema.
+package markers
+
+import (
+	"strings"
+
+	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
+)
+
+// Names of the markers defined here and of the controller-tools markers the
+// generator reads.
+const (
+	// DefaultName is `+default=<json>`, also `+default=ref(Name)`.
+	DefaultName = "default"
+	// ImplicitName is `+implicitDefaults=false`.
+	ImplicitName = "implicitDefaults"
+	// KubebuilderDefaultName is controller-tools' `+kubebuilder:default=`.
+	KubebuilderDefaultName = "kubebuilder:default"
+)
+
+// RequiredNames are the markers by which an author says that clients must
+// send a field. Each suppresses the field's implicit default.
+var RequiredNames = []string{"required", "kubebuilder:validation:Required", "k8s:required"}
+
+// Default is `+default=<json>` on a field or a named type (KEP-1929 "Marker
+// format"). The value is one-line JSON, or `ref(Name)` /
+// `ref(import/path.Name)` naming a Go constant.
+//
+// On a field it sets the field's OpenAPI `default`. On a type it sets the
+// default of every property of that type: fields of the type (unless the
+// field has its own default), items of lists of it and values of maps of it.
+type Default struct {
+	// Value is the marker text after `=`, kept verbatim.
+	Value string
+}
+
+// ParseMarker keeps the raw text. Parsing and validation happen in the
+// generator, where the field, its position and its schema are known.
+func (d *Default) ParseMarker(_, _, rest string) error {
+	d.Value = strings.TrimSpace(rest)
+	return nil
+}
+
+// Ref returns the constant named by a `ref(...)` value.
+func (d Default) Ref() (name string, ok bool) {
+	v := d.Value
+	if !strings.HasPrefix(v, "ref(") || !strings.HasSuffix(v, ")") {
+		return "", false
+	}
+	return strings.TrimSpace(v[len("ref(") : len(v)-1]), true
+}
+
+// Help describes +default for `controller-gen-default crd -ww`.
+func (Default) Help() *ctmarkers.DefinitionHelp {
+	return &ctmarkers.DefinitionHelp{
+		Category: "CRD defaults (KEP-1929)",
+		DetailedHelp: ctmarkers.DetailedHelp{
+			Summary: "sets the OpenAPI default of a field, or of every use of a type.",
+			Details: "The value is one-line JSON (`+default=\"TCP\"`, `+default=3`, `+default={\"port\": 80}`),\n" +
+				"or ref(Name) / ref(import/path.Name) naming a Go constant.\n" +
+				"On a type it applies to fields of that type, items of lists of it and values of maps of it.\n" +
+				"A non-pointer struct field may only default to {}; a scalar without omitempty only to its zero value.",
+		},
+		FieldHelp: map[string]ctmarkers.DetailedHelp{
+			"Value": {Summary: "JSON value or ref(constant)."},
+		},
+	}
+}
+
+// Implicit is `+implicitDefaults=false` on a package, a type or a field. It
+// turns off the implicit defaults of KEP-1929 (`default: {}` on non-pointer
+// structs, zero-value defaults on scalars without omitempty) for the fields
+// of that package, of that type, or for that field and everything below it.
+// `+implicitDefaults=true` turns them back on below a field or type.
+// Explicit `+default` markers still apply.
+type Implicit bool
+
+// Help describes +implicitDefaults for `controller-gen-default crd -ww`.
+func (Implicit) Help() *ctmarkers.DefinitionHelp {
+	return &ctmarkers.DefinitionHelp{
+		Category: "CRD defaults (KEP-1929)",
+		DetailedHelp: ctmarkers.DetailedHelp{
+			Summary: "turns implicit defaults off (=false) or on (=true) for a package, a type, or a field and its subtree.",
+			Details: "Use it on a field that embeds a large upstream type such as corev1.PodTemplateSpec\n" +
+				"when defaults inside it would churn a hash your controller computes.",
+		},
+	}
+}
+
+// Register adds the definitions to reg, replacing controller-tools' own
+// `+default` field marker (which drops ref() values and ignores types).
+// Call it after every generator has registered its markers.
+func Register(reg *ctmarkers.Registry) error {
+	defs := []struct {
+		name   string
+		target ctmarkers.TargetType
+		output any
+		help   *ctmarkers.DefinitionHelp
+	}{
+		{DefaultName, ctmarkers.DescribesField, Default{}, Default{}.Help()},
+		{DefaultName, ctmarkers.DescribesType, Default{}, Default{}.Help()},
+		{ImplicitName, ctmarkers.DescribesField, Implicit(false), Implicit(false).Help()},
+		{ImplicitName, ctmarkers.DescribesType, Implicit(false), Implicit(false).Help()},
+		{ImplicitName, ctmarkers.DescribesPackage, Implicit(false), Implicit(false).Help()},
+	}
+	for _, d := range defs {
+		def, err := ctmarkers.MakeDefinition(d.name, d.target, d.output)
+		if err != nil {
+			return err
+		}
+		if err := reg.Register(def); err != nil {
+			return err
+		}
+		reg.AddHelp(def, d.help)
+	}
+	return nil
+}

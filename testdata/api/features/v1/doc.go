@@ -1,0 +1,3 @@
+// Package v1 is a tour of the generator: ref(), type-level defaults, opt-outs, known types, warnings.
+// +groupName=features.example.com
+package v1

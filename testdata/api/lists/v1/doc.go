@@ -1,0 +1,3 @@
+// Package v1 is KEP-1929 "Lists".
+// +groupName=lists.kep.example.com
+package v1

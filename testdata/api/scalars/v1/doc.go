@@ -1,0 +1,3 @@
+// Package v1 is KEP-1929 "Non-pointer scalar fields" (the valid Object type).
+// +groupName=scalars.kep.example.com
+package v1

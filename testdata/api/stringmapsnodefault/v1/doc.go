@@ -1,0 +1,3 @@
+// Package v1 is KEP-1929 "String maps without default".
+// +groupName=stringmapsnodefault.kep.example.com
+package v1

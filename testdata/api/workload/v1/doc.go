@@ -1,0 +1,4 @@
+// Package v1 embeds upstream types (PodTemplateSpec), whose implicit
+// defaults come from k8s.io/api.
+// +groupName=workload.example.com
+package v1
