@@ -23,14 +23,14 @@ func (d *defaulter) parseMarker(m markers.Default, pkg *loader.Package, at diagP
 		val, err := resolveRef(name, pkg)
 		if err != nil {
 			d.diags.add(diag{sev: sevError, at: at, goPath: goPath, jpath: l.jpath, rule: ruleUnresolvedRef, own: own,
-				msg: fmt.Sprintf("+default=%s: %v", m.Value, err)})
+				msg: fmt.Sprintf("+default=%s: %v", string(m), err)})
 			return explicit{}, false
 		}
 		v = val
-	} else if err := json.Unmarshal([]byte(m.Value), &v); err != nil {
+	} else if err := json.Unmarshal([]byte(string(m)), &v); err != nil {
 		d.diags.add(diag{sev: sevError, at: at, goPath: goPath, jpath: l.jpath, rule: ruleInvalidJSON, own: own,
 			msg: fmt.Sprintf("+default=%s is not valid JSON (%v). The value is one-line JSON: strings need double quotes, e.g. +default=\"TCP\"; "+
-				"or use ref(Name) for a Go constant", m.Value, err)})
+				"or use ref(Name) for a Go constant", string(m), err)})
 		return explicit{}, false
 	}
 	raw, err := json.Marshal(v)

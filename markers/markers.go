@@ -35,21 +35,20 @@ var RequiredNames = []string{"required", "kubebuilder:validation:Required", "k8s
 // On a field it sets the field's OpenAPI `default`. On a type it sets the
 // default of every property of that type: fields of the type (unless the
 // field has its own default), items of lists of it and values of maps of it.
-type Default struct {
-	// Value is the marker text after `=`, kept verbatim.
-	Value string
-}
+//
+// The marker keeps the text after `=` verbatim.
+type Default string
 
 // ParseMarker keeps the raw text. Parsing and validation happen in the
 // generator, where the field, its position and its schema are known.
 func (d *Default) ParseMarker(_, _, rest string) error {
-	d.Value = strings.TrimSpace(rest)
+	*d = Default(strings.TrimSpace(rest))
 	return nil
 }
 
 // Ref returns the constant named by a `ref(...)` value.
 func (d Default) Ref() (name string, ok bool) {
-	v := d.Value
+	v := string(d)
 	if !strings.HasPrefix(v, "ref(") || !strings.HasSuffix(v, ")") {
 		return "", false
 	}
@@ -66,9 +65,6 @@ func (Default) Help() *ctmarkers.DefinitionHelp {
 				"or ref(Name) / ref(import/path.Name) naming a Go constant.\n" +
 				"On a type it applies to fields of that type, items of lists of it and values of maps of it.\n" +
 				"A non-pointer struct field may only default to {}; a scalar without omitempty only to its zero value.",
-		},
-		FieldHelp: map[string]ctmarkers.DetailedHelp{
-			"Value": {Summary: "JSON value or ref(constant)."},
 		},
 	}
 }
@@ -103,8 +99,8 @@ func Register(reg *ctmarkers.Registry) error {
 		output any
 		help   *ctmarkers.DefinitionHelp
 	}{
-		{DefaultName, ctmarkers.DescribesField, Default{}, Default{}.Help()},
-		{DefaultName, ctmarkers.DescribesType, Default{}, Default{}.Help()},
+		{DefaultName, ctmarkers.DescribesField, Default(""), Default("").Help()},
+		{DefaultName, ctmarkers.DescribesType, Default(""), Default("").Help()},
 		{ImplicitName, ctmarkers.DescribesField, Implicit(false), Implicit(false).Help()},
 		{ImplicitName, ctmarkers.DescribesType, Implicit(false), Implicit(false).Help()},
 		{ImplicitName, ctmarkers.DescribesPackage, Implicit(false), Implicit(false).Help()},
