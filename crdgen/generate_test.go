@@ -2,6 +2,8 @@ package crdgen_test
 
 import (
 	"bytes"
+	"os"
+	"strings"
 	"testing"
 
 	"sigs.k8s.io/controller-tools/pkg/crd"
@@ -61,5 +63,17 @@ func TestImplicitOffIsControllerGen(t *testing.T) {
 		if !bytes.Equal(b, ours.files[name]) {
 			t.Errorf("%s differs from controller-tools':\n%s", name, firstDiff(b, ours.files[name]))
 		}
+	}
+}
+
+// TestControllerToolsVersion keeps the annotation's fallback in step with go.mod.
+func TestControllerToolsVersion(t *testing.T) {
+	b, err := os.ReadFile("../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "sigs.k8s.io/controller-tools " + crdgen.ControllerToolsVersion
+	if !strings.Contains(string(b), want) {
+		t.Errorf("go.mod does not require %q; update crdgen.ControllerToolsVersion", want)
 	}
 }
