@@ -173,13 +173,18 @@ func (d *defaulter) typeDefault(sh shape, l loc) (explicit, bool) {
 // the property's type, reporting errors at the marker.
 func (d *defaulter) explicitAllowed(prop *apiextensionsv1.JSONSchemaProps, f goField, sh shape, ex explicit, l loc) bool {
 	own := d.own.is(f.pkg)
+	sev := d.kepSeverity(ex)
 	if msg := structDefaultMustBeEmpty(sh, ex); msg != "" {
-		d.diags.add(diag{sev: sevError, at: ex.at, goPath: f.goPath(), jpath: l.jpath, rule: ruleStructDefaultEmpty, own: own, msg: msg})
-		return false
+		d.diags.add(diag{sev: sev, at: ex.at, goPath: f.goPath(), jpath: l.jpath, rule: ruleStructDefaultEmpty, own: own, msg: msg})
+		if sev == sevError {
+			return false
+		}
 	}
 	if msg := nonZeroDefaultNeedsOmitempty(f, sh, ex); msg != "" {
-		d.diags.add(diag{sev: sevError, at: ex.at, goPath: f.goPath(), jpath: l.jpath, rule: ruleNeedsOmitempty, own: own, msg: msg})
-		return false
+		d.diags.add(diag{sev: sev, at: ex.at, goPath: f.goPath(), jpath: l.jpath, rule: ruleNeedsOmitempty, own: own, msg: msg})
+		if sev == sevError {
+			return false
+		}
 	}
 	if msg := fitsSchema(ex.value, prop); msg != "" {
 		d.diags.add(diag{sev: sevError, at: ex.at, goPath: f.goPath(), jpath: l.jpath, rule: ruleTypeMismatch, own: own,
@@ -187,6 +192,19 @@ func (d *defaulter) explicitAllowed(prop *apiextensionsv1.JSONSchemaProps, f goF
 		return false
 	}
 	return true
+}
+
+// kepSeverity is how a KEP-1929 rule violation by an explicit default is
+// reported. The KEP's rules bind the KEP's marker: a +default (on a field
+// or a type) that breaks them is an error. +kubebuilder:default keeps
+// controller-gen's meaning, a plain OpenAPI default, so it gets a warning;
+// so does everything under crd:implicitDefaults=false, which promises
+// controller-gen's output.
+func (d *defaulter) kepSeverity(ex explicit) severity {
+	if d.opts.implicit && ex.source != "+kubebuilder:default" {
+		return sevError
+	}
+	return sevWarning
 }
 
 // structDefaultMustBeEmpty is KEP-1929 "Non-pointer structs" (forbidden

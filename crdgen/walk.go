@@ -101,7 +101,13 @@ type goField struct {
 	omitEmptyOnly bool // the tag says omitempty (not only omitzero)
 }
 
-func (f goField) goPath() string { return f.owner + "." + f.Name }
+func (f goField) goPath() string {
+	name := f.Name
+	if name == "" { // an embedded field with a json name
+		name = strings.TrimPrefix(types.ExprString(f.RawField.Type), "*")
+	}
+	return f.owner + "." + name
+}
 
 func (f goField) pos() token.Position { return f.pkg.Fset.Position(f.RawField.Pos()) }
 
