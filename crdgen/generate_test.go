@@ -3,6 +3,8 @@ package crdgen_test
 import (
 	"bytes"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -75,5 +77,27 @@ func TestControllerToolsVersion(t *testing.T) {
 	want := "sigs.k8s.io/controller-tools " + crdgen.ControllerToolsVersion
 	if !strings.Contains(string(b), want) {
 		t.Errorf("go.mod does not require %q; update crdgen.ControllerToolsVersion", want)
+	}
+}
+
+// TestForeignFindings: findings in types from other modules (here
+// k8s.io/api's PodTemplateSpec) are one summary line, listed with verbose.
+func TestForeignFindings(t *testing.T) {
+	quiet := generate(t, crdgen.Generator{}, true, "../testdata/api/workload/...")
+	summary := regexp.MustCompile(`(?m)^warning: (\d+) findings in types from other modules \(.*omitempty-struct: \d+.*\); run with crd:verbose=true to list them$`)
+	m := summary.FindStringSubmatch(quiet.diags)
+	if m == nil {
+		t.Fatalf("no summary line in:\n%s", quiet.diags)
+	}
+	if strings.Contains(quiet.diags, "k8s.io/api@") {
+		t.Errorf("quiet run lists findings in k8s.io/api:\n%s", quiet.diags)
+	}
+	loud := generate(t, crdgen.Generator{Verbose: ptr(true)}, true, "../testdata/api/workload/...")
+	n := strings.Count(loud.diags, "k8s.io/api@")
+	if want, _ := strconv.Atoi(m[1]); n < want {
+		t.Errorf("verbose run lists %d findings in k8s.io/api, the summary counted %d:\n%s", n, want, loud.diags)
+	}
+	if !bytes.Equal(quiet.files["workload.example.com_workloads.yaml"], loud.files["workload.example.com_workloads.yaml"]) {
+		t.Error("verbose changed the CRD")
 	}
 }

@@ -122,11 +122,16 @@ func checkDiagnostics(t *testing.T, dir, printed string) {
 	t.Helper()
 	wants := readWants(t, dir)
 	absDir, _ := filepath.Abs(dir)
+	seen := map[string]bool{}
 	for _, line := range strings.Split(printed, "\n") {
 		m := diagLine.FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}
+		if seen[line] {
+			t.Errorf("diagnostic printed twice: %s", line)
+		}
+		seen[line] = true
 		file, _ := filepath.Abs(m[1])
 		if !strings.HasPrefix(file, absDir) {
 			continue

@@ -66,8 +66,8 @@ func (d *defaulter) fieldDefault(prop, parent *apiextensionsv1.JSONSchemaProps, 
 // rule 1: a non-pointer struct field is never absent after a Go round trip,
 // it is `{}`, so its CRD default is `{}`.
 func implicitStructDefault(prop *apiextensionsv1.JSONSchemaProps, sh shape) []byte {
-	if sh.pointer || sh.kind != kindStruct || prop.Type != "object" || preservesUnknown(prop) {
-		return nil
+	if sh.pointer || sh.kind != kindStruct || prop.Type != "object" || preservesUnknown(prop) || prop.XEmbeddedResource {
+		return nil // embedded resources need apiVersion and kind, which have no default
 	}
 	return []byte("{}")
 }

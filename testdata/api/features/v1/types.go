@@ -110,3 +110,32 @@ type TourStatus struct {
 	ObservedGeneration int64              `json:"observedGeneration,omitempty"`
 	Conditions         []metav1.Condition `json:"conditions,omitempty"`
 }
+
+// Gadget is a second kind that shares Strict with Tour: its findings are
+// reported once, not once per CRD.
+type Gadget struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec GadgetSpec `json:"spec"` // want `implicit default \{\} \(non-pointer struct\) skipped.*default.strict: Required value`
+}
+
+type GadgetSpec struct {
+	Strict Strict `json:"strict"` // want `implicit default \{\} \(non-pointer struct\) skipped.*default.protocol: Required value`
+
+	// An embedded resource: its metadata, apiVersion and kind get no default.
+	// +kubebuilder:validation:EmbeddedResource
+	Claim EmbeddedClaim `json:"claim"`
+
+	// A subtree that keeps unknown fields and declares none: no default.
+	Blob Opaque `json:"blob"`
+}
+
+type EmbeddedClaim struct {
+	metav1.TypeMeta `json:",inline"`
+	Metadata        metav1.ObjectMeta `json:"metadata"`
+	Replicas        int32             `json:"replicas"`
+}
+
+// +kubebuilder:pruning:PreserveUnknownFields
+type Opaque struct{}
