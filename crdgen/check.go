@@ -8,6 +8,8 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
 const (
@@ -29,10 +31,10 @@ type node struct {
 func (d *defaulter) check(ctx context.Context, crds []apiextensionsv1.CustomResourceDefinition) {
 	for i := range crds {
 		c := &crds[i]
-		for _, e := range validateCRD(ctx, c) {
+		for _, e := range normalize.ValidateCRD(ctx, c) {
 			d.reportSchemaError(c, e, ruleAPIServer)
 		}
-		for _, e := range checkDefaults(ctx, c) {
+		for _, e := range normalize.CheckDefaults(ctx, c) {
 			d.reportSchemaError(c, e, ruleNestedDefaults)
 		}
 	}
@@ -42,18 +44,18 @@ func (d *defaulter) check(ctx context.Context, crds []apiextensionsv1.CustomReso
 // in the Go source it comes from and, for a default, which rule wrote it.
 func (d *defaulter) reportSchemaError(c *apiextensionsv1.CustomResourceDefinition, e *field.Error, rule string) {
 	versions, spath := splitSchemaField(c, e.Field)
+	aboutDefault := strings.Contains(e.Field[strings.Index(e.Field, "openAPIV3Schema")+1:], ".default")
 	var n node
 	var o origin
 	var found, hasOrigin bool
 	for _, v := range versions {
-		for p := spath; ; p = parentPath(p) {
-			if !found {
-				n, found = d.nodes[originKey(c.Name, v, p)]
-			}
-			if found && !hasOrigin && strings.Contains(e.Field, "default") {
-				o, hasOrigin = d.origins[originKey(c.Name, v, p)]
-			}
-			if (found && hasOrigin) || p == "" {
+		if aboutDefault && !hasOrigin {
+			// the node whose default is in question is the one the path names
+			o, hasOrigin = d.origins[originKey(c.Name, v, spath)]
+		}
+		for p := spath; !found; p = parentPath(p) {
+			n, found = d.nodes[originKey(c.Name, v, p)]
+			if p == "" {
 				break
 			}
 		}
@@ -61,11 +63,15 @@ func (d *defaulter) reportSchemaError(c *apiextensionsv1.CustomResourceDefinitio
 	if !found {
 		n = d.roots[c.Name]
 	}
+	at, goPath := n.at, n.goPath
+	if hasOrigin {
+		at, goPath = o.at, o.goPath
+	}
 	msg := fmt.Sprintf("CRD %s: %s", c.Name, e.Error())
 	if hasOrigin {
 		msg += " (" + o.cause + ")"
 	}
-	d.diags.add(diag{sev: sevError, at: n.at, goPath: n.goPath, jpath: n.jpath, rule: rule, own: true, msg: msg})
+	d.diags.add(diag{sev: sevError, at: at, goPath: goPath, jpath: n.jpath, rule: rule, own: true, msg: msg})
 }
 
 // splitSchemaField reads an apiserver error path such as

@@ -2,15 +2,19 @@ package crdgen_test
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/controller-tools/pkg/crd"
+	"sigs.k8s.io/yaml"
 
 	"github.com/controller-gen-default/controller-gen-default/crdgen"
+	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -100,4 +104,58 @@ func TestForeignFindings(t *testing.T) {
 	if !bytes.Equal(quiet.files["workload.example.com_workloads.yaml"], loud.files["workload.example.com_workloads.yaml"]) {
 		t.Error("verbose changed the CRD")
 	}
+}
+
+// TestGoldensPassAPIServerValidation: every CRD generated for testdata
+// passes the apiserver's own CRD validation, run offline.
+func TestGoldensPassAPIServerValidation(t *testing.T) {
+	crds, err := normalize.LoadCRDs("../testdata/golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(crds) < 10 {
+		t.Fatalf("loaded %d golden CRDs", len(crds))
+	}
+	for _, c := range crds {
+		if errs := normalize.ValidateCRD(context.Background(), c); len(errs) > 0 {
+			t.Errorf("%s: %v", c.Name, errs.ToAggregate())
+		}
+		if errs := normalize.CheckDefaults(context.Background(), c); len(errs) > 0 {
+			t.Errorf("%s: %v", c.Name, errs.ToAggregate())
+		}
+	}
+}
+
+// TestStructPointersAccepted: for KEP-1929's "Struct pointers" example,
+// controller-tools writes a CRD the apiserver rejects; ours is accepted and
+// defaults objects the same way.
+func TestStructPointersAccepted(t *testing.T) {
+	const pkg = "../testdata/api/structpointers/..."
+	theirs := generate(t, crd.Generator{}, false, pkg)
+	crds := decodeCRDs(t, theirs.files)
+	errs := normalize.ValidateCRD(context.Background(), crds[0])
+	if len(errs) == 0 || !strings.Contains(errs.ToAggregate().Error(), "default.number: Required value") {
+		t.Fatalf("controller-tools' CRD: want the apiserver's default.number: Required value, got %v", errs)
+	}
+	for _, c := range decodeCRDs(t, generate(t, crdgen.Generator{ImplicitDefaults: ptr(false)}, true, pkg).files) {
+		if errs := normalize.ValidateCRD(context.Background(), c); len(errs) > 0 {
+			t.Errorf("ours with implicitDefaults=false: %v", errs.ToAggregate())
+		}
+	}
+}
+
+func decodeCRDs(t *testing.T, files map[string][]byte) []*apiextensionsv1.CustomResourceDefinition {
+	t.Helper()
+	var out []*apiextensionsv1.CustomResourceDefinition
+	for name, b := range files {
+		c := &apiextensionsv1.CustomResourceDefinition{}
+		if err := yaml.Unmarshal(b, c); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out = append(out, c)
+	}
+	if len(out) == 0 {
+		t.Fatal("no CRD generated")
+	}
+	return out
 }

@@ -71,6 +71,42 @@ type BadMarkerSpec struct {
 	Sizes []Size `json:"sizes,omitempty"`
 }
 
+// Defaults that pass the generator's own checks, then the apiserver's.
+type Checked struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec CheckedSpec `json:"spec,omitempty"` // want `omitempty has no effect`
+}
+
+type CheckedSpec struct {
+	// The apiserver's CRD validation refuses a value outside the enum.
+	// +default="SCTP"
+	Protocol Protocol `json:"protocol,omitempty"` // want `properties\[protocol\].default: Unsupported value: "SCTP".*\(\+default\) \[apiserver\]`
+
+	// Accepted on its own, but once b is defaulted inside it, the stored
+	// value has two properties.
+	// +default={"a": "x"}
+	Pair *Pair `json:"pair,omitempty"` // want `properties\[pair\].default: Too many: 2: must have at most 1 item.*nested below it applied.*\[nested-defaults\]`
+
+	// The apiserver never validates defaults under additionalProperties.
+	Ports map[string]Port `json:"ports,omitempty"`
+}
+
+// +kubebuilder:validation:Enum=TCP;UDP
+type Protocol string
+
+// +kubebuilder:validation:MaxProperties=1
+type Pair struct {
+	A string `json:"a,omitempty"`
+	// +default="y"
+	B string `json:"b,omitempty"`
+}
+
+// +kubebuilder:validation:Minimum=1
+// +default=0
+type Port int32 // want `additionalProperties.default: Invalid value: 0: .*should be greater than or equal to 1.*not validate defaults under additionalProperties.*\[nested-defaults\]`
+
 // +default={"size": 3}
 type Window struct {
 	Size int `json:"size,omitempty"`

@@ -1,0 +1,157 @@
+package normalize
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
+	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
+	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	"k8s.io/apiextensions-apiserver/pkg/registry/customresource"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured/unstructuredscheme"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+)
+
+// Pipeline is the apiserver's decode and create path for one served
+// version of a CRD. It is built once, as the apiserver builds a version's
+// storage (customresource_handler.go, getOrCreateServingInfoFor), and
+// reused for every object.
+type Pipeline struct {
+	gvk        schema.GroupVersionKind
+	namespaced bool
+	structural *structuralschema.Structural
+	strategy   rest
+}
+
+// rest is the part of the registry's customResourceStrategy we call.
+type rest interface {
+	PrepareForCreate(ctx context.Context, obj runtime.Object)
+	Validate(ctx context.Context, obj runtime.Object) field.ErrorList
+}
+
+// Result is one object as the apiserver would store it on create.
+type Result struct {
+	// Object is the object after pruning, null removal, metadata coercion,
+	// defaulting and PrepareForCreate.
+	Object map[string]any
+	// Pruned lists the unknown fields that were dropped, as the apiserver's
+	// warnings name them (`unknown field "spec.x"`).
+	Pruned []string
+	// Errors are the validation errors of the create request.
+	Errors field.ErrorList
+}
+
+// NewPipeline builds the pipeline of one served version. The CRD must be
+// valid (see ValidateCRD).
+func NewPipeline(crd *apiextensionsv1.CustomResourceDefinition, version string) (*Pipeline, error) {
+	internal, err := toInternal(crd)
+	if err != nil {
+		return nil, err
+	}
+	var ver *apiextensions.CustomResourceDefinitionVersion
+	for i := range internal.Spec.Versions {
+		if v := &internal.Spec.Versions[i]; v.Name == version && v.Served {
+			ver = v
+		}
+	}
+	if ver == nil {
+		return nil, fmt.Errorf("%s does not serve version %q", crd.Name, version)
+	}
+	validationSchema, subresources := internal.Spec.Validation, internal.Spec.Subresources
+	if ver.Schema != nil {
+		validationSchema = ver.Schema
+	}
+	if ver.Subresources != nil {
+		subresources = ver.Subresources
+	}
+	if validationSchema == nil || validationSchema.OpenAPIV3Schema == nil {
+		return nil, fmt.Errorf("%s version %s has no schema", crd.Name, version)
+	}
+
+	// customresource_handler.go: NewStructural, then PruneDefaults once per version.
+	s, err := structuralschema.NewStructural(validationSchema.OpenAPIV3Schema)
+	if err != nil {
+		return nil, fmt.Errorf("%s version %s: %w", crd.Name, version, err)
+	}
+	if err := structuraldefaulting.PruneDefaults(s); err != nil {
+		return nil, fmt.Errorf("%s version %s: %w", crd.Name, version, err)
+	}
+
+	validator, _, err := apiservervalidation.NewSchemaValidator(validationSchema.OpenAPIV3Schema)
+	if err != nil {
+		return nil, err
+	}
+	var status *apiextensions.CustomResourceSubresourceStatus
+	var scale *apiextensions.CustomResourceSubresourceScale
+	if subresources != nil {
+		status, scale = subresources.Status, subresources.Scale
+	}
+	gvk := schema.GroupVersionKind{Group: crd.Spec.Group, Version: version, Kind: crd.Spec.Names.Kind}
+	namespaced := crd.Spec.Scope == apiextensionsv1.NamespaceScoped
+	strategy := customresource.NewStrategy(unstructuredscheme.NewUnstructuredObjectTyper(), namespaced, gvk,
+		validator, validator, s, status, scale, nil)
+	return &Pipeline{gvk: gvk, namespaced: namespaced, structural: s, strategy: strategy}, nil
+}
+
+// GVK is the group, version and kind this pipeline decodes.
+func (p *Pipeline) GVK() schema.GroupVersionKind { return p.gvk }
+
+// Normalize runs obj through the apiserver's steps, in its order, on a copy:
+//
+//  1. structuralpruning.PruneWithOptions, tracking unknown field paths
+//     (unstructuredSchemaCoercer.apply);
+//  2. structuraldefaulting.PruneNonNullableNullsWithoutDefaults (same);
+//  3. schemaobjectmeta.GetObjectMetaWithOptions, CoerceWithOptions and
+//     SetObjectMeta (same);
+//  4. structuraldefaulting.Default (unstructuredDefaulter.Default);
+//  5. the registry's customResourceStrategy: PrepareForCreate, then
+//     Validate (OpenAPI schema, metadata, embedded resources, list sets and
+//     maps, CEL with the runtime cost budget).
+func (p *Pipeline) Normalize(ctx context.Context, obj map[string]any) Result {
+	u := &unstructured.Unstructured{Object: runtime.DeepCopyJSON(obj)}
+	var res Result
+
+	objectMeta, foundMeta, metaUnknown, err := schemaobjectmeta.GetObjectMetaWithOptions(u.Object, schemaobjectmeta.ObjectMetaOptions{
+		DropMalformedFields: true, ReturnUnknownFieldPaths: true,
+	})
+	if err != nil {
+		res.Errors = append(res.Errors, field.Invalid(field.NewPath("metadata"), nil, err.Error()))
+		res.Object = u.Object
+		return res
+	}
+	res.Pruned = append(res.Pruned, metaUnknown...)
+	res.Pruned = append(res.Pruned, structuralpruning.PruneWithOptions(u.Object, p.structural, true,
+		structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})...)
+	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(u.Object, p.structural)
+	ferr, metaPaths := schemaobjectmeta.CoerceWithOptions(nil, u.Object, p.structural, false, schemaobjectmeta.CoerceOptions{
+		DropInvalidFields: true, ReturnUnknownFieldPaths: true,
+	})
+	if ferr != nil {
+		res.Errors = append(res.Errors, ferr)
+	}
+	res.Pruned = append(res.Pruned, metaPaths...)
+	if foundMeta {
+		if err := schemaobjectmeta.SetObjectMeta(u.Object, objectMeta); err != nil {
+			res.Errors = append(res.Errors, field.Invalid(field.NewPath("metadata"), nil, err.Error()))
+		}
+		if m, ok := u.Object["metadata"].(map[string]any); ok && m["creationTimestamp"] == nil {
+			delete(m, "creationTimestamp") // set by the server on create; we do not invent it
+		}
+	}
+
+	structuraldefaulting.Default(u.Object, p.structural)
+
+	ctx = genericapirequest.WithNamespace(ctx, u.GetNamespace())
+	p.strategy.PrepareForCreate(ctx, u)
+	res.Errors = append(res.Errors, p.strategy.Validate(ctx, u)...)
+	res.Object = u.Object
+	return res
+}
