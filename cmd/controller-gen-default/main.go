@@ -29,6 +29,7 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/crdgen"
 	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
 	"github.com/controller-gen-default/controller-gen-default/markers"
+	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
 // generators are controller-gen's, with crd replaced.
@@ -82,7 +83,7 @@ type noUsageError struct{ error }
 
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "normalize" {
-		os.Exit(2) // TODO normalize
+		os.Exit(normalize.RunCLI(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
 	}
 
 	helpLevel, whichLevel := 0, 0
