@@ -21,7 +21,7 @@ func exampleCRD(t testing.TB, schemaYAML string) *apiextensionsv1.CustomResource
 		t.Fatalf("schema: %v", err)
 	}
 	return &apiextensionsv1.CustomResourceDefinition{
-		TypeMeta: metaCRD,
+		TypeMeta:   metaCRD,
 		ObjectMeta: objectMeta("examples.seeds.example.com"),
 		Spec: apiextensionsv1.CustomResourceDefinitionSpec{
 			Group: "seeds.example.com",
