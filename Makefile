@@ -22,13 +22,43 @@ vet:
 	$(GO) vet ./...
 
 .PHONY: test
-test: vet ## Run every test: unit, golden, compatibility and e2e.
-	$(GO) test ./... -count=1 -timeout 40m
+test: vet envtest-assets ## Run every test: unit, golden, compatibility and e2e (envtest).
+	$(GO) test $$($(GO) list ./... | grep -v /e2e) -count=1 -timeout 30m
+	KUBEBUILDER_ASSETS="$$(e2e/assets/build.sh | tail -n 1)" $(GO) test ./e2e -count=1 -timeout 30m -v -ginkgo.v=false
 
 # BEGIN envtest-assets (owned by e2e/assets; see e2e/assets/README.md)
+# Exported so that e2e/assets/build.sh, run directly from other recipes, agrees.
+export ENVTEST_ASSETS_ROOT ?= $(LOCALBIN)/k8s
+
+.PHONY: envtest-assets
+envtest-assets: ## Build kube-apiserver and etcd for envtest (only when missing); the last line is their directory.
+	@bash e2e/assets/build.sh "$(ENVTEST_ASSETS_ROOT)"
 # END envtest-assets
 
 # BEGIN compat (owned by compat/ and bench/)
+# controller-gen v0.23.0, the reference for the byte-identity test (compat/)
+# and the benchmarks (bench/). Wire it into the tests with `test: controller-gen-ref`;
+# CONTROLLER_GEN_REF is exported so that `go test ./compat/` finds it.
+CONTROLLER_GEN_REF_VERSION ?= v0.23.0
+CONTROLLER_GEN_REF_DIR ?= $(LOCALBIN)/controller-gen-$(CONTROLLER_GEN_REF_VERSION)
+export CONTROLLER_GEN_REF := $(CONTROLLER_GEN_REF_DIR)/controller-gen
+
+.PHONY: controller-gen-ref
+controller-gen-ref: $(CONTROLLER_GEN_REF) ## Install controller-gen v0.23.0 into bin/ (skipped when present).
+
+$(CONTROLLER_GEN_REF):
+	mkdir -p '$(CONTROLLER_GEN_REF_DIR)'
+	GOBIN='$(CONTROLLER_GEN_REF_DIR)' $(GO) install sigs.k8s.io/controller-tools/cmd/controller-gen@$(CONTROLLER_GEN_REF_VERSION)
+
+.PHONY: compat
+compat: controller-gen-ref ## Byte-identity test against controller-gen v0.23.0 on real API modules.
+	$(GO) test ./compat/ -count=1 -v -timeout 15m
+
+BENCH_ROUNDS ?= 5
+BENCH_FLAGS ?=
+.PHONY: bench
+bench: controller-gen-ref ## Benchmark against controller-gen v0.23.0 on real API modules (not part of make test).
+	$(GO) run ./bench -rounds $(BENCH_ROUNDS) -controller-gen '$(CONTROLLER_GEN_REF)' $(BENCH_FLAGS)
 # END compat
 
 # BEGIN plugin (owned by cmd/kubebuilder-plugin)

@@ -114,7 +114,10 @@ func (p *Pipeline) GVK() schema.GroupVersionKind { return p.gvk }
 //  4. structuraldefaulting.Default (unstructuredDefaulter.Default);
 //  5. the registry's customResourceStrategy: PrepareForCreate, then
 //     Validate (OpenAPI schema, metadata, embedded resources, list sets and
-//     maps, CEL with the runtime cost budget).
+//     maps, CEL with the runtime cost budget);
+//  6. structuraldefaulting.Default once more, as the storage codec does when
+//     the created object is read back (the defaulting KEP's "during read
+//     from storage").
 func (p *Pipeline) Normalize(ctx context.Context, obj map[string]any) Result {
 	u := &unstructured.Unstructured{Object: runtime.DeepCopyJSON(obj)}
 	var res Result
@@ -152,6 +155,11 @@ func (p *Pipeline) Normalize(ctx context.Context, obj map[string]any) Result {
 	ctx = genericapirequest.WithNamespace(ctx, u.GetNamespace())
 	p.strategy.PrepareForCreate(ctx, u)
 	res.Errors = append(res.Errors, p.strategy.Validate(ctx, u)...)
+
+	// What create returns is read back through the storage codec, which
+	// defaults again: a status that PrepareForCreate dropped comes back as
+	// its default.
+	structuraldefaulting.Default(u.Object, p.structural)
 	res.Object = u.Object
 	return res
 }
