@@ -22,7 +22,7 @@ vet:
 	$(GO) vet ./...
 
 .PHONY: test
-test: vet envtest-assets ## Run every test: unit, golden, compatibility and e2e (envtest).
+test: vet envtest-assets controller-gen-ref ## Run every test: unit, golden, compatibility and e2e (envtest).
 	$(GO) test $$($(GO) list ./... | grep -v /e2e) -count=1 -timeout 30m
 	KUBEBUILDER_ASSETS="$$(e2e/assets/build.sh | tail -n 1)" $(GO) test ./e2e -count=1 -timeout 30m -v -ginkgo.v=false
 

@@ -71,7 +71,15 @@ func (d *defaulter) reportSchemaError(c *apiextensionsv1.CustomResourceDefinitio
 	if hasOrigin {
 		msg += " (" + o.cause + ")"
 	}
-	d.diags.add(diag{sev: sevError, at: at, goPath: goPath, jpath: n.jpath, rule: rule, own: true, msg: msg})
+	sev := sevError
+	if strings.HasPrefix(e.Field, "metadata.annotations") {
+		// Not about the schema: protected *.k8s.io groups need an approval
+		// annotation, which projects add with +kubebuilder:metadata:annotations
+		// or in their release pipeline. controller-gen writes such CRDs too.
+		sev = sevWarning
+		msg += "; add it with // +kubebuilder:metadata:annotations=\"api-approved.kubernetes.io=<URL of the API review>\" on the type"
+	}
+	d.diags.add(diag{sev: sev, at: at, goPath: goPath, jpath: n.jpath, rule: rule, own: true, msg: msg})
 }
 
 // splitSchemaField reads an apiserver error path such as

@@ -1,0 +1,318 @@
+// Package realapis fetches real-world Kubernetes API modules through the Go
+// module proxy and runs CRD generators on them. It is shared by the
+// byte-identity test in compat/ and the benchmarks in bench/.
+//
+// Modules are not vendored and the root go.mod is not touched: Prepare writes
+// a throwaway module that requires the API modules, downloads them (into the
+// ordinary module cache, so later runs are offline), and fills its go.sum.
+// Generators then run inside that module with import-path patterns such as
+// paths=sigs.k8s.io/gateway-api/apis/..., so the package loader resolves every
+// dependency exactly as the API module's own go.mod says.
+package realapis
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// Module is one API module and the crd generator options its project uses.
+type Module struct {
+	// Name is a short name for reports and output directories.
+	Name string
+	// Path and Version name the module in the Go module proxy.
+	Path    string
+	Version string
+	// Packages are the package patterns to generate for, relative to Path
+	// ("apis/..."; "..." for the whole module).
+	Packages []string
+	// CRDOptions are the crd generator's options as the project passes them
+	// ("crdVersions=v1"), without the "crd:" prefix.
+	CRDOptions []string
+	// Source says where the invocation was copied from.
+	Source string
+}
+
+// The modules both pieces run on. Versions are the newest releases the
+// module proxy serves whose go directive this repository's toolchain
+// (Go 1.26) satisfies: gateway-api v1.7.0 needs go 1.27.0.
+var (
+	// GatewayAPI generates its release CRDs with its own controller-tools
+	// based generator (pkg/generator), which adds channel annotations.
+	// hack/update-clientset.sh runs plain controller-gen to validate the
+	// CRD markers of the same packages, with the default crd options; that
+	// is the invocation used here.
+	GatewayAPI = Module{
+		Name:     "gateway-api",
+		Path:     "sigs.k8s.io/gateway-api",
+		Version:  "v1.6.3",
+		Packages: []string{"apis/...", "apisx/..."},
+		Source:   `hack/update-clientset.sh: controller-gen crd paths="./apis/..." paths="./apisx/..." output:none`,
+	}
+	// PrometheusOperator is the monitoring API module of
+	// prometheus-operator; its CRDs embed PodSpec and are among the largest
+	// in use. Its Makefile (generate-crds) runs, for the "full" CRD set,
+	// cd pkg/apis/monitoring && controller-gen crd:crdVersions=v1 paths=./...
+	PrometheusOperator = Module{
+		Name:       "prometheus-operator",
+		Path:       "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring",
+		Version:    "v0.95.1",
+		Packages:   []string{"..."},
+		CRDOptions: []string{"crdVersions=v1"},
+		Source:     `Makefile generate-crds: cd pkg/apis/monitoring && controller-gen crd:crdVersions=v1 paths=./... output:crd:dir=...`,
+	}
+)
+
+// Default returns the modules compat/ and bench/ run on.
+func Default() []Module {
+	return []Module{GatewayAPI, PrometheusOperator}
+}
+
+// Select returns the modules of Default whose names are listed
+// (comma-separated); an empty list selects all.
+func Select(names string) ([]Module, error) {
+	if strings.TrimSpace(names) == "" {
+		return Default(), nil
+	}
+	var out []Module
+	for _, n := range strings.Split(names, ",") {
+		n = strings.TrimSpace(n)
+		found := false
+		for _, m := range Default() {
+			if m.Name == n {
+				out = append(out, m)
+				found = true
+			}
+		}
+		if !found {
+			var known []string
+			for _, m := range Default() {
+				known = append(known, m.Name)
+			}
+			return nil, fmt.Errorf("unknown module %q (known: %s)", n, strings.Join(known, ", "))
+		}
+	}
+	return out, nil
+}
+
+// String is module@version.
+func (m Module) String() string { return m.Path + "@" + m.Version }
+
+// Patterns are the import-path patterns of the module's API packages.
+func (m Module) Patterns() []string {
+	var out []string
+	for _, p := range m.Packages {
+		out = append(out, m.Path+"/"+p)
+	}
+	return out
+}
+
+// CRDArg is the crd generator argument: the project's own options followed
+// by extra (for example "implicitDefaults=false"), as one marker; "crd" when
+// there are none. Options must go in one argument: every crd argument on the
+// command line runs the generator once more.
+func (m Module) CRDArg(extra ...string) string {
+	opts := append(append([]string(nil), m.CRDOptions...), extra...)
+	if len(opts) == 0 {
+		return "crd"
+	}
+	return "crd:" + strings.Join(opts, ",")
+}
+
+// Args is the full generator command line: the crd argument (with extra
+// options), one paths= per pattern, and output:crd:dir=outDir.
+func (m Module) Args(outDir string, extra ...string) []string {
+	args := []string{m.CRDArg(extra...)}
+	for _, p := range m.Patterns() {
+		args = append(args, "paths="+p)
+	}
+	return append(args, "output:crd:dir="+outDir)
+}
+
+var goVersionRx = regexp.MustCompile(`^go(\d+\.\d+(?:\.\d+|rc\d+)?)`)
+
+// Workspace is a prepared throwaway module.
+type Workspace struct {
+	Dir     string
+	Modules []Module
+	// Env is the environment to run generators with: the caller's, with the
+	// toolchain pinned to the local one, no workspace file, and -mod=readonly
+	// so that a run can neither download nor edit go.mod/go.sum.
+	Env []string
+}
+
+// FetchTimeout bounds the whole of Prepare when ctx has no deadline.
+var FetchTimeout = 10 * time.Minute
+
+// Prepare creates a throwaway module in dir (which must exist and should be
+// empty) requiring mods, downloads them through the Go module proxy, and
+// loads their API packages once to fill go.sum. A module version the proxy
+// refuses fails at once, with an error naming module@version.
+func Prepare(ctx context.Context, dir string, mods ...Module) (*Workspace, error) {
+	if len(mods) == 0 {
+		return nil, errors.New("realapis: no modules")
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, FetchTimeout)
+		defer cancel()
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	w := &Workspace{Dir: dir, Modules: mods, Env: baseEnv("-mod=readonly")}
+	prepEnv := baseEnv("-mod=mod")
+
+	goEnv, err := goCmdOutput(ctx, dir, prepEnv, "env", "GOVERSION", "GOPROXY")
+	if err != nil {
+		return nil, err
+	}
+	goVersion, proxy, _ := strings.Cut(strings.TrimSpace(goEnv), "\n")
+	var gomod bytes.Buffer
+	// The go directive is the local toolchain's, so that any module it can
+	// build is accepted without editing go.mod.
+	goLine := goVersionRx.FindStringSubmatch(strings.TrimSpace(goVersion))
+	if goLine == nil {
+		return nil, fmt.Errorf("realapis: cannot parse go env GOVERSION %q", goVersion)
+	}
+	fmt.Fprintf(&gomod, "// Throwaway module written by internal/realapis. Do not edit.\nmodule realapis.local/workspace\n\ngo %s\n\nrequire (\n", goLine[1])
+	for _, m := range mods {
+		fmt.Fprintf(&gomod, "\t%s %s\n", m.Path, m.Version)
+	}
+	gomod.WriteString(")\n")
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), gomod.Bytes(), 0o644); err != nil {
+		return nil, err
+	}
+
+	// Fetch each module on its own, so that a refusal names it.
+	for _, m := range mods {
+		if err := download(ctx, dir, prepEnv, proxy, m); err != nil {
+			return nil, err
+		}
+	}
+
+	// Load every API package with its dependencies: this downloads the
+	// dependency modules, records their checksums in go.sum, and checks that
+	// each pattern matches packages that load.
+	var patterns []string
+	for _, m := range mods {
+		patterns = append(patterns, m.Patterns()...)
+	}
+	args := append([]string{"list", "-deps", "-e", "-f",
+		"{{if not .DepOnly}}ROOT {{.ImportPath}}\n{{end}}{{with .Error}}ERROR {{.}}\n{{end}}"}, patterns...)
+	out, err := goCmdOutput(ctx, dir, prepEnv, args...)
+	if err != nil {
+		return nil, fmt.Errorf("realapis: loading the API packages of %s: %w", moduleList(mods), err)
+	}
+	roots := map[string]int{}
+	var loadErrs []string
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "ROOT "):
+			pkg := strings.TrimPrefix(line, "ROOT ")
+			for _, m := range mods {
+				if pkg == m.Path || strings.HasPrefix(pkg, m.Path+"/") {
+					roots[m.Name]++
+				}
+			}
+		case strings.HasPrefix(line, "ERROR "):
+			loadErrs = append(loadErrs, strings.TrimPrefix(line, "ERROR "))
+		}
+	}
+	if len(loadErrs) > 0 {
+		return nil, fmt.Errorf("realapis: the API packages of %s do not load:\n\t%s", moduleList(mods), strings.Join(loadErrs, "\n\t"))
+	}
+	for _, m := range mods {
+		if roots[m.Name] == 0 {
+			return nil, fmt.Errorf("realapis: %s: the patterns %s match no packages", m, strings.Join(m.Patterns(), " "))
+		}
+	}
+	return w, nil
+}
+
+// Command returns a command that runs bin with args inside the workspace.
+func (w *Workspace) Command(ctx context.Context, bin string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = w.Dir
+	cmd.Env = w.Env
+	return cmd
+}
+
+// download runs go mod download for one module and turns a refusal into an
+// error that names module@version.
+func download(ctx context.Context, dir string, env []string, proxy string, m Module) error {
+	cmd := exec.CommandContext(ctx, "go", "mod", "download", "-json", m.String())
+	cmd.Dir = dir
+	cmd.Env = env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	runErr := cmd.Run()
+	var info struct {
+		Path, Version, Dir, Error string
+	}
+	_ = json.Unmarshal(stdout.Bytes(), &info)
+	switch {
+	case info.Error != "":
+		return fmt.Errorf("realapis: cannot fetch %s (GOPROXY=%s): %s\n"+
+			"pick another version of %s in internal/realapis", m, proxy, info.Error, m.Path)
+	case ctx.Err() != nil:
+		return fmt.Errorf("realapis: fetching %s (GOPROXY=%s): %w", m, proxy, ctx.Err())
+	case runErr != nil:
+		return fmt.Errorf("realapis: cannot fetch %s (GOPROXY=%s): %v\n%s", m, proxy, runErr, strings.TrimSpace(stderr.String()))
+	case info.Dir == "":
+		return fmt.Errorf("realapis: go mod download %s reported no directory", m)
+	}
+	return nil
+}
+
+func goCmdOutput(ctx context.Context, dir string, env []string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			err = ctx.Err()
+		}
+		return "", fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return stdout.String(), nil
+}
+
+// baseEnv is the caller's environment with the settings a reproducible run
+// in the throwaway module needs. GOTOOLCHAIN=local: a module whose go
+// directive is newer than the local toolchain fails instead of downloading
+// a toolchain. GOWORK=off: no go.work of an enclosing directory applies.
+func baseEnv(modFlag string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		switch strings.SplitN(kv, "=", 2)[0] {
+		case "GOTOOLCHAIN", "GOWORK", "GOFLAGS":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "GOTOOLCHAIN=local", "GOWORK=off", "GOFLAGS="+modFlag)
+}
+
+func moduleList(mods []Module) string {
+	var s []string
+	for _, m := range mods {
+		s = append(s, m.String())
+	}
+	return strings.Join(s, ", ")
+}
