@@ -2,19 +2,18 @@ package normalize
 
 import (
 	"context"
+	"maps"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
-	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
-	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	celconfig "k8s.io/apiserver/pkg/apis/cel"
 )
 
 // CheckDefaults finds the defaults that the apiserver accepts on CRD create
@@ -24,8 +23,10 @@ import (
 // (defaulting.Default is top-down). So:
 //
 //   - each default is validated again with the defaults below it applied,
-//     against its own sub-schema: OpenAPI validation (maxProperties, ...) and
-//     CEL rules with the runtime cost budget;
+//     against its own sub-schema: OpenAPI validation (maxProperties, ...),
+//     the list-set and list-map invariants (which ValidateCRD never checks
+//     in a default, even one that nested defaults do not change) and CEL
+//     rules with the runtime cost budget (validateValue);
 //   - defaults under additionalProperties, which the apiserver never
 //     validates, are validated like the others;
 //   - `default: null`, which the apiserver silently ignores, is an error.
@@ -63,7 +64,8 @@ func nullDefaults(pth *field.Path, s *apiextensionsv1.JSONSchemaProps) field.Err
 		errs = append(errs, field.Invalid(pth.Child("default"), nil,
 			"default null is ignored by the apiserver: remove it, or set nullable and leave the field out"))
 	}
-	for k, p := range s.Properties {
+	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
+		p := s.Properties[k]
 		errs = append(errs, nullDefaults(pth.Child("properties").Key(k), &p)...)
 	}
 	if s.Items != nil && s.Items.Schema != nil {
@@ -82,7 +84,8 @@ func nestedDefaults(ctx context.Context, pth *field.Path, s *structuralschema.St
 	if s.Default.Object != nil {
 		errs = append(errs, checkDefault(ctx, pth, s, underMap)...)
 	}
-	for k, p := range s.Properties {
+	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
+		p := s.Properties[k]
 		errs = append(errs, nestedDefaults(ctx, pth.Child("properties").Key(k), &p, underMap)...)
 	}
 	if s.Items != nil {
@@ -95,36 +98,31 @@ func nestedDefaults(ctx context.Context, pth *field.Path, s *structuralschema.St
 }
 
 // checkDefault validates one default as it is stored: with the nested
-// defaults applied. Below additionalProperties it also validates the
-// default alone, since the apiserver does not. A default that nested
-// defaults do not change was already validated as it is by ValidateCRD.
+// defaults applied (defaulting.Default is top-down), and with the list-set
+// and list-map invariants that ValidateCRD never checks in a default.
+//
+// A default that is invalid alone is left to ValidateCRD, which reports it
+// (defaulting.ValidateDefaults: OpenAPI and CEL), except below
+// additionalProperties, where the apiserver validates no default at all.
 func checkDefault(ctx context.Context, pth *field.Path, s *structuralschema.Structural, underMap bool) field.ErrorList {
-	if underMap {
-		if errs := validateValue(ctx, pth.Child("default"), s, s.Default.Object); len(errs) > 0 {
-			for _, e := range errs {
-				e.Detail += " (the apiserver does not validate defaults under additionalProperties)"
-			}
-			return errs
-		}
+	if !underMap && len(validateAlone(ctx, pth.Child("default"), s, s.Default.Object)) > 0 {
+		return nil // invalid on its own: ValidateCRD reports it
 	}
 	stored := runtime.DeepCopyJSONValue(s.Default.Object)
 	structuraldefaulting.Default(stored, s)
-	if reflect.DeepEqual(stored, s.Default.Object) {
-		return nil
-	}
-	errs := validateValue(ctx, pth.Child("default"), s, stored)
-	if len(errs) == 0 {
-		return nil
-	}
-	if !underMap && len(validateValue(ctx, pth.Child("default"), s, s.Default.Object)) > 0 {
-		return nil // invalid on its own: ValidateCRD reports it
+	cause := " (the default with the defaults nested below it applied, as the apiserver stores it)"
+	switch {
+	case underMap:
+		cause = " (the apiserver does not validate defaults under additionalProperties)"
+	case reflect.DeepEqual(stored, s.Default.Object):
+		cause = " (the apiserver does not check x-kubernetes-list-type uniqueness in defaults)"
 	}
 	var out field.ErrorList
-	for _, e := range errs {
+	for _, e := range validateValue(ctx, pth, s, stored) {
 		if invalidBelow(ctx, s, strings.TrimPrefix(e.Field, pth.Child("default").String())) {
 			continue // a nested default is itself invalid, and reported where it is
 		}
-		e.Detail += " (the default with the defaults nested below it applied, as the apiserver stores it)"
+		e.Detail += cause
 		out = append(out, e)
 	}
 	return out
@@ -187,18 +185,4 @@ func valuePath(p string) []string {
 		}
 	}
 	return out
-}
-
-// validateValue validates v against s with the apiserver's OpenAPI
-// validator and CEL validator, as defaulting.ValidateDefaults does.
-func validateValue(ctx context.Context, pth *field.Path, s *structuralschema.Structural, v any) field.ErrorList {
-	validator := apiservervalidation.NewSchemaValidatorFromOpenAPI(s.ToKubeOpenAPI())
-	if errs := apiservervalidation.ValidateCustomResource(pth, v, validator); len(errs) > 0 {
-		return errs
-	}
-	if celValidator := cel.NewValidator(s, false, celconfig.PerCallLimit); celValidator != nil {
-		errs, _ := celValidator.Validate(ctx, pth, s, v, nil, celconfig.RuntimeCELCostBudget)
-		return errs
-	}
-	return nil
 }

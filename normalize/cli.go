@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 )
 
@@ -114,7 +116,7 @@ func RunCLI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			fmt.Fprintf(stderr, "%s:%d: %s: unknown field %q\n", d.file, d.n, sev, path)
 		}
-		for _, e := range res.Errors {
+		for _, e := range sortErrors(res.Errors) {
 			fmt.Fprintf(stderr, "%s:%d: %s\n", d.file, d.n, e.Error())
 			code = ExitInvalid
 		}
@@ -142,7 +144,7 @@ func loadPipelines(ctx context.Context, paths []string, stderr io.Writer) (map[s
 	out := map[schema.GroupVersionKind]*Pipeline{}
 	for _, c := range crds {
 		if errs := ValidateCRD(ctx, c); len(errs) > 0 {
-			for _, e := range errs {
+			for _, e := range sortErrors(errs) {
 				fmt.Fprintf(stderr, "CRD %s: %s\n", c.Name, e.Error())
 			}
 			return nil, ExitUnusable
@@ -246,4 +248,17 @@ func writeResults(w io.Writer, objs []map[string]any, format string) error {
 func str(v any) string {
 	s, _ := v.(string)
 	return s
+}
+
+// sortErrors orders errors by field path, then message, so that stderr is
+// stable: the apiserver's validators walk maps in random order.
+func sortErrors(errs field.ErrorList) field.ErrorList {
+	out := slices.Clone(errs)
+	slices.SortStableFunc(out, func(a, b *field.Error) int {
+		if c := strings.Compare(a.Field, b.Field); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Error(), b.Error())
+	})
+	return out
 }

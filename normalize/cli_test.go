@@ -64,6 +64,16 @@ func TestCLI(t *testing.T) {
 			t.Errorf("exit %d, stderr %q", code, stderr)
 		}
 	})
+	t.Run("errors are listed by field path, the same on every run", func(t *testing.T) {
+		want := "testdata/twoerrors.yaml:1: spec.entry.name: Invalid value: \"integer\": spec.entry.name in body must be of type string: \"integer\"\n" +
+			"testdata/twoerrors.yaml:1: spec.entry.number: Invalid value: \"string\": spec.entry.number in body must be of type integer: \"string\"\n"
+		for i := 0; i < 10; i++ {
+			_, stderr, code := runCLI(t, "", "--crd", crd, "testdata/twoerrors.yaml")
+			if code != ExitInvalid || stderr != want {
+				t.Fatalf("run %d: exit %d, stderr\n%s\nwant\n%s", i, code, stderr, want)
+			}
+		}
+	})
 	for _, tc := range []struct{ name, crd, input, stderr string }{
 		{"no CRD for the document", crd, "testdata/unknownkind.yaml", "no served CRD version for apiVersion \"other.example.com/v1\", kind \"Other\""},
 		{"unparsable YAML", crd, "testdata/broken.yaml", "testdata/broken.yaml: "},

@@ -1,15 +1,3 @@
-// Package normalize calls the apiserver's own code (k8s.io/apiextensions-apiserver)
-// to do, offline, what the apiserver does with a CRD and its objects:
-//
-//   - ValidateCRD: the validation of a CRD on create;
-//   - CheckDefaults: defaults the apiserver accepts but whose objects then fail;
-//   - Pipeline: the decode and create path of one object, pruning,
-//     null removal, metadata coercion, defaulting and validation, in the
-//     apiserver's order;
-//   - RunCLI: `controller-gen-default normalize`.
-//
-// Nothing here re-implements the apiserver: every step is the upstream
-// function named in its doc comment.
 package normalize
 
 import (
@@ -25,25 +13,41 @@ import (
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
+	"k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 )
 
+// crdStrategy is the apiserver's registry strategy for CRDs. Its typer is
+// only used to name kinds in API errors, which we never build.
+var crdStrategy = customresourcedefinition.NewStrategy(nil)
+
 // ValidateCRD validates a CRD as the apiserver does on create:
-// SetObjectDefaults_CustomResourceDefinition, conversion to the internal
-// type, status.storedVersions set to the storage version (the registry's
-// PrepareForCreate does that), then validation.ValidateCustomResourceDefinition.
-// The input is not modified.
+//
+//  1. the v1 defaults the decoder applies
+//     (SetObjectDefaults_CustomResourceDefinition);
+//  2. conversion to the internal type
+//     (Convert_v1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition);
+//  3. the registry strategy's PrepareForCreate, which sets
+//     status.storedVersions to the storage version and drops fields of
+//     disabled features (pkg/registry/customresourcedefinition/strategy.go);
+//  4. its Validate, which is validation.ValidateCustomResourceDefinition
+//     (pkg/apis/apiextensions/validation/validation.go).
+//
+// Error paths are the apiserver's: spec.validation.openAPIV3Schema… when
+// every version has the same schema (the conversion moves it there), else
+// spec.versions[i].schema.openAPIV3Schema…. The input is not modified.
 func ValidateCRD(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition) field.ErrorList {
 	internal, err := toInternal(crd)
 	if err != nil {
 		return field.ErrorList{field.InternalError(nil, err)}
 	}
-	return validation.ValidateCustomResourceDefinition(ctx, internal)
+	return crdStrategy.Validate(ctx, internal)
 }
 
+// toInternal is steps 1 to 3 of ValidateCRD: the CRD as the apiserver holds
+// it when it validates a create request.
 func toInternal(crd *apiextensionsv1.CustomResourceDefinition) (*apiextensions.CustomResourceDefinition, error) {
 	c := crd.DeepCopy()
 	apiextensionsv1.SetObjectDefaults_CustomResourceDefinition(c)
@@ -51,12 +55,7 @@ func toInternal(crd *apiextensionsv1.CustomResourceDefinition) (*apiextensions.C
 	if err := apiextensionsv1.Convert_v1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition(c, internal, nil); err != nil {
 		return nil, err
 	}
-	internal.Status.StoredVersions = nil
-	for _, v := range internal.Spec.Versions {
-		if v.Storage {
-			internal.Status.StoredVersions = append(internal.Status.StoredVersions, v.Name)
-		}
-	}
+	crdStrategy.PrepareForCreate(context.Background(), internal)
 	return internal, nil
 }
 

@@ -8,8 +8,6 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
-	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
-	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apiextensions-apiserver/pkg/registry/customresource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -27,8 +25,13 @@ import (
 type Pipeline struct {
 	gvk        schema.GroupVersionKind
 	namespaced bool
-	structural *structuralschema.Structural
-	strategy   rest
+	// preserveUnknownFields is the CRD's legacy spec.preserveUnknownFields,
+	// which turns pruning off (unstructuredSchemaCoercer.apply). The
+	// apiserver refuses it on create of a v1 CRD; it is honoured for CRDs
+	// carried over from v1beta1.
+	preserveUnknownFields bool
+	structural            *structuralschema.Structural
+	strategy              rest
 }
 
 // rest is the part of the registry's customResourceStrategy we call.
@@ -76,13 +79,19 @@ func NewPipeline(crd *apiextensionsv1.CustomResourceDefinition, version string) 
 		return nil, fmt.Errorf("%s version %s has no schema", crd.Name, version)
 	}
 
-	// customresource_handler.go: NewStructural, then PruneDefaults once per version.
+	// customresource_handler.go: NewStructural, then, unless the legacy
+	// spec.preserveUnknownFields, PruneDefaults once per version on a deep
+	// copy (the structural schema shares its default values with the
+	// JSONSchemaProps the validator is built from).
 	s, err := structuralschema.NewStructural(validationSchema.OpenAPIV3Schema)
 	if err != nil {
 		return nil, fmt.Errorf("%s version %s: %w", crd.Name, version, err)
 	}
-	if err := structuraldefaulting.PruneDefaults(s); err != nil {
-		return nil, fmt.Errorf("%s version %s: %w", crd.Name, version, err)
+	if !crd.Spec.PreserveUnknownFields {
+		s = s.DeepCopy()
+		if err := structuraldefaulting.PruneDefaults(s); err != nil {
+			return nil, fmt.Errorf("%s version %s: %w", crd.Name, version, err)
+		}
 	}
 
 	validator, _, err := apiservervalidation.NewSchemaValidator(validationSchema.OpenAPIV3Schema)
@@ -98,11 +107,36 @@ func NewPipeline(crd *apiextensionsv1.CustomResourceDefinition, version string) 
 	namespaced := crd.Spec.Scope == apiextensionsv1.NamespaceScoped
 	strategy := customresource.NewStrategy(unstructuredscheme.NewUnstructuredObjectTyper(), namespaced, gvk,
 		validator, validator, s, status, scale, nil)
-	return &Pipeline{gvk: gvk, namespaced: namespaced, structural: s, strategy: strategy}, nil
+	return &Pipeline{gvk: gvk, namespaced: namespaced, preserveUnknownFields: crd.Spec.PreserveUnknownFields,
+		structural: s, strategy: strategy}, nil
 }
 
 // GVK is the group, version and kind this pipeline decodes.
 func (p *Pipeline) GVK() schema.GroupVersionKind { return p.gvk }
+
+// Decode runs the apiserver's decoding steps (1 to 4 of Normalize) on a
+// copy of obj: what happens to every object the apiserver decodes, before
+// any create or update logic. Errors are decode errors only.
+func (p *Pipeline) Decode(obj map[string]any) Result {
+	u := &unstructured.Unstructured{Object: runtime.DeepCopyJSON(obj)}
+	res := p.decode(u)
+	res.Object = u.Object
+	return res
+}
+
+// decode is steps 1 to 4 of Normalize.
+func (p *Pipeline) decode(u *unstructured.Unstructured) Result {
+	var res Result
+	pruned, decodeErr := p.coerce(u)
+	res.Pruned = pruned
+	if decodeErr != nil {
+		// the apiserver answers 400 and goes no further
+		res.Errors = field.ErrorList{decodeErr}
+		return res
+	}
+	structuraldefaulting.Default(u.Object, p.structural)
+	return res
+}
 
 // Normalize runs obj through the apiserver's steps, in its order, on a copy:
 //
@@ -110,7 +144,8 @@ func (p *Pipeline) GVK() schema.GroupVersionKind { return p.gvk }
 //     (unstructuredSchemaCoercer.apply);
 //  2. structuraldefaulting.PruneNonNullableNullsWithoutDefaults (same);
 //  3. schemaobjectmeta.GetObjectMetaWithOptions, CoerceWithOptions and
-//     SetObjectMeta (same);
+//     SetObjectMeta (same), as for a request: malformed metadata is a
+//     decode error that ends the pipeline (see coerce);
 //  4. structuraldefaulting.Default (unstructuredDefaulter.Default);
 //  5. the registry's customResourceStrategy: PrepareForCreate, then
 //     Validate (OpenAPI schema, metadata, embedded resources, list sets and
@@ -120,37 +155,11 @@ func (p *Pipeline) GVK() schema.GroupVersionKind { return p.gvk }
 //     from storage").
 func (p *Pipeline) Normalize(ctx context.Context, obj map[string]any) Result {
 	u := &unstructured.Unstructured{Object: runtime.DeepCopyJSON(obj)}
-	var res Result
-
-	objectMeta, foundMeta, metaUnknown, err := schemaobjectmeta.GetObjectMetaWithOptions(u.Object, schemaobjectmeta.ObjectMetaOptions{
-		DropMalformedFields: true, ReturnUnknownFieldPaths: true,
-	})
-	if err != nil {
-		res.Errors = append(res.Errors, field.Invalid(field.NewPath("metadata"), nil, err.Error()))
+	res := p.decode(u)
+	if len(res.Errors) > 0 {
 		res.Object = u.Object
 		return res
 	}
-	res.Pruned = append(res.Pruned, metaUnknown...)
-	res.Pruned = append(res.Pruned, structuralpruning.PruneWithOptions(u.Object, p.structural, true,
-		structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})...)
-	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(u.Object, p.structural)
-	ferr, metaPaths := schemaobjectmeta.CoerceWithOptions(nil, u.Object, p.structural, false, schemaobjectmeta.CoerceOptions{
-		DropInvalidFields: true, ReturnUnknownFieldPaths: true,
-	})
-	if ferr != nil {
-		res.Errors = append(res.Errors, ferr)
-	}
-	res.Pruned = append(res.Pruned, metaPaths...)
-	if foundMeta {
-		if err := schemaobjectmeta.SetObjectMeta(u.Object, objectMeta); err != nil {
-			res.Errors = append(res.Errors, field.Invalid(field.NewPath("metadata"), nil, err.Error()))
-		}
-		if m, ok := u.Object["metadata"].(map[string]any); ok && m["creationTimestamp"] == nil {
-			delete(m, "creationTimestamp") // set by the server on create; we do not invent it
-		}
-	}
-
-	structuraldefaulting.Default(u.Object, p.structural)
 
 	ctx = genericapirequest.WithNamespace(ctx, u.GetNamespace())
 	p.strategy.PrepareForCreate(ctx, u)
