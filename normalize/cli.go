@@ -196,6 +196,21 @@ func decodeDocuments(b []byte) ([]map[string]any, error) {
 	return out, nil
 }
 
+// DecodeObject decodes one JSON object as the apiserver does: integers as
+// int64, other numbers as float64.
+func DecodeObject(b []byte) (map[string]any, error) {
+	var obj map[string]any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&obj); err != nil {
+		return nil, err
+	}
+	if obj == nil {
+		return nil, fmt.Errorf("not a JSON object")
+	}
+	return fromJSONNumbers(obj).(map[string]any), nil
+}
+
 // fromJSONNumbers turns json.Number into int64 or float64, the types the
 // apiserver's unstructured decoding produces.
 func fromJSONNumbers(v any) any {

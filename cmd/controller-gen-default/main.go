@@ -27,6 +27,7 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/webhook"
 
 	"github.com/controller-gen-default/controller-gen-default/crdgen"
+	"github.com/controller-gen-default/controller-gen-default/defaultgen"
 	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
 	"github.com/controller-gen-default/controller-gen-default/markers"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
@@ -35,6 +36,7 @@ import (
 // generators are controller-gen's, with crd replaced.
 var generators = map[string]genall.Generator{
 	"crd":                crdgen.Generator{},
+	"defaults":           defaultgen.Generator{},
 	"rbac":               rbac.Generator{},
 	"object":             deepcopy.Generator{},
 	"applyconfiguration": applyconfiguration.Generator{},

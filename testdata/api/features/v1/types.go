@@ -16,6 +16,7 @@ type Protocol string
 
 // Tour shows each default the generator writes, and each warning.
 // +kubebuilder:subresource:status
+// +kubebuilder:object:root=true
 type Tour struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
@@ -113,6 +114,7 @@ type TourStatus struct {
 
 // Gadget is a second kind that shares Strict with Tour: its findings are
 // reported once, not once per CRD.
+// +kubebuilder:object:root=true
 type Gadget struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
@@ -131,6 +133,7 @@ type GadgetSpec struct {
 	Blob Opaque `json:"blob"`
 }
 
+// +kubebuilder:object:root=true
 type EmbeddedClaim struct {
 	metav1.TypeMeta `json:",inline"`
 	Metadata        metav1.ObjectMeta `json:"metadata"`

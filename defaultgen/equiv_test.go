@@ -1,0 +1,82 @@
+package defaultgen_test
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/equiv"
+	"github.com/controller-gen-default/controller-gen-default/normalize"
+)
+
+// instancesPerKind is how many random objects of each testdata kind the
+// rule-of-thumb harness compares.
+const instancesPerKind = 300
+
+// TestRuleOfThumb is KEP-1929's rule of thumb on every testdata kind: a
+// random object as a Go client serialises it is defaulted alike by (a) the
+// generated Go defaulting functions and (b) the apiserver's decode with the
+// generated CRD, read back into the Go type. EQUIV_SEED replays a run.
+func TestRuleOfThumb(t *testing.T) {
+	seed := equiv.Seed()
+	if s := os.Getenv("EQUIV_SEED"); s != "" {
+		var err error
+		if seed, err = strconv.ParseUint(s, 10, 64); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("seed %d (replay with EQUIV_SEED=%d)", seed, seed)
+	scheme, err := equiv.Scheme()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := equiv.Filler(seed)
+	for _, k := range equiv.Kinds {
+		t.Run(equiv.GVK(k).Kind, func(t *testing.T) {
+			crds, err := normalize.LoadCRDs("../testdata/golden/" + k.Golden)
+			if err != nil || len(crds) != 1 {
+				t.Fatalf("golden CRD %s: %v", k.Golden, err)
+			}
+			p, err := normalize.NewPipeline(crds[0], "v1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			// differ compares (a) and (b) for one serialised object.
+			differ := func(in []byte) (a, b []byte, ok bool) {
+				a, err := equiv.GoDefaults(scheme, k, in)
+				if err != nil {
+					t.Fatalf("Go path: %v", err)
+				}
+				obj, err := normalize.DecodeObject(in)
+				if err != nil {
+					t.Fatalf("decode: %v", err)
+				}
+				res := p.Decode(obj)
+				if len(res.Errors) > 0 {
+					t.Fatalf("the apiserver would not decode a Go-serialised object: %v\n%s", res.Errors.ToAggregate(), in)
+				}
+				if len(res.Pruned) > 0 {
+					t.Fatalf("the CRD prunes fields of a Go-serialised object: %v\n%s", res.Pruned, in)
+				}
+				b, err = equiv.ThroughGo(k, res.Object)
+				if err != nil {
+					t.Fatalf("CRD path: %v", err)
+				}
+				return a, b, !bytes.Equal(a, b)
+			}
+			for i := 0; i < instancesPerKind; i++ {
+				in, err := equiv.Instance(f, k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if a, b, bad := differ(in); bad {
+					minimal := equiv.Shrink(in, func(x []byte) bool { _, _, d := differ(x); return d }, 200)
+					ma, mb, _ := differ(minimal)
+					t.Fatalf("seed %d, object %d: Go and CRD defaulting differ\ninput:   %s\nGo:      %s\nCRD:     %s\nminimal: %s\nGo:      %s\nCRD:     %s",
+						seed, i, in, a, b, minimal, ma, mb)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,274 @@
+// Package defaultgen is the `defaults` generator: from the same +default
+// markers as the crd generator, it writes zz_generated.defaults.go in each
+// API package, with SetObjectDefaults_<Kind> functions, RegisterDefaults
+// for a runtime.Scheme, and a controller-runtime CustomDefaulter. Go
+// clients and webhooks then see objects defaulted as the apiserver stores
+// them (KEP-1929's rule of thumb).
+//
+// Semantics follow k8s.io/code-generator's defaulter-gen for +default: a
+// field at its Go zero value (nil for pointers, slices and maps) gets the
+// default, top-down, then the defaulted value is walked for nested
+// defaults. The one difference: a type-level default on a non-pointer list
+// item or map value is not applied, because encoding/json never writes such
+// an item as null, so the apiserver never defaults it either (see the
+// README).
+package defaultgen
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"go/types"
+	"path"
+	"sort"
+	"strings"
+
+	"sigs.k8s.io/controller-tools/pkg/crd"
+	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
+	"sigs.k8s.io/controller-tools/pkg/genall"
+	"sigs.k8s.io/controller-tools/pkg/loader"
+	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
+
+	"github.com/controller-gen-default/controller-gen-default/markers"
+)
+
+// Generator writes Go defaulting functions from +default markers.
+type Generator struct {
+	// HeaderFile specifies the header text (e.g. license) to prepend to generated files.
+	HeaderFile string `marker:",optional"`
+	// Year specifies the year to substitute for " YEAR" in the header file.
+	Year string `marker:",optional"`
+}
+
+// Help describes the generator for `-h`.
+func (Generator) Help() *ctmarkers.DefinitionHelp {
+	return &ctmarkers.DefinitionHelp{
+		DetailedHelp: ctmarkers.DetailedHelp{
+			Summary: "generates Go defaulting functions (zz_generated.defaults.go) from +default markers.",
+			Details: "SetObjectDefaults_<Kind>, RegisterDefaults(scheme) and a DeclarativeDefaulter for controller-runtime webhooks.",
+		},
+		FieldHelp: map[string]ctmarkers.DetailedHelp{
+			"HeaderFile": {Summary: "specifies the header text (e.g. license) to prepend to generated files."},
+			"Year":       {Summary: "specifies the year to substitute for \" YEAR\" in the header file."},
+		},
+	}
+}
+
+// RegisterMarkers registers the markers the generator reads.
+func (Generator) RegisterMarkers(into *ctmarkers.Registry) error {
+	if err := crdmarkers.Register(into); err != nil {
+		return err
+	}
+	return markers.Register(into)
+}
+
+// CheckFilter asks genall for type-checked packages, with the crd
+// generator's filter.
+func (Generator) CheckFilter() loader.NodeFilter { return crd.Generator{}.CheckFilter() }
+
+// Generate writes zz_generated.defaults.go for every root package that
+// declares a kind.
+func (g Generator) Generate(ctx *genall.GenerationContext) error {
+	header := ""
+	if g.HeaderFile != "" {
+		b, err := ctx.ReadFile(g.HeaderFile)
+		if err != nil {
+			return err
+		}
+		header = strings.ReplaceAll(string(b), " YEAR", " "+g.Year)
+	}
+	var errs []string
+	for _, root := range ctx.Roots {
+		src, err := newFileGen(ctx.Collector, ctx.Checker, root).generate(header)
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		if src == nil {
+			continue
+		}
+		w, err := ctx.Open(root, "zz_generated.defaults.go")
+		if err != nil {
+			return err
+		}
+		_, werr := w.Write(src)
+		if cerr := w.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			return werr
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("defaults: %s", strings.Join(errs, "\n"))
+	}
+	return nil
+}
+
+// fileGen writes the defaulting code of one package.
+type fileGen struct {
+	col     *ctmarkers.Collector
+	checker *loader.TypeChecker
+	pkg     *loader.Package
+	imports map[string]string // path -> name
+	infos   map[*loader.Package]map[string]*ctmarkers.TypeInfo
+	state   map[*types.Named]int // needs(): 1 in progress, 2 yes, 3 no
+	helpers map[*types.Named]string
+	order   []*types.Named
+	body    map[*types.Named]string
+	errs    []string
+	tmp     int
+	byPath  map[string]*loader.Package
+}
+
+func newFileGen(col *ctmarkers.Collector, checker *loader.TypeChecker, pkg *loader.Package) *fileGen {
+	return &fileGen{
+		col: col, checker: checker, pkg: pkg,
+		imports: map[string]string{},
+		infos:   map[*loader.Package]map[string]*ctmarkers.TypeInfo{},
+		state:   map[*types.Named]int{},
+		helpers: map[*types.Named]string{},
+		body:    map[*types.Named]string{},
+		byPath:  map[string]*loader.Package{},
+	}
+}
+
+// kind is a root object type of the package, and its list type if any.
+type kind struct {
+	name, list string
+	typ        *types.Named
+}
+
+// check type-checks pkg, as crd.Parser does before reading its types.
+func (fg *fileGen) check(pkg *loader.Package) {
+	fg.checker.Check(pkg)
+	pkg.NeedTypesInfo()
+}
+
+func (fg *fileGen) generate(header string) ([]byte, error) {
+	fg.check(fg.pkg)
+	kinds := fg.kinds()
+	if len(kinds) == 0 {
+		return nil, nil
+	}
+	for _, k := range kinds {
+		fg.helper(k.typ)
+	}
+	if len(fg.errs) > 0 {
+		return nil, fmt.Errorf("%s", strings.Join(fg.errs, "\n"))
+	}
+
+	var b bytes.Buffer
+	b.WriteString(header)
+	fmt.Fprintf(&b, "// Code generated by controller-gen-default. DO NOT EDIT.\n\npackage %s\n\n", fg.pkg.Name)
+	var code bytes.Buffer
+	code.WriteString("// RegisterDefaults adds the declarative defaulting functions of this package's\n// kinds to the given scheme, so that scheme.Default(obj) applies them.\n")
+	code.WriteString("func RegisterDefaults(scheme *runtime.Scheme) error {\n")
+	for _, k := range kinds {
+		fmt.Fprintf(&code, "\tscheme.AddTypeDefaultingFunc(&%s{}, func(obj interface{}) { SetObjectDefaults_%s(obj.(*%s)) })\n", k.name, k.name, k.name)
+		if k.list != "" {
+			fmt.Fprintf(&code, "\tscheme.AddTypeDefaultingFunc(&%s{}, func(obj interface{}) { SetObjectDefaults_%s(obj.(*%s)) })\n", k.list, k.list, k.list)
+		}
+	}
+	code.WriteString("\treturn nil\n}\n\n")
+	fg.imports["k8s.io/apimachinery/pkg/runtime"] = "runtime"
+	fg.imports["context"] = "context"
+	fg.imports["fmt"] = "fmt"
+
+	for _, k := range kinds {
+		fmt.Fprintf(&code, "// SetObjectDefaults_%s applies the +default markers of %s, top-down.\n", k.name, k.name)
+		fmt.Fprintf(&code, "func SetObjectDefaults_%s(in *%s) {\n", k.name, k.name)
+		if h, ok := fg.helpers[k.typ]; ok {
+			fmt.Fprintf(&code, "\t%s(in)\n", h)
+		}
+		code.WriteString("}\n\n")
+		if k.list != "" {
+			fmt.Fprintf(&code, "// SetObjectDefaults_%s defaults every item.\nfunc SetObjectDefaults_%s(in *%s) {\n", k.list, k.list, k.list)
+			fmt.Fprintf(&code, "\tfor i := range in.Items {\n\t\tSetObjectDefaults_%s(&in.Items[i])\n\t}\n}\n\n", k.name)
+		}
+	}
+
+	code.WriteString("// DeclarativeDefaulter applies the declarative defaults of this package's kinds.\n")
+	code.WriteString("// It is a controller-runtime admission.CustomDefaulter:\n//\n")
+	code.WriteString("//\tctrl.NewWebhookManagedBy(mgr, &Kind{}).WithCustomDefaulter(DeclarativeDefaulter{}).Complete()\n")
+	code.WriteString("type DeclarativeDefaulter struct{}\n\n")
+	code.WriteString("// Default applies SetObjectDefaults_<Kind> to obj.\n")
+	code.WriteString("func (DeclarativeDefaulter) Default(_ context.Context, obj runtime.Object) error {\n\tswitch o := obj.(type) {\n")
+	for _, k := range kinds {
+		fmt.Fprintf(&code, "\tcase *%s:\n\t\tSetObjectDefaults_%s(o)\n", k.name, k.name)
+		if k.list != "" {
+			fmt.Fprintf(&code, "\tcase *%s:\n\t\tSetObjectDefaults_%s(o)\n", k.list, k.list)
+		}
+	}
+	code.WriteString("\tdefault:\n\t\treturn fmt.Errorf(\"no declarative defaults for %T\", obj)\n\t}\n\treturn nil\n}\n")
+
+	for _, n := range fg.order {
+		if body, ok := fg.body[n]; ok {
+			fmt.Fprintf(&code, "\nfunc %s(in *%s) {\n%s}\n", fg.helpers[n], fg.qualify(n), body)
+		}
+	}
+
+	paths := make([]string, 0, len(fg.imports))
+	for p := range fg.imports {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	b.WriteString("import (\n")
+	for _, p := range paths {
+		if name := fg.imports[p]; name != path.Base(p) {
+			fmt.Fprintf(&b, "\t%s %q\n", name, p)
+		} else {
+			fmt.Fprintf(&b, "\t%q\n", p)
+		}
+	}
+	b.WriteString(")\n\n")
+	b.Write(code.Bytes())
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("%s: formatting generated code: %w\n%s", fg.pkg.PkgPath, err, b.String())
+	}
+	return src, nil
+}
+
+// kinds lists the package's root object types: structs that embed
+// metav1.TypeMeta and metav1.ObjectMeta, with the <Kind>List type that
+// holds them.
+func (fg *fileGen) kinds() []kind {
+	scope := fg.pkg.Types.Scope()
+	var out []kind
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok {
+			continue
+		}
+		n, ok := tn.Type().(*types.Named)
+		if !ok || !embeds(n, "TypeMeta") || !embeds(n, "ObjectMeta") {
+			continue
+		}
+		k := kind{name: name, typ: n}
+		if l, ok := scope.Lookup(name + "List").(*types.TypeName); ok {
+			if ln, ok := l.Type().(*types.Named); ok && embeds(ln, "TypeMeta") && embeds(ln, "ListMeta") {
+				k.list = name + "List"
+			}
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+func embeds(n *types.Named, name string) bool {
+	st, ok := n.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if f.Embedded() && f.Name() == name {
+			if fn, ok := f.Type().(*types.Named); ok && fn.Obj().Pkg() != nil &&
+				fn.Obj().Pkg().Path() == "k8s.io/apimachinery/pkg/apis/meta/v1" {
+				return true
+			}
+		}
+	}
+	return false
+}

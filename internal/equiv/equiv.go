@@ -1,0 +1,217 @@
+// Package equiv checks KEP-1929's rule of thumb on the testdata API: an
+// object that a Go client serialises is defaulted alike by the generated
+// Go defaulting functions and by the apiserver with the generated CRD.
+//
+//	(a) Go:  encoding/json unmarshal, SetObjectDefaults (scheme.Default), marshal;
+//	(b) CRD: the apiserver's decode (prune, nulls, metadata, defaults), then
+//	         unmarshal into the Go type and marshal.
+//
+// The offline harness (defaultgen tests) runs (b) with package normalize;
+// the e2e suite runs a sample of (b) through a live apiserver.
+package equiv
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"sigs.k8s.io/randfill"
+
+	featuresv1 "github.com/controller-gen-default/controller-gen-default/testdata/api/features/v1"
+	listsv1 "github.com/controller-gen-default/controller-gen-default/testdata/api/lists/v1"
+	listsnodefaultv1 "github.com/controller-gen-default/controller-gen-default/testdata/api/listsnodefault/v1"
+	nonpointerstructsv1 "github.com/controller-gen-default/controller-gen-default/testdata/api/nonpointerstructs/v1"
+	optoutv1 "github.com/controller-gen-default/controller-gen-default/testdata/api/optout/v1"
+	scalarsv1 "github.com/controller-gen-default/controller-gen-default/testdata/api/scalars/v1"
+	stringmapsv1 "github.com/controller-gen-default/controller-gen-default/testdata/api/stringmaps/v1"
+	stringmapsnodefaultv1 "github.com/controller-gen-default/controller-gen-default/testdata/api/stringmapsnodefault/v1"
+	structpointersv1 "github.com/controller-gen-default/controller-gen-default/testdata/api/structpointers/v1"
+	workloadv1 "github.com/controller-gen-default/controller-gen-default/testdata/api/workload/v1"
+)
+
+// Kind is one testdata kind with its golden CRD.
+type Kind struct {
+	Golden string // file under testdata/golden
+	New    func() runtime.Object
+}
+
+// Kinds are every kind of testdata/api: the KEP examples, the tour, and a
+// workload that embeds corev1.PodTemplateSpec.
+var Kinds = []Kind{
+	{"nonpointerstructs.kep.example.com_nonpointerstructs.yaml", func() runtime.Object { return &nonpointerstructsv1.NonPointerStruct{} }},
+	{"structpointers.kep.example.com_structpointers.yaml", func() runtime.Object { return &structpointersv1.StructPointer{} }},
+	{"scalars.kep.example.com_scalars.yaml", func() runtime.Object { return &scalarsv1.Scalar{} }},
+	{"lists.kep.example.com_listexamples.yaml", func() runtime.Object { return &listsv1.ListExample{} }},
+	{"listsnodefault.kep.example.com_listnodefaults.yaml", func() runtime.Object { return &listsnodefaultv1.ListNoDefault{} }},
+	{"stringmaps.kep.example.com_stringmaps.yaml", func() runtime.Object { return &stringmapsv1.StringMap{} }},
+	{"stringmapsnodefault.kep.example.com_stringmapnodefaults.yaml", func() runtime.Object { return &stringmapsnodefaultv1.StringMapNoDefault{} }},
+	{"features.example.com_tours.yaml", func() runtime.Object { return &featuresv1.Tour{} }},
+	{"features.example.com_gadgets.yaml", func() runtime.Object { return &featuresv1.Gadget{} }},
+	{"optout.example.com_optouts.yaml", func() runtime.Object { return &optoutv1.OptOut{} }},
+	{"workload.example.com_workloads.yaml", func() runtime.Object { return &workloadv1.Workload{} }},
+}
+
+// Scheme has the generated defaulting functions of every testdata package,
+// registered with their generated RegisterDefaults.
+func Scheme() (*runtime.Scheme, error) {
+	s := runtime.NewScheme()
+	for _, register := range []func(*runtime.Scheme) error{
+		nonpointerstructsv1.RegisterDefaults, structpointersv1.RegisterDefaults, scalarsv1.RegisterDefaults,
+		listsv1.RegisterDefaults, listsnodefaultv1.RegisterDefaults, stringmapsv1.RegisterDefaults,
+		stringmapsnodefaultv1.RegisterDefaults, featuresv1.RegisterDefaults, optoutv1.RegisterDefaults,
+		workloadv1.RegisterDefaults,
+	} {
+		if err := register(s); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Filler fills Go objects randomly, with values encoding/json round-trips
+// (times in seconds, quantities and metadata in their canonical forms).
+func Filler(seed uint64) *randfill.Filler {
+	return randfill.NewWithSeed(int64(seed)).NilChance(0.3).NumElements(0, 2).MaxDepth(8).Funcs(
+		func(q *resource.Quantity, c randfill.Continue) {
+			*q = *resource.NewQuantity(int64(c.Intn(2000)), resource.DecimalSI)
+		},
+		func(t *metav1.Time, c randfill.Continue) {
+			if c.Intn(3) > 0 {
+				*t = metav1.NewTime(time.Unix(int64(c.Intn(1<<30)), 0).UTC())
+			}
+		},
+		func(d *metav1.Duration, c randfill.Continue) {
+			d.Duration = time.Duration(c.Intn(3600)) * time.Second
+		},
+		func(v *intstr.IntOrString, c randfill.Continue) {
+			if c.Intn(2) == 0 {
+				*v = intstr.FromInt32(int32(c.Intn(100)))
+			} else {
+				*v = intstr.FromString(fmt.Sprintf("%d%%", c.Intn(100)))
+			}
+		},
+		// Metadata stays empty: with default crd options controller-gen
+		// gives an embedded ObjectMeta (a PodTemplateSpec's) the schema
+		// {type: object}, so the apiserver prunes every field of it. That
+		// is controller-gen's known behaviour (crd:generateEmbeddedObjectMeta=true
+		// keeps them), not defaulting.
+		func(m *metav1.ObjectMeta, c randfill.Continue) {},
+		func(r *runtime.RawExtension, c randfill.Continue) {},
+	)
+}
+
+// Instance is the JSON encoding of a random object of k, with its
+// apiVersion and kind set: what a Go client sends.
+func Instance(f *randfill.Filler, k Kind) ([]byte, error) {
+	obj := k.New()
+	f.Fill(obj)
+	gvk := GVK(k)
+	obj.GetObjectKind().SetGroupVersionKind(gvk)
+	return json.Marshal(obj)
+}
+
+// GVK is the group, version and kind of k's CRD.
+func GVK(k Kind) schema.GroupVersionKind {
+	return schema.GroupVersionKind{
+		Group:   k.Golden[:strings.IndexByte(k.Golden, '_')],
+		Version: "v1",
+		Kind:    reflect.TypeOf(k.New()).Elem().Name(),
+	}
+}
+
+// GoDefaults is path (a): unmarshal, scheme.Default, marshal.
+func GoDefaults(s *runtime.Scheme, k Kind, in []byte) ([]byte, error) {
+	obj := k.New()
+	if err := json.Unmarshal(in, obj); err != nil {
+		return nil, err
+	}
+	s.Default(obj)
+	return json.Marshal(obj)
+}
+
+// ThroughGo is the tail of path (b): what a Go client reads back from the
+// apiserver's stored object.
+func ThroughGo(k Kind, stored map[string]any) ([]byte, error) {
+	b, err := json.Marshal(stored)
+	if err != nil {
+		return nil, err
+	}
+	obj := k.New()
+	if err := json.Unmarshal(b, obj); err != nil {
+		return nil, err
+	}
+	return json.Marshal(obj)
+}
+
+// Shrink removes fields of in, one at a time, while differ still reports a
+// difference, and returns the smallest object found (bounded by attempts).
+func Shrink(in []byte, differ func([]byte) bool, attempts int) []byte {
+	var obj map[string]any
+	if json.Unmarshal(in, &obj) != nil {
+		return in
+	}
+	for changed := true; changed && attempts > 0; {
+		changed = false
+		for _, p := range paths(obj, nil) {
+			attempts--
+			trial := cloneWithout(obj, p)
+			b, _ := json.Marshal(trial)
+			if differ(b) {
+				obj, changed = trial, true
+				break
+			}
+			if attempts <= 0 {
+				break
+			}
+		}
+	}
+	b, _ := json.Marshal(obj)
+	return b
+}
+
+// paths lists the object keys below m, deepest first, except the ones that
+// identify the object.
+func paths(m map[string]any, prefix []string) [][]string {
+	var out [][]string
+	for k, v := range m {
+		if len(prefix) == 0 && (k == "apiVersion" || k == "kind" || k == "metadata") {
+			continue
+		}
+		p := append(append([]string{}, prefix...), k)
+		if sub, ok := v.(map[string]any); ok {
+			out = append(out, paths(sub, p)...)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func cloneWithout(m map[string]any, p []string) map[string]any {
+	b, _ := json.Marshal(m)
+	var c map[string]any
+	_ = json.Unmarshal(b, &c)
+	cur := c
+	for i, k := range p {
+		if i == len(p)-1 {
+			delete(cur, k)
+			break
+		}
+		next, ok := cur[k].(map[string]any)
+		if !ok {
+			break
+		}
+		cur = next
+	}
+	return c
+}
+
+// Seed returns a seed from the clock, for runs that print it.
+func Seed() uint64 { return rand.Uint64() }
