@@ -3,8 +3,10 @@ package crdgen
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -25,17 +27,48 @@ type node struct {
 	own    bool
 }
 
-// check validates every CRD with the apiserver's own code, as on create,
-// and then each default with the defaults nested below it applied, and
-// reports each error at the Go field or marker it comes from.
-func (d *defaulter) check(ctx context.Context, crds []apiextensionsv1.CustomResourceDefinition) {
-	for i := range crds {
-		c := &crds[i]
-		for _, e := range normalize.ValidateCRD(ctx, c) {
-			d.reportSchemaError(c, e, ruleAPIServer)
+// checker validates CRDs with the apiserver's own code, as on create, and
+// then each default with the defaults nested below it applied. The checks
+// of one CRD run in the background while the next CRD is generated, at most
+// GOMAXPROCS at a time; their errors are reported in CRD order.
+type checker struct {
+	ctx     context.Context
+	wg      sync.WaitGroup
+	slots   chan struct{}
+	results []checkResult
+}
+
+type checkResult struct {
+	crd            *apiextensionsv1.CustomResourceDefinition
+	invalid, later field.ErrorList
+}
+
+func newChecker(ctx context.Context, n int) *checker {
+	return &checker{ctx: ctx, slots: make(chan struct{}, runtime.GOMAXPROCS(0)), results: make([]checkResult, 0, n)}
+}
+
+// start checks c in the background. c must not change afterwards.
+func (ch *checker) start(c *apiextensionsv1.CustomResourceDefinition) {
+	ch.results = append(ch.results, checkResult{crd: c})
+	r := &ch.results[len(ch.results)-1] // capacity is fixed: the pointer stays valid
+	ch.wg.Add(1)
+	ch.slots <- struct{}{}
+	go func() {
+		defer func() { <-ch.slots; ch.wg.Done() }()
+		r.invalid = normalize.ValidateCRD(ch.ctx, c)
+		r.later = normalize.CheckDefaults(ch.ctx, c)
+	}()
+}
+
+// report waits for every check and reports its errors at the Go source.
+func (ch *checker) report(d *defaulter) {
+	ch.wg.Wait()
+	for _, r := range ch.results {
+		for _, e := range r.invalid {
+			d.reportSchemaError(r.crd, e, ruleAPIServer)
 		}
-		for _, e := range normalize.CheckDefaults(ctx, c) {
-			d.reportSchemaError(c, e, ruleNestedDefaults)
+		for _, e := range r.later {
+			d.reportSchemaError(r.crd, e, ruleNestedDefaults)
 		}
 	}
 }

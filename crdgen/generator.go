@@ -141,13 +141,13 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 		verbose:  boolOpt(g.Verbose, false),
 	})
 	crds := make([]apiextensionsv1.CustomResourceDefinition, 0, len(kinds))
+	checks := newChecker(context.Background(), len(kinds))
 	for _, gk := range kinds {
 		parser.NeedCRDFor(gk, g.MaxDescLen)
-		c, ok := parser.CustomResourceDefinitions[gk]
+		c, ok := parser.CustomResourceDefinitions[gk] // NeedCRDFor made it from a deep copy
 		if !ok {
 			continue
 		}
-		c = *c.DeepCopy()
 		if !boolOpt(g.OmitToolVersion, false) {
 			if c.Annotations == nil {
 				c.Annotations = map[string]string{}
@@ -156,11 +156,12 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 		}
 		crd.FixTopLevelMetadata(c)
 		d.applyCRD(&c, rootTypes(parser, gk))
-		crds = append(crds, c)
+		crds = append(crds, c) // capacity is len(kinds): &crds[i] stays valid
+		if boolOpt(g.Check, true) {
+			checks.start(&crds[len(crds)-1])
+		}
 	}
-	if boolOpt(g.Check, true) {
-		d.check(context.Background(), crds)
-	}
+	checks.report(d)
 	if d.diags.report(ctx, d.opts.verbose) {
 		return fmt.Errorf("crd: errors in defaults; no CRD was written")
 	}

@@ -86,7 +86,7 @@ func (d *defaulter) shapeOf(t types.Type, pkg *loader.Package) shape {
 				return sh
 			}
 		}
-		if hasOwnEncoding(n) {
+		if d.hasOwnEncoding(n) {
 			sh.kind = kindOpaque
 			sh.note = n.Obj().Name() + " has its own MarshalJSON or MarshalText and is not in the table of known zero values"
 			return sh
@@ -124,7 +124,18 @@ func basicZero(b *types.Basic) []byte {
 }
 
 // hasOwnEncoding reports whether encoding/json would call a method of n
-// (MarshalJSON or MarshalText) instead of encoding it by kind.
+// (MarshalJSON or MarshalText) instead of encoding it by kind. Method sets
+// are costly to build and every use of a type asks again, so the answer is
+// kept.
+func (d *defaulter) hasOwnEncoding(n *types.Named) bool {
+	if v, ok := d.ownEncoding[n]; ok {
+		return v
+	}
+	v := hasOwnEncoding(n)
+	d.ownEncoding[n] = v
+	return v
+}
+
 func hasOwnEncoding(n *types.Named) bool {
 	for _, t := range []types.Type{n, types.NewPointer(n)} {
 		ms := types.NewMethodSet(t)

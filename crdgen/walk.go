@@ -33,6 +33,8 @@ type defaulter struct {
 	nodes   map[string]node
 	roots   map[string]node
 	pkgMark map[*loader.Package]*bool
+	// ownEncoding caches hasOwnEncoding by type.
+	ownEncoding map[*types.Named]bool
 }
 
 func newDefaulter(p *crd.Parser, col *ctmarkers.Collector, roots []*loader.Package, opts options) *defaulter {
@@ -46,6 +48,8 @@ func newDefaulter(p *crd.Parser, col *ctmarkers.Collector, roots []*loader.Packa
 		nodes:   map[string]node{},
 		roots:   map[string]node{},
 		pkgMark: map[*loader.Package]*bool{},
+
+		ownEncoding: map[*types.Named]bool{},
 	}
 }
 

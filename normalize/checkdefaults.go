@@ -51,7 +51,7 @@ func CheckDefaults(ctx context.Context, crd *apiextensionsv1.CustomResourceDefin
 		if err != nil {
 			continue // not structural: ValidateCRD reports it
 		}
-		errs = append(errs, nestedDefaults(ctx, base, s, false)...)
+		errs = append(errs, nestedDefaults(ctx, base, newNode(s), false)...)
 	}
 	return errs
 }
@@ -79,20 +79,19 @@ func nullDefaults(pth *field.Path, s *apiextensionsv1.JSONSchemaProps) field.Err
 
 // nestedDefaults walks s. underMap is true below additionalProperties,
 // where the apiserver validates no default at all.
-func nestedDefaults(ctx context.Context, pth *field.Path, s *structuralschema.Structural, underMap bool) field.ErrorList {
+func nestedDefaults(ctx context.Context, pth *field.Path, n node, underMap bool) field.ErrorList {
 	var errs field.ErrorList
-	if s.Default.Object != nil {
-		errs = append(errs, checkDefault(ctx, pth, s, underMap)...)
+	if n.s.Default.Object != nil {
+		errs = append(errs, checkDefault(ctx, pth, n, underMap)...)
 	}
-	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
-		p := s.Properties[k]
-		errs = append(errs, nestedDefaults(ctx, pth.Child("properties").Key(k), &p, underMap)...)
+	for _, k := range slices.Sorted(maps.Keys(n.s.Properties)) {
+		errs = append(errs, nestedDefaults(ctx, pth.Child("properties").Key(k), n.property(k), underMap)...)
 	}
-	if s.Items != nil {
-		errs = append(errs, nestedDefaults(ctx, pth.Child("items"), s.Items, underMap)...)
+	if n.s.Items != nil {
+		errs = append(errs, nestedDefaults(ctx, pth.Child("items"), n.items(), underMap)...)
 	}
-	if s.AdditionalProperties != nil && s.AdditionalProperties.Structural != nil {
-		errs = append(errs, nestedDefaults(ctx, pth.Child("additionalProperties"), s.AdditionalProperties.Structural, true)...)
+	if n.s.AdditionalProperties != nil && n.s.AdditionalProperties.Structural != nil {
+		errs = append(errs, nestedDefaults(ctx, pth.Child("additionalProperties"), n.additionalProperties(), true)...)
 	}
 	return errs
 }
@@ -104,12 +103,32 @@ func nestedDefaults(ctx context.Context, pth *field.Path, s *structuralschema.St
 // A default that is invalid alone is left to ValidateCRD, which reports it
 // (defaulting.ValidateDefaults: OpenAPI and CEL), except below
 // additionalProperties, where the apiserver validates no default at all.
-func checkDefault(ctx context.Context, pth *field.Path, s *structuralschema.Structural, underMap bool) field.ErrorList {
-	if !underMap && len(validateAlone(ctx, pth.Child("default"), s, s.Default.Object)) > 0 {
-		return nil // invalid on its own: ValidateCRD reports it
+// A scalar default has nothing nested and no list type: ValidateCRD has
+// said all there is to say about it.
+func checkDefault(ctx context.Context, pth *field.Path, n node, underMap bool) field.ErrorList {
+	s := n.s
+	switch s.Default.Object.(type) {
+	case map[string]any, []any:
+	default:
+		if !underMap {
+			return nil
+		}
 	}
 	stored := runtime.DeepCopyJSONValue(s.Default.Object)
 	structuraldefaulting.Default(stored, s)
+	var errs field.ErrorList
+	if !underMap && reflect.DeepEqual(stored, s.Default.Object) {
+		// OpenAPI and CEL see what ValidateCRD saw; only the list types are new
+		errs = listSetsAndMaps(pth, s, stored)
+	} else {
+		errs = n.validateValue(ctx, pth, stored)
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	if !underMap && len(n.validateAlone(ctx, pth.Child("default"), s.Default.Object)) > 0 {
+		return nil // invalid on its own: ValidateCRD reports it
+	}
 	cause := " (the default with the defaults nested below it applied, as the apiserver stores it)"
 	switch {
 	case underMap:
@@ -118,8 +137,8 @@ func checkDefault(ctx context.Context, pth *field.Path, s *structuralschema.Stru
 		cause = " (the apiserver does not check x-kubernetes-list-type uniqueness in defaults)"
 	}
 	var out field.ErrorList
-	for _, e := range validateValue(ctx, pth, s, stored) {
-		if invalidBelow(ctx, s, strings.TrimPrefix(e.Field, pth.Child("default").String())) {
+	for _, e := range errs {
+		if invalidBelow(ctx, n, strings.TrimPrefix(e.Field, pth.Child("default").String())) {
 			continue // a nested default is itself invalid, and reported where it is
 		}
 		e.Detail += cause
@@ -128,37 +147,36 @@ func checkDefault(ctx context.Context, pth *field.Path, s *structuralschema.Stru
 	return out
 }
 
-// defaultBroken reports whether the default of s is invalid alone or with
+// defaultBroken reports whether the default of n is invalid alone or with
 // the defaults below it applied.
-func defaultBroken(ctx context.Context, s *structuralschema.Structural) bool {
-	if len(validateValue(ctx, nil, s, s.Default.Object)) > 0 {
+func defaultBroken(ctx context.Context, n node) bool {
+	if len(n.validateValue(ctx, nil, n.s.Default.Object)) > 0 {
 		return true
 	}
-	stored := runtime.DeepCopyJSONValue(s.Default.Object)
-	structuraldefaulting.Default(stored, s)
-	return len(validateValue(ctx, nil, s, stored)) > 0
+	stored := runtime.DeepCopyJSONValue(n.s.Default.Object)
+	structuraldefaulting.Default(stored, n.s)
+	return len(n.validateValue(ctx, nil, stored)) > 0
 }
 
-// invalidBelow reports whether a default on the way from s down the value
+// invalidBelow reports whether a default on the way from n down the value
 // path rest (".a.b[0]") is broken itself, so that the error is reported
 // there and not again at every default above it.
-func invalidBelow(ctx context.Context, s *structuralschema.Structural, rest string) bool {
+func invalidBelow(ctx context.Context, n node, rest string) bool {
 	for _, seg := range valuePath(rest) {
 		switch {
-		case seg == "[]" && s.Items != nil:
-			s = s.Items
-		case seg != "[]" && s.Properties != nil:
-			p, ok := s.Properties[seg]
-			if !ok {
+		case seg == "[]" && n.s.Items != nil:
+			n = n.items()
+		case seg != "[]" && n.s.Properties != nil:
+			if _, ok := n.s.Properties[seg]; !ok {
 				return false
 			}
-			s = &p
-		case seg != "[]" && s.AdditionalProperties != nil && s.AdditionalProperties.Structural != nil:
-			s = s.AdditionalProperties.Structural
+			n = n.property(seg)
+		case seg != "[]" && n.s.AdditionalProperties != nil && n.s.AdditionalProperties.Structural != nil:
+			n = n.additionalProperties()
 		default:
 			return false
 		}
-		if s.Default.Object != nil && defaultBroken(ctx, s) {
+		if n.s.Default.Object != nil && defaultBroken(ctx, n) {
 			return true
 		}
 	}

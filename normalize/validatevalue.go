@@ -2,6 +2,8 @@ package normalize
 
 import (
 	"context"
+	"k8s.io/kube-openapi/pkg/validation/spec"
+	"sync"
 
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
@@ -17,42 +19,125 @@ import (
 // list-map invariants (listtype.ValidateListSetsAndMaps, which
 // customResourceStrategy.Validate runs), then CEL with the runtime cost
 // budget and no old object. The first failing step wins.
-func validateValue(ctx context.Context, nodePath *field.Path, s *structuralschema.Structural, v any) field.ErrorList {
+func (n node) validateValue(ctx context.Context, nodePath *field.Path, v any) field.ErrorList {
 	pth := nodePath.Child("default")
-	if errs := validateOpenAPI(pth, s, v); len(errs) > 0 {
+	if errs := n.validateOpenAPI(pth, v); len(errs) > 0 {
 		return errs
 	}
-	if errs := listSetsAndMaps(nodePath, s, v); len(errs) > 0 {
+	if errs := listSetsAndMaps(nodePath, n.s, v); len(errs) > 0 {
 		return errs
 	}
-	return validateCEL(ctx, pth, s, v)
+	return n.validateCEL(ctx, pth, v)
 }
 
 // validateAlone validates a default the way ValidateCRD does
 // (defaulting.ValidateDefaults): OpenAPI value validation
 // (NewSchemaValidatorFromOpenAPI + ValidateCustomResource), then CEL.
-func validateAlone(ctx context.Context, pth *field.Path, s *structuralschema.Structural, v any) field.ErrorList {
-	if errs := validateOpenAPI(pth, s, v); len(errs) > 0 {
+func (n node) validateAlone(ctx context.Context, pth *field.Path, v any) field.ErrorList {
+	if errs := n.validateOpenAPI(pth, v); len(errs) > 0 {
 		return errs
 	}
-	return validateCEL(ctx, pth, s, v)
+	return n.validateCEL(ctx, pth, v)
 }
 
-func validateOpenAPI(pth *field.Path, s *structuralschema.Structural, v any) field.ErrorList {
-	validator := apiservervalidation.NewSchemaValidatorFromOpenAPI(s.ToKubeOpenAPI())
-	return apiservervalidation.ValidateCustomResource(pth, v, validator)
+func (n node) validateOpenAPI(pth *field.Path, v any) field.ErrorList {
+	return apiservervalidation.ValidateCustomResource(pth, v, apiservervalidation.NewSchemaValidatorFromOpenAPI(n.openAPI))
 }
 
-// validateCEL runs the x-kubernetes-validations rules of s and below on v,
-// as on create (no old object), with celconfig.RuntimeCELCostBudget. An
-// embedded resource is a resource root, as in defaulting.ValidateDefaults.
-func validateCEL(ctx context.Context, pth *field.Path, s *structuralschema.Structural, v any) field.ErrorList {
-	celValidator := cel.NewValidator(s, s.XEmbeddedResource, celconfig.PerCallLimit)
-	if celValidator == nil {
+// validateCEL runs the x-kubernetes-validations rules of the node and below
+// on v, as on create (no old object), with celconfig.RuntimeCELCostBudget.
+// An embedded resource is a resource root, as in defaulting.ValidateDefaults.
+func (n node) validateCEL(ctx context.Context, pth *field.Path, v any) field.ErrorList {
+	v8r := n.cel.get()
+	if v8r == nil {
 		return nil
 	}
-	errs, _ := celValidator.Validate(ctx, pth, s, v, nil, celconfig.RuntimeCELCostBudget)
+	errs, _ := v8r.Validate(ctx, pth, n.s, v, nil, celconfig.RuntimeCELCostBudget)
 	return errs
+}
+
+// node is a place in a version's schema with what validates values there,
+// built once per version and shared by the walk: the structural schema,
+// its kube-openapi form and its compiled CEL rules (cel.NewValidator
+// compiles every rule below it, so building one per default would compile
+// the same rules again and again).
+type node struct {
+	s       *structuralschema.Structural
+	openAPI *spec.Schema
+	// cel is compiled on first use: most versions need it for no default.
+	cel *lazyCEL
+}
+
+type lazyCEL struct {
+	once sync.Once
+	root *structuralschema.Structural
+	v    *cel.Validator
+	path []func(*cel.Validator) *cel.Validator // from the root validator to this node's
+	up   *lazyCEL
+}
+
+// get returns the node's validator, compiling the version's rules once.
+func (l *lazyCEL) get() *cel.Validator {
+	l.once.Do(func() {
+		if l.up == nil {
+			l.v = cel.NewValidator(l.root, true, celconfig.PerCallLimit)
+			return
+		}
+		if parent := l.up.get(); parent != nil {
+			l.v = l.path[0](parent)
+		}
+	})
+	return l.v
+}
+
+func (l *lazyCEL) child(step func(*cel.Validator) *cel.Validator) *lazyCEL {
+	return &lazyCEL{up: l, path: []func(*cel.Validator) *cel.Validator{step}}
+}
+
+func newNode(s *structuralschema.Structural) node {
+	return node{s: s, openAPI: s.ToKubeOpenAPI(), cel: &lazyCEL{root: s}}
+}
+
+func (n node) property(k string) node {
+	p := n.s.Properties[k]
+	c := node{s: &p}
+	if n.openAPI != nil {
+		if o, ok := n.openAPI.Properties[k]; ok {
+			c.openAPI = &o
+		}
+	}
+	if c.openAPI == nil {
+		c.openAPI = p.ToKubeOpenAPI()
+	}
+	c.cel = n.cel.child(func(v *cel.Validator) *cel.Validator {
+		if p, ok := v.Properties[k]; ok {
+			return &p
+		}
+		return nil
+	})
+	return c
+}
+
+func (n node) items() node {
+	c := node{s: n.s.Items}
+	if n.openAPI != nil && n.openAPI.Items != nil && n.openAPI.Items.Schema != nil {
+		c.openAPI = n.openAPI.Items.Schema
+	} else {
+		c.openAPI = c.s.ToKubeOpenAPI()
+	}
+	c.cel = n.cel.child(func(v *cel.Validator) *cel.Validator { return v.Items })
+	return c
+}
+
+func (n node) additionalProperties() node {
+	c := node{s: n.s.AdditionalProperties.Structural}
+	if n.openAPI != nil && n.openAPI.AdditionalProperties != nil && n.openAPI.AdditionalProperties.Schema != nil {
+		c.openAPI = n.openAPI.AdditionalProperties.Schema
+	} else {
+		c.openAPI = c.s.ToKubeOpenAPI()
+	}
+	c.cel = n.cel.child(func(v *cel.Validator) *cel.Validator { return v.AdditionalProperties })
+	return c
 }
 
 // listSetsAndMaps runs listtype.ValidateListSetsAndMaps on v, the default

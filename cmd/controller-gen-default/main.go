@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -83,9 +84,21 @@ func init() {
 
 type noUsageError struct{ error }
 
-func main() {
+func main() { os.Exit(mainCode()) }
+
+// mainCode runs the command and returns the exit status, so that deferred
+// work (the CPU profile) completes before the process exits.
+func mainCode() int {
+	if path := os.Getenv("CONTROLLER_GEN_DEFAULT_CPUPROFILE"); path != "" {
+		stop, err := startCPUProfile(path)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		defer stop()
+	}
 	if len(os.Args) > 1 && os.Args[1] == "normalize" {
-		os.Exit(normalize.RunCLI(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
+		return normalize.RunCLI(os.Args[2:], os.Stdin, os.Stdout, os.Stderr)
 	}
 
 	helpLevel, whichLevel := 0, 0
@@ -153,8 +166,23 @@ func main() {
 			}
 		}
 		fmt.Fprintf(cmd.OutOrStderr(), "run `%[1]s %[2]s -w` to see all available markers, or `%[1]s %[2]s -h` for usage\n", cmd.CalledAs(), strings.Join(os.Args[1:], " "))
-		os.Exit(1)
+		return 1
 	}
+	return 0
+}
+
+// startCPUProfile writes a pprof CPU profile to path until stop is called
+// (CONTROLLER_GEN_DEFAULT_CPUPROFILE=cpu.out; go tool pprof cpu.out).
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // run loads the packages, runs the generators with every output staged in
