@@ -62,4 +62,16 @@ bench: controller-gen-ref ## Benchmark against controller-gen v0.23.0 on real AP
 # END compat
 
 # BEGIN plugin (owned by cmd/kubebuilder-plugin)
+# The kubebuilder plugin defaults.controller-gen-default.github.io/v1: see cmd/kubebuilder-plugin/README.md.
+# install-plugin puts it where kubebuilder looks: $(EXTERNAL_PLUGINS_PATH), else
+# $XDG_CONFIG_HOME/kubebuilder/plugins, else ~/.config/kubebuilder/plugins (Linux) or
+# ~/Library/Application Support/kubebuilder/plugins (macOS).
+.PHONY: install-plugin
+install-plugin: ## Install the kubebuilder plugin from this checkout where kubebuilder finds it.
+	$(GO) build -o $(LOCALBIN)/kubebuilder-plugin ./cmd/kubebuilder-plugin
+	$(LOCALBIN)/kubebuilder-plugin install
+
+.PHONY: kubebuilder
+kubebuilder: ## Build the kubebuilder CLI that the plugin's e2e test uses (v4.15.0, pinned in hack/kubebuilder) into bin/.
+	cd hack/kubebuilder && GOFLAGS=-mod=readonly $(GO) build -o $(LOCALBIN)/kubebuilder sigs.k8s.io/kubebuilder/v4
 # END plugin

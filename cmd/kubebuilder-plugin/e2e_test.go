@@ -1,0 +1,505 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestKubebuilderE2E drives the real kubebuilder CLI, v4.15.0 built from
+// hack/kubebuilder, with the plugin installed by its own install command:
+//
+//   - init --plugins go/v4,KEY, then create api (whose `make generate` runs
+//     controller-gen-default), then `make generate manifests` on types with
+//     +default and non-pointer structs: the CRD carries the KEP-1929 defaults;
+//   - edit --plugins KEY --offline-envtest, then the scaffold's `make test`:
+//     envtest runs from binaries built by e2e/assets/build.sh, not downloaded,
+//     and a test added to the project reads the defaults back from the
+//     apiserver (needs the envtest binaries: $KUBEBUILDER_ASSETS or
+//     bin/k8s/<version>-<os>-<arch> of this repository, see `make envtest-assets`);
+//   - edit --plugins KEY on a project scaffolded without the plugin: the
+//     Makefile changes, a second edit changes nothing, an unrecognisable
+//     Makefile fails with instructions and stays as it was.
+//
+// The scaffolded Makefile installs controller-gen-default with `go install
+// …@version`, which cannot reach this checkout: the test builds
+// ./cmd/controller-gen-default and puts it where go-install-tool looks first
+// (bin/controller-gen-default-<version> and its symlink), so `make` uses it
+// and installs nothing. Without a buildable controller-gen-default the
+// CRD part is skipped (it fails when $CI is set).
+//
+// It needs make, bash and the Go module proxy (kubebuilder init runs go mod
+// tidy); -short skips it. It takes 3 to 8 minutes on 2 cores.
+func TestKubebuilderE2E(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping the kubebuilder e2e test")
+	}
+	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
+		t.Skip("kubebuilder runs external plugins on linux and darwin only")
+	}
+	for _, tool := range []string{"make", "bash", "go"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s in PATH", tool)
+		}
+	}
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	work, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(work, "bin")
+	plugins := filepath.Join(work, "plugins")
+	start := time.Now()
+
+	// kubebuilder v4.15.0, pinned by hack/kubebuilder/go.mod.
+	kb := filepath.Join(bin, "kubebuilder")
+	mustRun(t, filepath.Join(repo, "hack/kubebuilder"), []string{"GOFLAGS=-mod=readonly"},
+		"go", "build", "-o", kb, "sigs.k8s.io/kubebuilder/v4")
+	if out := mustRun(t, work, nil, kb, "version"); !strings.Contains(out, "v4.15.0") {
+		t.Fatalf("kubebuilder version:\n%s", out)
+	}
+
+	// The plugin, installed by its install command.
+	self := filepath.Join(bin, "kubebuilder-plugin")
+	mustRun(t, ".", nil, "go", "build", "-o", self, ".")
+	// stdout is the path, the last line of the output.
+	out := strings.Split(strings.TrimSpace(mustRun(t, work, []string{"EXTERNAL_PLUGINS_PATH=" + plugins}, self, "install")), "\n")
+	installed := out[len(out)-1]
+	if want := filepath.Join(plugins, pluginName, pluginVersion, pluginName); installed != want {
+		t.Fatalf("install put the plugin at %q, want %q", installed, want)
+	}
+
+	// controller-gen-default from this checkout.
+	cgd := filepath.Join(bin, "controller-gen-default")
+	var cgdErr error
+	if out, err := run1(repo, nil, "go", "build", "-o", cgd, "./cmd/controller-gen-default"); err != nil {
+		cgdErr = err
+		t.Logf("go build ./cmd/controller-gen-default failed, so the CRD checks are skipped: %v\n%s", err, out)
+		if os.Getenv("CI") != "" {
+			t.Errorf("controller-gen-default does not build (CI is set)")
+		}
+	}
+	t.Logf("kubebuilder, the plugin and controller-gen-default built in %s", time.Since(start).Round(time.Second))
+
+	env := []string{"EXTERNAL_PLUGINS_PATH=" + plugins, "XDG_CONFIG_HOME=" + filepath.Join(work, "config")}
+	kubebuilder := func(t *testing.T, dir string, args ...string) string {
+		t.Helper()
+		return mustRun(t, dir, env, kb, args...)
+	}
+
+	fleet := filepath.Join(work, "fleet")
+	t.Run("init with the plugin", func(t *testing.T) {
+		if err := os.Mkdir(fleet, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		out := kubebuilder(t, fleet, "init", "--plugins", "go/v4,"+pluginKey, "--domain", "example.com", "--repo", "example.com/fleet")
+		if !strings.Contains(out, pluginKey+": the Makefile now runs controller-gen-default") {
+			t.Errorf("init output lacks the plugin's log:\n%s", out)
+		}
+		mk := readFile(t, fleet, "Makefile")
+		for _, want := range []string{
+			"\nCONTROLLER_GEN ?= $(LOCALBIN)/controller-gen-default\n",
+			"\n\t" + installCall + "\n",
+			manifestsLine,
+			"\n\t\"$(CONTROLLER_GEN)\" object:headerFile=\"hack/boilerplate.go.txt\",year=$(YEAR) paths=\"./...\"\n",
+		} {
+			if !strings.Contains(mk, want) {
+				t.Errorf("Makefile lacks %q", want)
+			}
+		}
+		if strings.Contains(mk, stockToolPackage) {
+			t.Errorf("Makefile still installs %s", stockToolPackage)
+		}
+		if project := readFile(t, fleet, "PROJECT"); !strings.Contains(project, "\n- "+pluginKey+"\n") {
+			t.Errorf("PROJECT layout lacks the plugin:\n%s", project)
+		}
+	})
+	if t.Failed() {
+		return
+	}
+
+	t.Run("create api and make manifests", func(t *testing.T) {
+		args := []string{"create", "api", "--group", "ship", "--version", "v1", "--kind", "Frigate", "--resource", "--controller"}
+		if cgdErr != nil {
+			args = append(args, "--make=false")
+		} else {
+			placeTool(t, fleet, cgd)
+		}
+		out := kubebuilder(t, fleet, args...)
+		if cgdErr != nil {
+			t.Skip("controller-gen-default does not build: CRD checks skipped")
+		}
+		if !strings.Contains(out, "/bin/controller-gen-default\" object:headerFile=") {
+			t.Errorf("create api's make generate did not run controller-gen-default:\n%s", out)
+		}
+		writeFile(t, fleet, "api/v1/frigate_types.go", frigateTypes)
+		out = mustRun(t, fleet, env, "make", "generate", "manifests")
+		if strings.Contains(out, "Downloading") {
+			t.Errorf("make installed a tool instead of using the local controller-gen-default:\n%s", out)
+		}
+		crd := readFile(t, fleet, "config/crd/bases/ship.example.com_frigates.yaml")
+		spec := yamlChild(t, yamlChild(t, crd, "openAPIV3Schema", "properties"), "spec", "properties")
+		for _, c := range []struct{ path, want string }{
+			{"color/default", "blue"},
+			{"crew/default", "0"},    // KEP-1929: a scalar without omitempty
+			{"engine/default", "{}"}, // KEP-1929: a non-pointer struct
+			{"engine/properties/cylinders/default", "4"},
+			{"engine/properties/fuel/default", "diesel"},
+			{"hull/default/material", "steel"}, // +default on the type
+		} {
+			parts := strings.Split(c.path, "/")
+			b := spec
+			for _, p := range parts[:len(parts)-1] {
+				b = yamlChild(t, b, p)
+			}
+			if got := yamlScalar(b, parts[len(parts)-1]); got != c.want {
+				t.Errorf("spec.%s = %q, want %q", strings.ReplaceAll(c.path, "/", "."), got, c.want)
+			}
+		}
+		if t.Failed() {
+			t.Logf("CRD:\n%s", crd)
+		}
+	})
+
+	t.Run("offline envtest", func(t *testing.T) {
+		out := kubebuilder(t, fleet, "edit", "--plugins", pluginKey, "--"+flagOfflineEnvtest)
+		if !strings.Contains(out, "make envtest-assets") {
+			t.Errorf("edit --offline-envtest output:\n%s", out)
+		}
+		if mk := readFile(t, fleet, "Makefile"); !strings.Contains(mk, "\nsetup-envtest: envtest-assets\ntest: envtest-assets\n") {
+			t.Errorf("Makefile lacks the offline-envtest block:\n%s", mk)
+		}
+		if cgdErr != nil {
+			t.Skip("controller-gen-default does not build")
+		}
+		assets := envtestAssets(repo)
+		if assets == "" {
+			t.Skip("no envtest binaries: set KUBEBUILDER_ASSETS or run `make envtest-assets` in the repository")
+		}
+		// The project's bin/k8s gets the binaries that build.sh would build:
+		// build.sh then finds them and builds nothing.
+		dst := filepath.Join(fleet, "bin", "k8s", envtestK8sVersion+"-"+runtime.GOOS+"-"+runtime.GOARCH)
+		if err := os.MkdirAll(dst, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"kube-apiserver", "etcd"} {
+			if err := os.Symlink(filepath.Join(assets, name), filepath.Join(dst, name)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		writeFile(t, fleet, "internal/controller/defaults_test.go", defaultsTest)
+		out = mustRun(t, fleet, append(env, "KUBEBUILDER_ASSETS="), "make", "test", "CONTROLLER_GEN_DEFAULT_ASSETS_DIR="+filepath.Join(repo, "e2e/assets"))
+		for _, want := range []string{"envtest binaries for Kubernetes " + envtestK8sVersion + " in " + dst, "ok  \texample.com/fleet/internal/controller"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("make test output lacks %q:\n%s", want, out)
+			}
+		}
+	})
+
+	t.Run("edit a project scaffolded without the plugin", func(t *testing.T) {
+		dir := filepath.Join(work, "plain")
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		kubebuilder(t, dir, "init", "--domain", "example.com", "--repo", "example.com/plain", "--fetch-deps=false")
+		before := readFile(t, dir, "Makefile")
+		projectBefore := readFile(t, dir, "PROJECT")
+		// A user edit that must survive.
+		before = strings.Replace(before, "IMG ?= controller:latest\n", "IMG ?= registry.example.com/plain:dev\n", 1)
+		writeFile(t, dir, "Makefile", before)
+
+		kubebuilder(t, dir, "edit", "--plugins", pluginKey)
+		after := readFile(t, dir, "Makefile")
+		d := lineDiff(before, after)
+		if !strings.Contains(d, "+CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen-default\n") ||
+			!strings.Contains(d, "+\t"+installCall+"\n") || strings.Count(d, "\n") != 6 {
+			t.Errorf("edit changed:\n%s", d)
+		}
+		if !strings.Contains(after, "IMG ?= registry.example.com/plain:dev\n") || !strings.Contains(after, manifestsLine) {
+			t.Errorf("edit lost a user edit or the manifests line")
+		}
+		// kubebuilder keeps the layout: later commands do not call the plugin.
+		if p := readFile(t, dir, "PROJECT"); p != projectBefore {
+			t.Logf("PROJECT changed:\n%s", lineDiff(projectBefore, p))
+		}
+
+		out := kubebuilder(t, dir, "edit", "--plugins", pluginKey)
+		if readFile(t, dir, "Makefile") != after || !strings.Contains(out, "nothing to change") {
+			t.Errorf("second edit changed the Makefile or did not say so:\n%s", out)
+		}
+		dry := mustRun(t, dir, env, "make", "-n", "controller-gen")
+		if !strings.Contains(dry, "go install ${package}") || !strings.Contains(dry, "package="+toolPackage+"@") {
+			t.Errorf("make -n controller-gen does not install controller-gen-default:\n%s", dry)
+		}
+
+		// An unrecognisable Makefile: kubebuilder fails with the plugin's
+		// instructions, and the Makefile stays as it was.
+		broken := strings.Replace(before, installCallStock, "GOBIN=$(LOCALBIN) go install "+stockToolPackage+"@$(CONTROLLER_TOOLS_VERSION)", 1)
+		writeFile(t, dir, "Makefile", broken)
+		out, err := run1(dir, env, kb, "edit", "--plugins", pluginKey)
+		if err == nil || !strings.Contains(out, "changed nothing") || !strings.Contains(out, installCall) {
+			t.Errorf("edit of an unrecognisable Makefile: %v\n%s", err, out)
+		}
+		if readFile(t, dir, "Makefile") != broken {
+			t.Errorf("the unrecognisable Makefile was changed")
+		}
+	})
+	t.Logf("e2e took %s", time.Since(start).Round(time.Second))
+}
+
+const installCallStock = "$(call go-install-tool,$(CONTROLLER_GEN)," + stockToolPackage + ",$(CONTROLLER_TOOLS_VERSION))"
+
+// placeTool puts the local controller-gen-default where the scaffold's
+// go-install-tool looks before it runs `go install`:
+// $(LOCALBIN)/controller-gen-default-$(CONTROLLER_GEN_DEFAULT_VERSION) and
+// the symlink $(LOCALBIN)/controller-gen-default to it.
+func placeTool(t *testing.T, project, built string) {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^` + toolVersionVar + ` \?= (\S+)$`).FindStringSubmatch(readFile(t, project, "Makefile"))
+	if m == nil {
+		t.Fatalf("no %s in the Makefile", toolVersionVar)
+	}
+	versioned := filepath.Join(project, "bin", toolBinary+"-"+m[1])
+	if err := os.MkdirAll(filepath.Dir(versioned), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := copyExecutable(built, versioned); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(versioned, filepath.Join(project, "bin", toolBinary)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// envtestAssets is a directory with kube-apiserver and etcd: $KUBEBUILDER_ASSETS
+// (which the repository's `make test` sets) or the repository's bin/k8s.
+func envtestAssets(repo string) string {
+	for _, dir := range []string{
+		os.Getenv("KUBEBUILDER_ASSETS"),
+		filepath.Join(repo, "bin", "k8s", envtestK8sVersion+"-"+runtime.GOOS+"-"+runtime.GOARCH),
+	} {
+		if dir == "" {
+			continue
+		}
+		ok := true
+		for _, name := range []string{"kube-apiserver", "etcd"} {
+			if fi, err := os.Stat(filepath.Join(dir, name)); err != nil || fi.Mode()&0o111 == 0 {
+				ok = false
+			}
+		}
+		if ok {
+			abs, _ := filepath.Abs(dir)
+			return abs
+		}
+	}
+	return ""
+}
+
+func run1(dir string, env []string, name string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return out.String(), err
+}
+
+func mustRun(t *testing.T, dir string, env []string, name string, args ...string) string {
+	t.Helper()
+	start := time.Now()
+	out, err := run1(dir, env, name, args...)
+	if err != nil {
+		t.Fatalf("%s %s (in %s): %v\n%s", name, strings.Join(args, " "), dir, err, out)
+	}
+	t.Logf("%s %s: %s", filepath.Base(name), strings.Join(args, " "), time.Since(start).Round(100*time.Millisecond))
+	return out
+}
+
+func readFile(t *testing.T, dir, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func writeFile(t *testing.T, dir, name, content string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// yamlChild returns the lines under key (the first line "key:" found at any
+// depth of block, then each key of path below it), enough to walk
+// controller-gen's CRD output without a YAML parser.
+func yamlChild(t *testing.T, block string, path ...string) string {
+	t.Helper()
+	for _, key := range path {
+		lines := strings.Split(block, "\n")
+		found := false
+		for i, l := range lines {
+			if strings.TrimSpace(l) != key+":" {
+				continue
+			}
+			indent := len(l) - len(strings.TrimLeft(l, " "))
+			j := i + 1
+			for j < len(lines) && (strings.TrimSpace(lines[j]) == "" || len(lines[j])-len(strings.TrimLeft(lines[j], " ")) > indent) {
+				j++
+			}
+			block, found = strings.Join(lines[i+1:j], "\n"), true
+			break
+		}
+		if !found {
+			t.Fatalf("no %q in\n%s", key, block)
+		}
+	}
+	return block
+}
+
+// yamlScalar is the value of key at the top level of block.
+func yamlScalar(block, key string) string {
+	lines := strings.Split(block, "\n")
+	top := -1
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		indent := len(l) - len(strings.TrimLeft(l, " "))
+		if top < 0 {
+			top = indent
+		}
+		if indent == top {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(l), key+":"); ok {
+				return strings.TrimSpace(v)
+			}
+		}
+	}
+	return ""
+}
+
+// frigateTypes replaces the scaffolded api/v1/frigate_types.go.
+const frigateTypes = `package v1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// Engine is a non-pointer struct field of FrigateSpec: KEP-1929 defaults it to {}.
+type Engine struct {
+	// +default=4
+	// +optional
+	Cylinders int32 ` + "`json:\"cylinders,omitempty\"`" + `
+
+	// +default="diesel"
+	// +optional
+	Fuel string ` + "`json:\"fuel,omitempty\"`" + `
+}
+
+// Hull has a default on the type.
+// +default={"material": "steel"}
+type Hull struct {
+	// +optional
+	Material string ` + "`json:\"material,omitempty\"`" + `
+}
+
+// FrigateSpec defines the desired state of Frigate.
+type FrigateSpec struct {
+	// +default="blue"
+	// +optional
+	Color string ` + "`json:\"color,omitempty\"`" + `
+
+	// +optional
+	Engine Engine ` + "`json:\"engine,omitzero\"`" + `
+
+	// +optional
+	Hull *Hull ` + "`json:\"hull,omitempty\"`" + `
+
+	// Crew has no omitempty: Go clients always send it, so it defaults to 0.
+	// +optional
+	Crew int32 ` + "`json:\"crew\"`" + `
+}
+
+// FrigateStatus defines the observed state of Frigate.
+type FrigateStatus struct {
+	// +listType=map
+	// +listMapKey=type
+	// +optional
+	Conditions []metav1.Condition ` + "`json:\"conditions,omitempty\"`" + `
+}
+
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+
+// Frigate is the Schema for the frigates API.
+type Frigate struct {
+	metav1.TypeMeta ` + "`json:\",inline\"`" + `
+
+	// +optional
+	metav1.ObjectMeta ` + "`json:\"metadata,omitzero\"`" + `
+
+	// +required
+	Spec FrigateSpec ` + "`json:\"spec\"`" + `
+
+	// +optional
+	Status FrigateStatus ` + "`json:\"status,omitzero\"`" + `
+}
+
+// +kubebuilder:object:root=true
+
+// FrigateList contains a list of Frigate.
+type FrigateList struct {
+	metav1.TypeMeta ` + "`json:\",inline\"`" + `
+	metav1.ListMeta ` + "`json:\"metadata,omitzero\"`" + `
+	Items           []Frigate ` + "`json:\"items\"`" + `
+}
+
+func init() {
+	SchemeBuilder.Register(func(s *runtime.Scheme) error {
+		s.AddKnownTypes(SchemeGroupVersion, &Frigate{}, &FrigateList{})
+		return nil
+	})
+}
+`
+
+// defaultsTest is added to the scaffolded controller suite: the apiserver
+// (envtest) applies the CRD's defaults to an object a Go client creates.
+const defaultsTest = `package controller
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	shipv1 "example.com/fleet/api/v1"
+)
+
+var _ = Describe("KEP-1929 defaults", func() {
+	It("are applied by the apiserver", func() {
+		f := &shipv1.Frigate{ObjectMeta: metav1.ObjectMeta{Name: "defaults", Namespace: "default"}}
+		Expect(k8sClient.Create(ctx, f)).To(Succeed())
+		got := &shipv1.Frigate{}
+		Expect(k8sClient.Get(ctx, types.NamespacedName{Name: "defaults", Namespace: "default"}, got)).To(Succeed())
+		Expect(got.Spec.Color).To(Equal("blue"))
+		Expect(got.Spec.Engine).To(Equal(shipv1.Engine{Cylinders: 4, Fuel: "diesel"}))
+		Expect(got.Spec.Hull).To(Equal(&shipv1.Hull{Material: "steel"}))
+		Expect(k8sClient.Delete(ctx, got)).To(Succeed())
+	})
+})
+`

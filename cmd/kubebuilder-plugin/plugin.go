@@ -1,0 +1,217 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strconv"
+	"strings"
+)
+
+// The plugin key is NAME/VERSION. NAME is a DNS-1123 subdomain in the
+// domain of the project's GitHub organisation (kubebuilder validates it with
+// IsDNS1123Subdomain); VERSION is kubebuilder's plugin version syntax.
+const (
+	pluginName    = "defaults.controller-gen-default.github.io"
+	pluginVersion = "v1"
+	pluginKey     = pluginName + "/" + pluginVersion
+)
+
+// Flag names. kubebuilder binds them next to the other plugins' flags, so they
+// must not collide with go/v4's (domain, repo, owner, license, ...).
+const (
+	flagOfflineEnvtest = "offline-envtest"
+	flagToolVersion    = "controller-gen-default-version"
+)
+
+// toolVersion is the controller-gen-default version that init and edit pin:
+// the plugin's own module version when it was installed with `go install
+// …@version` or `go run …@version install`, since the tool is in the same
+// module; "latest" for a development build.
+func toolVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return defaultToolVerStr
+	}
+	return releaseVersion(bi.Main.Version)
+}
+
+// releaseVersion is v when `go install …@v` can fetch it.
+func releaseVersion(v string) string {
+	if v == "" || v == "(devel)" || !strings.HasPrefix(v, "v") || strings.Contains(v, "+") {
+		return defaultToolVerStr
+	}
+	return v
+}
+
+func flagsFor(subcommand string) []Flag {
+	switch subcommand {
+	case "init", "edit":
+		return []Flag{
+			{Name: flagOfflineEnvtest, Type: "bool", Default: "false",
+				Usage: "also add `make envtest-assets`, which builds kube-apiserver and etcd from Go modules into bin/k8s/" +
+					envtestK8sVersion + "-<os>-<arch>/ so that setup-envtest and `make test` need no envtest download " +
+					"(=false removes it again)"},
+			{Name: flagToolVersion, Type: "string", Default: "",
+				Usage: "controller-gen-default version that the Makefile installs (default: this plugin's version, " + toolVersion() + ")"},
+		}
+	}
+	return nil
+}
+
+func metadataFor(subcommand string) SubcommandMetadata {
+	switch subcommand {
+	case "init":
+		return SubcommandMetadata{
+			Description: `Makes the new project's Makefile run controller-gen-default, controller-gen with
+KEP-1929 declarative defaults (+default on fields and types, default: {} on
+non-pointer structs, zero defaults on scalars without omitempty), wherever it
+ran controller-gen: CONTROLLER_GEN and its go-install-tool rule point at
+` + toolPackage + `@$(` + toolVersionVar + `).
+The manifests and generate recipes are unchanged. List the plugin after go/v4.`,
+			Examples: `  kubebuilder init --plugins go/v4,` + pluginKey + ` --domain example.org --repo example.org/fleet
+  # and build the envtest binaries from Go modules instead of downloading them
+  kubebuilder init --plugins go/v4,` + pluginKey + ` --domain example.org --` + flagOfflineEnvtest,
+		}
+	case "edit":
+		return SubcommandMetadata{
+			Description: `Makes an existing kubebuilder project's Makefile run controller-gen-default
+(controller-gen with KEP-1929 declarative defaults) wherever it ran controller-gen.
+Other edits to the Makefile are kept; running it twice changes nothing the second time.
+A Makefile it cannot edit safely is left alone, with instructions for the change by hand.`,
+			Examples: `  kubebuilder edit --plugins ` + pluginKey + `
+  kubebuilder edit --plugins ` + pluginKey + ` --` + flagOfflineEnvtest + `
+  kubebuilder edit --plugins ` + pluginKey + ` --` + flagToolVersion + ` v0.1.0`,
+		}
+	case "api":
+		return SubcommandMetadata{
+			Description: `Writes nothing. Warns (on stderr) about omitempty on a non-pointer spec or
+status struct: encoding/json ignores it, so the field is always sent (KEP-1929).`,
+		}
+	case "webhook":
+		return SubcommandMetadata{Description: "Writes nothing."}
+	}
+	return SubcommandMetadata{}
+}
+
+// parseOptions reads the plugin's flags from the args kubebuilder passes:
+// every --flag of the command line with its value, other plugins' flags
+// included, which are ignored.
+func parseOptions(args []string) (makefileOptions, error) {
+	opts := makefileOptions{toolVersion: toolVersion()}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "--") {
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		switch name {
+		case flagOfflineEnvtest:
+			if !hasVal && i+1 < len(args) && isBool(args[i+1]) {
+				i++
+				val, hasVal = args[i], true
+			}
+			b := true
+			if hasVal {
+				var err error
+				if b, err = strconv.ParseBool(val); err != nil {
+					return opts, fmt.Errorf("--%s=%s: not true or false", name, val)
+				}
+			}
+			opts.offlineEnvtest, opts.offlineEnvtestSet = b, true
+		case flagToolVersion:
+			if !hasVal {
+				if i+1 >= len(args) || strings.HasPrefix(args[i+1], "--") {
+					return opts, fmt.Errorf("--%s needs a version, e.g. v0.1.0 or latest", name)
+				}
+				i++
+				val = args[i]
+			}
+			if val == "" || strings.ContainsAny(val, " \t\n$#\\\"'") {
+				return opts, fmt.Errorf("--%s=%q: not a version", name, val)
+			}
+			opts.toolVersion, opts.toolVersionSet = val, true
+		}
+	}
+	return opts, nil
+}
+
+func isBool(s string) bool {
+	_, err := strconv.ParseBool(s)
+	return err == nil
+}
+
+// handle answers one request. Logs go to log (stderr).
+func handle(req PluginRequest, log io.Writer) PluginResponse {
+	resp := PluginResponse{APIVersion: protocolVersion, Command: req.Command, Universe: map[string]string{}}
+	fail := func(msgs ...string) PluginResponse {
+		resp.Error, resp.ErrorMsgs = true, msgs
+		return resp
+	}
+	if req.APIVersion != protocolVersion {
+		return fail(fmt.Sprintf("%s speaks the external plugin protocol %s, not %q", pluginKey, protocolVersion, req.APIVersion))
+	}
+	switch req.Command {
+	case commandFlags, commandMetadata:
+		sub := ""
+		if len(req.Args) > 0 {
+			sub = strings.TrimPrefix(req.Args[0], "--")
+		}
+		if req.Command == commandFlags {
+			resp.Flags = flagsFor(sub)
+		} else {
+			resp.Metadata = metadataFor(sub)
+		}
+		return resp
+	case commandInit, commandEdit:
+		opts, err := parseOptions(req.Args)
+		if err != nil {
+			return fail(err.Error())
+		}
+		mk, ok := req.Universe["Makefile"]
+		if !ok {
+			return fail("no Makefile in the project: " + pluginKey + " edits the Makefile that go/v4 scaffolds; " +
+				"list it after go/v4, e.g. --plugins go/v4," + pluginKey)
+		}
+		out, err := editMakefile(mk, opts)
+		if err != nil {
+			var u *unrecognisedError
+			if errors.As(err, &u) {
+				return fail(u.messages()...)
+			}
+			return fail(strings.Split(err.Error(), "\n")...)
+		}
+		if out == mk {
+			fmt.Fprintf(log, "%s: the Makefile already runs controller-gen-default; nothing to change\n", pluginKey)
+			return resp
+		}
+		resp.Universe["Makefile"] = out
+		fmt.Fprintf(log, "%s: the Makefile now runs controller-gen-default (%s) wherever it ran controller-gen\n", pluginKey, toolPackage)
+		if opts.offlineEnvtest {
+			fmt.Fprintf(log, "%s: `make envtest-assets` builds kube-apiserver and etcd for envtest from Go modules (setup-envtest and test depend on it)\n", pluginKey)
+		}
+		return resp
+	case commandCreateAPI:
+		for _, w := range lintOmitempty(req.Universe, argValue(req.Args, "kind")) {
+			fmt.Fprintf(log, "%s: warning: %s\n", pluginKey, w)
+		}
+		return resp
+	case commandCreateWebhook:
+		return resp
+	}
+	return fail(fmt.Sprintf("%s: unknown command %q", pluginKey, req.Command))
+}
+
+// argValue is the value of --name in args, or "".
+func argValue(args []string, name string) string {
+	for i, a := range args {
+		if a == "--"+name && i+1 < len(args) && !strings.HasPrefix(args[i+1], "--") {
+			return args[i+1]
+		}
+		if v, ok := strings.CutPrefix(a, "--"+name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
