@@ -5,6 +5,8 @@ import (
 
 	"sigs.k8s.io/controller-tools/pkg/crd"
 	"sigs.k8s.io/controller-tools/pkg/loader"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/gotypes"
 )
 
 // kind is what KEP-1929's rules see in a field's Go type.
@@ -131,21 +133,9 @@ func (d *defaulter) hasOwnEncoding(n *types.Named) bool {
 	if v, ok := d.ownEncoding[n]; ok {
 		return v
 	}
-	v := hasOwnEncoding(n)
+	v := gotypes.HasOwnEncoding(n)
 	d.ownEncoding[n] = v
 	return v
-}
-
-func hasOwnEncoding(n *types.Named) bool {
-	for _, t := range []types.Type{n, types.NewPointer(n)} {
-		ms := types.NewMethodSet(t)
-		for _, name := range []string{"MarshalJSON", "MarshalText"} {
-			if ms.Lookup(nil, name) != nil {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // identOf finds the parser's TypeIdent for n, as controller-tools does:

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/loader"
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/gotypes"
 	"github.com/controller-gen-default/controller-gen-default/markers"
 )
 
@@ -166,7 +167,7 @@ func (fg *fileGen) fields(n *types.Named) []field {
 func (fg *fileGen) fieldDefault(f field) (string, bool) {
 	t := types.Unalias(f.typ)
 	if n, ok := t.(*types.Named); ok {
-		if _, isStruct := n.Underlying().(*types.Struct); isStruct && !hasOwnEncoding(n) {
+		if _, isStruct := n.Underlying().(*types.Struct); isStruct && !gotypes.HasOwnEncoding(n) {
 			return "", false
 		}
 	}
@@ -325,17 +326,6 @@ func (fg *fileGen) elemStmts(expr string, elem types.Type) string {
 }
 
 func underlyingOf(t types.Type) types.Type { return types.Unalias(t).Underlying() }
-
-// hasOwnEncoding reports a type encoding/json does not encode field by field.
-func hasOwnEncoding(n *types.Named) bool {
-	for _, t := range []types.Type{n, types.NewPointer(n)} {
-		ms := types.NewMethodSet(t)
-		if ms.Lookup(nil, "MarshalJSON") != nil || ms.Lookup(nil, "MarshalText") != nil {
-			return true
-		}
-	}
-	return false
-}
 
 // qualify is n as written in the generated file.
 func (fg *fileGen) qualify(n *types.Named) string {
