@@ -37,6 +37,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/controller-gen-default/controller-gen-default/crdgen"
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
 )
 
@@ -52,6 +53,7 @@ type variant struct {
 	key, label string
 	bin        string
 	extra      []string // crd options added to the module's own
+	env        []string // added to the environment
 }
 
 type sample struct {
@@ -131,8 +133,9 @@ func run(ctx context.Context, rounds, warmup int, modules, refBin, oursBin strin
 
 	variants := []variant{
 		{key: "A", label: "controller-gen " + refVersion, bin: refBin},
-		{key: "B", label: "controller-gen-default (all checks)", bin: oursBin},
+		{key: "B", label: "controller-gen-default (all checks, check cache off)", bin: oursBin, env: []string{crdgen.CheckCacheEnv + "=off"}},
 		{key: "C", label: "controller-gen-default `crd:check=false`", bin: oursBin, extra: []string{"check=false"}},
+		{key: "D", label: "controller-gen-default (all checks, warm check cache: unchanged types)", bin: oursBin, env: []string{"XDG_CACHE_HOME=" + filepath.Join(work, "cache")}},
 	}
 
 	loadBefore := loadAvg()
@@ -146,7 +149,7 @@ func run(ctx context.Context, rounds, warmup int, modules, refBin, oursBin strin
 			for _, v := range variants {
 				seq++
 				outDir := filepath.Join(work, "out", fmt.Sprintf("%04d-%s-%s", seq, m.Name, v.key))
-				s, err := measure(ctx, ws, v.bin, m.Args(outDir, v.extra...))
+				s, err := measure(ctx, ws, v.bin, m.Args(outDir, v.extra...), v.env...)
 				if err != nil {
 					return err
 				}
@@ -202,7 +205,7 @@ func run(ctx context.Context, rounds, warmup int, modules, refBin, oursBin strin
 			st := stats(samples[m.Name][v.key])
 			wallR, cpuR, rssR := ratio(st.wall, base.wall), ratio(st.cpu, base.cpu), ratio(float64(st.rss), float64(base.rss))
 			wallCell, rssCell := fmt.Sprintf("%.2f", wallR), fmt.Sprintf("%.2f", rssR)
-			if v.key == "B" {
+			if v.key == "B" || v.key == "D" {
 				wallCell += verdict(wallR, wallTarget)
 				rssCell += verdict(rssR, rssTarget)
 			}
@@ -267,8 +270,14 @@ func run(ctx context.Context, rounds, warmup int, modules, refBin, oursBin strin
 // measure runs one generator and returns its wall time, CPU time and peak
 // RSS. A non-zero exit is recorded, not an error: ours fails on purpose
 // when a check fails.
-func measure(ctx context.Context, ws *realapis.Workspace, bin string, args []string) (sample, error) {
+func measure(ctx context.Context, ws *realapis.Workspace, bin string, args []string, env ...string) (sample, error) {
 	cmd := ws.Command(ctx, bin, args...)
+	if len(env) > 0 {
+		if cmd.Env == nil {
+			cmd.Env = os.Environ()
+		}
+		cmd.Env = append(cmd.Env, env...)
+	}
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
 	start := time.Now()

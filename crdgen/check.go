@@ -36,18 +36,41 @@ type checker struct {
 	wg      sync.WaitGroup
 	slots   chan struct{}
 	results []checkResult
+	cache   *checkCache
 }
 
 type checkResult struct {
-	crd            *apiextensionsv1.CustomResourceDefinition
-	invalid, later field.ErrorList
+	crd *apiextensionsv1.CustomResourceDefinition
+	checkOutcome
+}
+
+// checkOutcome is what the checks said about one CRD.
+type checkOutcome struct {
+	Invalid []schemaError // ValidateCRD
+	Later   []schemaError // CheckDefaults
+}
+
+// schemaError is an apiserver error about a schema: its path and its
+// message, verbatim.
+type schemaError struct {
+	Field, Message string
+}
+
+func toSchemaErrors(errs field.ErrorList) []schemaError {
+	out := make([]schemaError, 0, len(errs))
+	for _, e := range errs {
+		out = append(out, schemaError{Field: e.Field, Message: e.Error()})
+	}
+	return out
 }
 
 func newChecker(ctx context.Context, n int) *checker {
-	return &checker{ctx: ctx, slots: make(chan struct{}, runtime.GOMAXPROCS(0)), results: make([]checkResult, 0, n)}
+	return &checker{ctx: ctx, slots: make(chan struct{}, runtime.GOMAXPROCS(0)),
+		results: make([]checkResult, 0, n), cache: openCheckCache()}
 }
 
-// start checks c in the background. c must not change afterwards.
+// start checks c in the background, or takes the outcome of an earlier run
+// on the same CRD from the cache. c must not change afterwards.
 func (ch *checker) start(c *apiextensionsv1.CustomResourceDefinition) {
 	ch.results = append(ch.results, checkResult{crd: c})
 	r := &ch.results[len(ch.results)-1] // capacity is fixed: the pointer stays valid
@@ -55,8 +78,14 @@ func (ch *checker) start(c *apiextensionsv1.CustomResourceDefinition) {
 	ch.slots <- struct{}{}
 	go func() {
 		defer func() { <-ch.slots; ch.wg.Done() }()
-		r.invalid = normalize.ValidateCRD(ch.ctx, c)
-		r.later = normalize.CheckDefaults(ch.ctx, c)
+		key := ch.cache.key(c)
+		if out, ok := ch.cache.get(key); ok {
+			r.checkOutcome = out
+			return
+		}
+		r.Invalid = toSchemaErrors(normalize.ValidateCRD(ch.ctx, c))
+		r.Later = toSchemaErrors(normalize.CheckDefaults(ch.ctx, c))
+		ch.cache.put(key, r.checkOutcome)
 	}()
 }
 
@@ -64,10 +93,10 @@ func (ch *checker) start(c *apiextensionsv1.CustomResourceDefinition) {
 func (ch *checker) report(d *defaulter) {
 	ch.wg.Wait()
 	for _, r := range ch.results {
-		for _, e := range r.invalid {
+		for _, e := range r.Invalid {
 			d.reportSchemaError(r.crd, e, ruleAPIServer)
 		}
-		for _, e := range r.later {
+		for _, e := range r.Later {
 			d.reportSchemaError(r.crd, e, ruleNestedDefaults)
 		}
 	}
@@ -75,7 +104,7 @@ func (ch *checker) report(d *defaulter) {
 
 // reportSchemaError keeps the apiserver's message verbatim and adds where
 // in the Go source it comes from and, for a default, which rule wrote it.
-func (d *defaulter) reportSchemaError(c *apiextensionsv1.CustomResourceDefinition, e *field.Error, rule string) {
+func (d *defaulter) reportSchemaError(c *apiextensionsv1.CustomResourceDefinition, e schemaError, rule string) {
 	versions, spath := splitSchemaField(c, e.Field)
 	aboutDefault := strings.Contains(e.Field[strings.Index(e.Field, "openAPIV3Schema")+1:], ".default")
 	var n node
@@ -100,7 +129,7 @@ func (d *defaulter) reportSchemaError(c *apiextensionsv1.CustomResourceDefinitio
 	if hasOrigin {
 		at, goPath = o.at, o.goPath
 	}
-	msg := fmt.Sprintf("CRD %s: %s", c.Name, e.Error())
+	msg := fmt.Sprintf("CRD %s: %s", c.Name, e.Message)
 	if hasOrigin {
 		msg += " (" + o.cause + ")"
 	}

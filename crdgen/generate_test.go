@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -158,4 +159,26 @@ func decodeCRDs(t *testing.T, files map[string][]byte) []*apiextensionsv1.Custom
 		t.Fatal("no CRD generated")
 	}
 	return out
+}
+
+// TestCheckCache: a second run on the same CRDs takes the checks' outcome
+// from the cache, and reports exactly what the first run reported.
+func TestCheckCache(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	first := generate(t, crdgen.Generator{}, true, "../testdata/forbidden/...")
+	entries, _ := filepath.Glob(filepath.Join(os.Getenv("XDG_CACHE_HOME"), "controller-gen-default", "checks", "*", "*"))
+	if len(entries) == 0 {
+		t.Fatal("the first run stored nothing in the cache")
+	}
+	second := generate(t, crdgen.Generator{}, true, "../testdata/forbidden/...")
+	if first.diags != second.diags || !second.failed {
+		t.Errorf("the cached run differs:\nfirst:\n%s\nsecond:\n%s", first.diags, second.diags)
+	}
+	if !strings.Contains(second.diags, "[nested-defaults]") || !strings.Contains(second.diags, "[apiserver]") {
+		t.Errorf("the cached run lost the checks' errors:\n%s", second.diags)
+	}
+	t.Setenv(crdgen.CheckCacheEnv, "off")
+	if third := generate(t, crdgen.Generator{}, true, "../testdata/forbidden/..."); third.diags != first.diags {
+		t.Errorf("the uncached run differs:\n%s", third.diags)
+	}
 }
