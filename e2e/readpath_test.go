@@ -6,34 +6,24 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/keprows"
 )
 
 // The CRD-defaulting KEP: defaults apply "during read from storage", so a
 // default added to a CRD shows up on objects stored before it.
 var _ = Describe("read-path defaulting", func() {
 	It("defaults a stored object on GET once the CRD gains a default", func() {
-		crd := &apiextensionsv1.CustomResourceDefinition{
-			ObjectMeta: metav1.ObjectMeta{Name: "widgets.readpath.example.com"},
-			Spec: apiextensionsv1.CustomResourceDefinitionSpec{
-				Group: "readpath.example.com",
-				Names: apiextensionsv1.CustomResourceDefinitionNames{Plural: "widgets", Singular: "widget", Kind: "Widget", ListKind: "WidgetList"},
-				Scope: apiextensionsv1.NamespaceScoped,
-				Versions: []apiextensionsv1.CustomResourceDefinitionVersion{{
-					Name: "v1", Served: true, Storage: true,
-					Schema: &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: &apiextensionsv1.JSONSchemaProps{
-						Type: "object",
-						Properties: map[string]apiextensionsv1.JSONSchemaProps{
-							"spec": {Type: "object", Properties: map[string]apiextensionsv1.JSONSchemaProps{
-								"size": {Type: "string"},
-							}},
-						},
-					}},
+		crd := keprows.CRD("readpath.example.com", &apiextensionsv1.JSONSchemaProps{
+			Type: "object",
+			Properties: map[string]apiextensionsv1.JSONSchemaProps{
+				"spec": {Type: "object", Properties: map[string]apiextensionsv1.JSONSchemaProps{
+					"size": {Type: "string"},
 				}},
 			},
-		}
+		})
 		Expect(k8s.Create(bg(), crd)).To(Succeed())
 		Eventually(func() bool {
 			var got apiextensionsv1.CustomResourceDefinition
@@ -41,7 +31,7 @@ var _ = Describe("read-path defaulting", func() {
 		}, 30*time.Second, 100*time.Millisecond).Should(BeTrue())
 
 		obj := &unstructured.Unstructured{Object: map[string]any{
-			"apiVersion": "readpath.example.com/v1", "kind": "Widget",
+			"apiVersion": "readpath.example.com/v1", "kind": "Example",
 			"metadata": map[string]any{"name": "stored-before", "namespace": "default"},
 			"spec":     map[string]any{},
 		}}
@@ -60,7 +50,7 @@ var _ = Describe("read-path defaulting", func() {
 		Eventually(func() any {
 			got := &unstructured.Unstructured{}
 			got.SetAPIVersion("readpath.example.com/v1")
-			got.SetKind("Widget")
+			got.SetKind("Example")
 			if err := k8s.Get(bg(), client.ObjectKey{Namespace: "default", Name: "stored-before"}, got); err != nil {
 				return err.Error()
 			}

@@ -9,7 +9,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 
@@ -35,18 +34,7 @@ var _ = DescribeTable("defaulting and pruning KEP examples, through the live api
 		s := &apiextensionsv1.JSONSchemaProps{}
 		Expect(yaml.UnmarshalStrict([]byte(r.Schema), s)).To(Succeed())
 		group := fmt.Sprintf("row%d.seeds.example.com", i)
-		crd := &apiextensionsv1.CustomResourceDefinition{
-			ObjectMeta: metav1.ObjectMeta{Name: "examples." + group},
-			Spec: apiextensionsv1.CustomResourceDefinitionSpec{
-				Group: group,
-				Names: apiextensionsv1.CustomResourceDefinitionNames{Plural: "examples", Singular: "example", Kind: "Example", ListKind: "ExampleList"},
-				Scope: apiextensionsv1.NamespaceScoped,
-				Versions: []apiextensionsv1.CustomResourceDefinitionVersion{{
-					Name: "v1", Served: true, Storage: true,
-					Schema: &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: s},
-				}},
-			},
-		}
+		crd := keprows.CRD(group, s)
 		Expect(k8s.Create(bg(), crd)).To(Succeed())
 
 		var in map[string]any

@@ -20,19 +20,7 @@ func exampleCRD(t testing.TB, schemaYAML string) *apiextensionsv1.CustomResource
 	if err := yaml.UnmarshalStrict([]byte(schemaYAML), s); err != nil {
 		t.Fatalf("schema: %v", err)
 	}
-	return &apiextensionsv1.CustomResourceDefinition{
-		TypeMeta:   metaCRD,
-		ObjectMeta: objectMeta("examples.seeds.example.com"),
-		Spec: apiextensionsv1.CustomResourceDefinitionSpec{
-			Group: "seeds.example.com",
-			Names: apiextensionsv1.CustomResourceDefinitionNames{Plural: "examples", Singular: "example", Kind: "Example", ListKind: "ExampleList"},
-			Scope: apiextensionsv1.NamespaceScoped,
-			Versions: []apiextensionsv1.CustomResourceDefinitionVersion{{
-				Name: "v1", Served: true, Storage: true,
-				Schema: &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: s},
-			}},
-		},
-	}
+	return keprows.CRD("seeds.example.com", s)
 }
 
 // runSeed normalises one row's object and compares everything but

@@ -1,5 +1,10 @@
 package keprows
 
+import (
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
 // SeedRow is one example of the CRD defaulting KEP (000) or the pruning
 // KEP (003): the schema is the object's root, In and Want are the object
 // without apiVersion, kind and metadata unless they name them.
@@ -84,4 +89,23 @@ var PruningKEP = []SeedRow{
 	{Name: "003 example 11: implicit metav1.TypeMeta and metav1.ObjectMeta", Schema: "type: object\n",
 		In:   `{"metadata":{"name":"example","garbage":43},"foo":42}`,
 		Want: `{"metadata":{"name":"example","namespace":"default","generation":1}}`},
+}
+
+// CRD wraps an example schema, which the KEPs write for the whole object,
+// as the root schema of a namespaced CRD of kind Example in group, served
+// and stored as v1.
+func CRD(group string, root *apiextensionsv1.JSONSchemaProps) *apiextensionsv1.CustomResourceDefinition {
+	return &apiextensionsv1.CustomResourceDefinition{
+		TypeMeta:   metav1.TypeMeta{APIVersion: apiextensionsv1.SchemeGroupVersion.String(), Kind: "CustomResourceDefinition"},
+		ObjectMeta: metav1.ObjectMeta{Name: "examples." + group},
+		Spec: apiextensionsv1.CustomResourceDefinitionSpec{
+			Group: group,
+			Names: apiextensionsv1.CustomResourceDefinitionNames{Plural: "examples", Singular: "example", Kind: "Example", ListKind: "ExampleList"},
+			Scope: apiextensionsv1.NamespaceScoped,
+			Versions: []apiextensionsv1.CustomResourceDefinitionVersion{{
+				Name: "v1", Served: true, Storage: true,
+				Schema: &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: root},
+			}},
+		},
+	}
 }
