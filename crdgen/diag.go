@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 
-	"sigs.k8s.io/controller-tools/pkg/genall"
 	"sigs.k8s.io/controller-tools/pkg/loader"
 )
 
@@ -82,7 +81,7 @@ func (ds *diagnostics) hasErrors() bool {
 // error. Errors are always listed. Warnings and notes about types from other
 // modules are counted in one line unless verbose; notes about the user's own
 // types are listed only when verbose.
-func (ds *diagnostics) report(_ *genall.GenerationContext, verbose bool) bool {
+func (ds *diagnostics) report(verbose bool) bool {
 	sort.SliceStable(ds.list, func(i, j int) bool {
 		a, b := ds.list[i].at, ds.list[j].at
 		if a.Filename != b.Filename {

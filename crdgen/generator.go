@@ -162,7 +162,7 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 		}
 	}
 	checks.report(d)
-	if d.diags.report(ctx, d.opts.verbose) {
+	if d.diags.report(d.opts.verbose) {
 		return fmt.Errorf("crd: errors in defaults; no CRD was written")
 	}
 	return g.write(ctx, crds, header)

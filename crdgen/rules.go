@@ -37,7 +37,7 @@ type explicit struct {
 }
 
 // fieldDefault applies the KEP-1929 rules to one field's property.
-func (d *defaulter) fieldDefault(prop, parent *apiextensionsv1.JSONSchemaProps, f goField, sh shape, l loc, implicit bool) {
+func (d *defaulter) fieldDefault(prop *apiextensionsv1.JSONSchemaProps, f goField, sh shape, l loc, implicit bool) {
 	d.lintOmitemptyOnStruct(f, sh, l)
 	ex, ok := d.explicitFieldDefault(prop, f, sh, l)
 	if ok {

@@ -153,7 +153,7 @@ func (d *defaulter) structNode(s *apiextensionsv1.JSONSchemaProps, id crd.TypeId
 		}
 		fl := l.property(f.json)
 		d.nodes[originKey(fl.crd, fl.version, fl.spath)] = node{at: posOf(f), goPath: f.goPath(), jpath: fl.jpath, own: d.own.is(f.pkg)}
-		d.field(&prop, s, f, fl)
+		d.field(&prop, f, fl)
 		s.Properties[f.json] = prop
 	}
 }
@@ -202,7 +202,7 @@ func (d *defaulter) fields(id crd.TypeIdent) []goField {
 // field decides the default of one property and walks below it. Children
 // come first, so that a parent's default can be checked against what its
 // children will be.
-func (d *defaulter) field(prop, parent *apiextensionsv1.JSONSchemaProps, f goField, l loc) {
+func (d *defaulter) field(prop *apiextensionsv1.JSONSchemaProps, f goField, l loc) {
 	sh := d.shapeOf(f.pkg.TypesInfo.TypeOf(f.RawField.Type), f.pkg)
 	implicit := d.implicitFor(f, sh, l)
 	below := l
@@ -211,7 +211,7 @@ func (d *defaulter) field(prop, parent *apiextensionsv1.JSONSchemaProps, f goFie
 		below.inherit = &b
 	}
 	d.descend(prop, sh, f.pkg, below)
-	d.fieldDefault(prop, parent, f, sh, l, implicit)
+	d.fieldDefault(prop, f, sh, l, implicit)
 }
 
 // implicitFor says whether implicit defaults are on for f: the field's own
