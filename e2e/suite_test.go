@@ -18,6 +18,7 @@ import (
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
 var (
@@ -37,6 +38,7 @@ func TestE2E(t *testing.T) {
 
 var _ = BeforeSuite(func() {
 	suiteStart = time.Now()
+	logf.SetLogger(GinkgoLogr) // client-go's warnings (unknown fields) go to the Ginkgo log
 	assets := os.Getenv("KUBEBUILDER_ASSETS")
 	if assets == "" {
 		if os.Getenv("CI") != "" {
