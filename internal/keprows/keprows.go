@@ -9,6 +9,8 @@
 // reason instead of being bent to fit.
 package keprows
 
+import "strings"
+
 // Row is one line of a KEP-1929 example table.
 type Row struct {
 	Example string // the KEP section
@@ -71,12 +73,9 @@ var KEP1929 = []Row{
 	{Example: "String maps without default", Call: "default('{mapping: {foo: null, bar: apple}')", Golden: mapsNo, Kind: "StringMapNoDefault", Spec: `{"mapping":{"foo":null,"bar":"apple"}}`, Want: `{"mapping":{"bar":"apple"}}`},
 }
 
-// APIVersion returns the apiVersion of a row's kind.
+// APIVersion returns the apiVersion of a row's kind: the golden file is
+// named <group>_<plural>.yaml.
 func (r Row) APIVersion() string {
-	for i := 0; i < len(r.Golden); i++ {
-		if r.Golden[i] == '_' {
-			return r.Golden[:i] + "/v1"
-		}
-	}
-	return ""
+	group, _, _ := strings.Cut(r.Golden, "_")
+	return group + "/v1"
 }
