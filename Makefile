@@ -10,8 +10,8 @@ export GOFLAGS ?= -mod=mod
 all: build
 
 .PHONY: build
-build: ## Build the controller-gen-default binary into bin/.
-	$(GO) build -o $(LOCALBIN)/controller-gen-default ./cmd/controller-gen-default
+build: ## Build controller-gen-default and controller-gen-default-normalize into bin/.
+	$(GO) build -o $(LOCALBIN)/ ./cmd/controller-gen-default ./cmd/controller-gen-default-normalize
 
 .PHONY: example
 example: ## Generate CRDs for the embedded testdata API into out/crd.

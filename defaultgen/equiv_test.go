@@ -8,6 +8,7 @@ import (
 
 	"github.com/controller-gen-default/controller-gen-default/internal/equiv"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
+	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
 
 // instancesPerKind is how many random objects of each testdata kind the
@@ -38,7 +39,7 @@ func TestRuleOfThumb(t *testing.T) {
 			if err != nil || len(crds) != 1 {
 				t.Fatalf("golden CRD %s: %v", k.Golden, err)
 			}
-			p, err := normalize.NewPipeline(crds[0], "v1")
+			p, err := pipeline.New(crds[0], "v1")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -48,7 +49,7 @@ func TestRuleOfThumb(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Go path: %v", err)
 				}
-				obj, err := normalize.DecodeObject(in)
+				obj, err := pipeline.DecodeObject(in)
 				if err != nil {
 					t.Fatalf("decode: %v", err)
 				}

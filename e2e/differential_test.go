@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/controller-gen-default/controller-gen-default/normalize"
+	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
 
 // objectsPerRun is the size of the differential corpus, over all CRDs.
@@ -40,11 +41,11 @@ var _ = Describe("differential: offline normaliser against the live apiserver", 
 		Expect(err).NotTo(HaveOccurred())
 		type target struct {
 			crd *apiextensionsv1.CustomResourceDefinition
-			p   *normalize.Pipeline
+			p   *pipeline.Pipeline
 		}
 		var targets []target
 		for _, c := range crds {
-			p, err := normalize.NewPipeline(c, c.Spec.Versions[0].Name)
+			p, err := pipeline.New(c, c.Spec.Versions[0].Name)
 			Expect(err).NotTo(HaveOccurred())
 			targets = append(targets, target{c, p})
 		}
@@ -86,7 +87,7 @@ type verdict struct {
 }
 
 // compare creates body through the live apiserver and the offline pipeline.
-func compare(c *apiextensionsv1.CustomResourceDefinition, p *normalize.Pipeline, name string, body map[string]any) verdict {
+func compare(c *apiextensionsv1.CustomResourceDefinition, p *pipeline.Pipeline, name string, body map[string]any) verdict {
 	obj := map[string]any{
 		"apiVersion": c.Spec.Group + "/" + c.Spec.Versions[0].Name,
 		"kind":       c.Spec.Names.Kind,
@@ -131,7 +132,7 @@ func withoutMetadata(o map[string]any) map[string]any {
 
 // shrink removes fields from body, one at a time, while the disagreement
 // persists, and returns the smallest body found.
-func shrink(c *apiextensionsv1.CustomResourceDefinition, p *normalize.Pipeline, name string, body map[string]any) map[string]any {
+func shrink(c *apiextensionsv1.CustomResourceDefinition, p *pipeline.Pipeline, name string, body map[string]any) map[string]any {
 	attempts := 0
 	for changed := true; changed && attempts < 300; {
 		changed = false

@@ -1,10 +1,13 @@
-package normalize
+package normalize_test
 
 import (
 	"context"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/controller-gen-default/controller-gen-default/normalize"
+	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
 
 // TestCheckDefaultsListTypes: the apiserver never checks
@@ -19,16 +22,16 @@ func TestCheckDefaultsListTypes(t *testing.T) {
 		{"duplicate keys once the items are defaulted", `[{},{}]`, "\n              default: http", "nested below it applied"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			crd := exampleCRD(t, "type: object\nproperties:\n  spec:\n    type: object\n    properties:\n      ports:\n        type: array\n"+
-				"        x-kubernetes-list-type: map\n        x-kubernetes-list-map-keys: [name]\n        default: "+tc.def+"\n"+
-				"        items:\n          type: object\n          properties:\n            name:\n              type: string"+tc.nameDefault+"\n")
+			crd := exampleCRD("type: object\nproperties:\n  spec:\n    type: object\n    properties:\n      ports:\n        type: array\n" +
+				"        x-kubernetes-list-type: map\n        x-kubernetes-list-map-keys: [name]\n        default: " + tc.def + "\n" +
+				"        items:\n          type: object\n          properties:\n            name:\n              type: string" + tc.nameDefault + "\n")
 			if tc.nameDefault == "" {
 				crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].Properties["ports"].Items.Schema.Required = []string{"name"}
 			}
-			if errs := ValidateCRD(context.Background(), crd); len(errs) > 0 {
+			if errs := normalize.ValidateCRD(context.Background(), crd); len(errs) > 0 {
 				t.Fatalf("the apiserver's validation rejects the CRD, the case proves nothing: %v", errs.ToAggregate())
 			}
-			p, err := NewPipeline(crd, "v1")
+			p, err := pipeline.New(crd, "v1")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -36,7 +39,7 @@ func TestCheckDefaultsListTypes(t *testing.T) {
 			if res := p.Normalize(context.Background(), obj); !strings.Contains(res.Errors.ToAggregate().Error(), "spec.ports[1]: Duplicate value") {
 				t.Fatalf("stored object errors %v, want a duplicate", res.Errors)
 			}
-			errs := CheckDefaults(context.Background(), crd)
+			errs := normalize.CheckDefaults(context.Background(), crd)
 			if len(errs) != 1 || errs[0].Field != field || !strings.Contains(errs[0].Error(), "Duplicate value") || !strings.Contains(errs[0].Detail, tc.detail) {
 				t.Fatalf("CheckDefaults = %v, want one Duplicate value at %s mentioning %q", errs, field, tc.detail)
 			}
@@ -48,11 +51,11 @@ func TestCheckDefaultsListTypes(t *testing.T) {
 // alone is ValidateCRD's to report, once, where it is: neither at that
 // default nor at the parent default that contains it once stored.
 func TestCheckDefaultsDoesNotRepeatValidateCRD(t *testing.T) {
-	crd := exampleCRD(t, "type: object\nproperties:\n  spec:\n    type: object\n    default: {}\n    properties:\n      size:\n        type: integer\n        default: large\n")
-	if errs := ValidateCRD(context.Background(), crd); len(errs) != 1 || !strings.Contains(errs[0].Field, "properties[size].default") {
+	crd := exampleCRD("type: object\nproperties:\n  spec:\n    type: object\n    default: {}\n    properties:\n      size:\n        type: integer\n        default: large\n")
+	if errs := normalize.ValidateCRD(context.Background(), crd); len(errs) != 1 || !strings.Contains(errs[0].Field, "properties[size].default") {
 		t.Fatalf("ValidateCRD = %v, want the size default", errs)
 	}
-	if errs := CheckDefaults(context.Background(), crd); len(errs) > 0 {
+	if errs := normalize.CheckDefaults(context.Background(), crd); len(errs) > 0 {
 		t.Errorf("CheckDefaults repeats it: %v", errs)
 	}
 }
@@ -64,11 +67,11 @@ func TestCheckDefaultsOrder(t *testing.T) {
 	for _, k := range []string{"d", "b", "e", "a", "c"} {
 		schema += "      " + k + ":\n        type: object\n        additionalProperties:\n          type: integer\n          minimum: 1\n          default: 0\n"
 	}
-	crd := exampleCRD(t, schema)
+	crd := exampleCRD(schema)
 	var first []string
 	for i := 0; i < 20; i++ {
 		var fields []string
-		for _, e := range CheckDefaults(context.Background(), crd) {
+		for _, e := range normalize.CheckDefaults(context.Background(), crd) {
 			fields = append(fields, e.Field)
 		}
 		if i == 0 {

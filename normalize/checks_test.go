@@ -1,4 +1,4 @@
-package normalize
+package normalize_test
 
 import (
 	"context"
@@ -6,6 +6,11 @@ import (
 	"testing"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"sigs.k8s.io/yaml"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/keprows"
+	"github.com/controller-gen-default/controller-gen-default/normalize"
+	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
 
 func TestValidateCRD(t *testing.T) {
@@ -23,7 +28,7 @@ func TestValidateCRD(t *testing.T) {
 			"type: object\nproperties:\n  spec:\n    type: object\n    properties:\n      size:\n        type: integer\n        default: large\n", "must be of type integer"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			errs := ValidateCRD(context.Background(), exampleCRD(t, tc.schema))
+			errs := normalize.ValidateCRD(context.Background(), exampleCRD(tc.schema))
 			switch {
 			case tc.want == "" && len(errs) > 0:
 				t.Errorf("unexpected errors: %v", errs.ToAggregate())
@@ -61,7 +66,7 @@ func TestCheckDefaults(t *testing.T) {
 			field: "spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[size].default", detail: "default null is ignored"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			crd := exampleCRD(t, tc.schema)
+			crd := exampleCRD(tc.schema)
 			if strings.Contains(tc.schema, "default: null") {
 				// YAML and JSON decoding turn `default: null` into no default at
 				// all; generated CRDs carry it as the raw JSON null.
@@ -69,10 +74,10 @@ func TestCheckDefaults(t *testing.T) {
 				size.Default = &apiextensionsv1.JSON{Raw: []byte("null")}
 				crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].Properties["size"] = size
 			}
-			if errs := ValidateCRD(context.Background(), crd); len(errs) > 0 {
+			if errs := normalize.ValidateCRD(context.Background(), crd); len(errs) > 0 {
 				t.Fatalf("the apiserver's validation rejects the CRD, the case proves nothing: %v", errs.ToAggregate())
 			}
-			p, err := NewPipeline(crd, "v1")
+			p, err := pipeline.New(crd, "v1")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,7 +95,7 @@ func TestCheckDefaults(t *testing.T) {
 			} else if !strings.Contains(res.Errors.ToAggregate().Error(), tc.objectErr) {
 				t.Fatalf("stored object errors %v, want %q", res.Errors, tc.objectErr)
 			}
-			errs := CheckDefaults(context.Background(), crd)
+			errs := normalize.CheckDefaults(context.Background(), crd)
 			if len(errs) != 1 {
 				t.Fatalf("CheckDefaults = %v, want one error", errs)
 			}
@@ -101,11 +106,22 @@ func TestCheckDefaults(t *testing.T) {
 	}
 }
 
+// exampleCRD wraps an example schema, which the KEPs write for the whole
+// object, as the root schema of a namespaced CRD.
+func exampleCRD(schemaYAML string) *apiextensionsv1.CustomResourceDefinition {
+	return keprows.MustCRDFromYAML("seeds.example.com", schemaYAML)
+}
+
+// decodeOne decodes one YAML or JSON object as the apiserver would.
 func decodeOne(t *testing.T, s string) map[string]any {
 	t.Helper()
-	objs, err := decodeDocuments([]byte(s))
-	if err != nil || len(objs) != 1 {
+	b, err := yaml.YAMLToJSON([]byte(s))
+	if err != nil {
 		t.Fatalf("decode %s: %v", s, err)
 	}
-	return objs[0]
+	obj, err := pipeline.DecodeObject(b)
+	if err != nil {
+		t.Fatalf("decode %s: %v", s, err)
+	}
+	return obj
 }

@@ -13,15 +13,11 @@ import (
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 )
-
-// crdStrategy is the apiserver's registry strategy for CRDs. Its typer is
-// only used to name kinds in API errors, which we never build.
-var crdStrategy = customresourcedefinition.NewStrategy(nil)
 
 // ValidateCRD validates a CRD as the apiserver does on create:
 //
@@ -29,9 +25,7 @@ var crdStrategy = customresourcedefinition.NewStrategy(nil)
 //     (SetObjectDefaults_CustomResourceDefinition);
 //  2. conversion to the internal type
 //     (Convert_v1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition);
-//  3. the registry strategy's PrepareForCreate, which sets
-//     status.storedVersions to the storage version and drops fields of
-//     disabled features (pkg/registry/customresourcedefinition/strategy.go);
+//  3. the registry strategy's PrepareForCreate (prepareForCreate);
 //  4. its Validate, which is validation.ValidateCustomResourceDefinition
 //     (pkg/apis/apiextensions/validation/validation.go).
 //
@@ -39,24 +33,52 @@ var crdStrategy = customresourcedefinition.NewStrategy(nil)
 // every version has the same schema (the conversion moves it there), else
 // spec.versions[i].schema.openAPIV3Schema…. The input is not modified.
 func ValidateCRD(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition) field.ErrorList {
-	internal, err := toInternal(crd)
+	internal, err := ToInternal(crd)
 	if err != nil {
 		return field.ErrorList{field.InternalError(nil, err)}
 	}
-	return crdStrategy.Validate(ctx, internal)
+	return validation.ValidateCustomResourceDefinition(ctx, internal)
 }
 
-// toInternal is steps 1 to 3 of ValidateCRD: the CRD as the apiserver holds
-// it when it validates a create request.
-func toInternal(crd *apiextensionsv1.CustomResourceDefinition) (*apiextensions.CustomResourceDefinition, error) {
-	c := crd.DeepCopy()
-	apiextensionsv1.SetObjectDefaults_CustomResourceDefinition(c)
+// ToInternal is steps 1 to 3 of ValidateCRD: the CRD as the apiserver holds
+// it when it validates a create request. It shares the schemas of crd, which
+// must not change while the result is in use.
+func ToInternal(crd *apiextensionsv1.CustomResourceDefinition) (*apiextensions.CustomResourceDefinition, error) {
+	// SetObjectDefaults writes to names, conversion and status only: copy
+	// those rather than the whole CRD with its schemas.
+	c := *crd
+	c.Spec.Conversion = crd.Spec.Conversion.DeepCopy()
+	crd.Status.DeepCopyInto(&c.Status)
+	apiextensionsv1.SetObjectDefaults_CustomResourceDefinition(&c)
 	internal := &apiextensions.CustomResourceDefinition{}
-	if err := apiextensionsv1.Convert_v1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition(c, internal, nil); err != nil {
+	if err := apiextensionsv1.Convert_v1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition(&c, internal, nil); err != nil {
 		return nil, err
 	}
-	crdStrategy.PrepareForCreate(context.Background(), internal)
+	prepareForCreate(internal)
 	return internal, nil
+}
+
+// prepareForCreate is the CRD registry strategy's PrepareForCreate
+// (pkg/registry/customresourcedefinition/strategy.go): status is the
+// server's, generation starts at 1, and the storage version is the first
+// stored version. Its last step, dropDisabledFields, clears fields of
+// disabled feature gates; with the gates' defaults it changes nothing, which
+// TestPrepareForCreateIsTheStrategys checks against the strategy itself.
+//
+// It is restated here, not called, because the registry package links the
+// apiserver's storage layer (etcd client, gRPC, informers): 13 MiB of
+// resident memory in every generator run, for ten lines.
+func prepareForCreate(crd *apiextensions.CustomResourceDefinition) {
+	crd.Status = apiextensions.CustomResourceDefinitionStatus{}
+	crd.Generation = 1
+	for _, v := range crd.Spec.Versions {
+		if v.Storage {
+			if !apiextensions.IsStoredVersion(crd, v.Name) {
+				crd.Status.StoredVersions = append(crd.Status.StoredVersions, v.Name)
+			}
+			break
+		}
+	}
 }
 
 // LoadCRDs reads CRDs from files and directories of YAML (multi-document) or
@@ -73,7 +95,7 @@ func LoadCRDs(paths ...string) ([]*apiextensionsv1.CustomResourceDefinition, err
 			if err != nil {
 				return nil, err
 			}
-			docs, err := splitDocuments(b)
+			docs, err := SplitDocuments(b)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", f, err)
 			}
@@ -124,9 +146,9 @@ func crdFiles(p string) ([]string, error) {
 	return files, nil
 }
 
-// splitDocuments splits a YAML stream (or one JSON document) into its
+// SplitDocuments splits a YAML stream (or one JSON document) into its
 // non-empty documents.
-func splitDocuments(b []byte) ([][]byte, error) {
+func SplitDocuments(b []byte) ([][]byte, error) {
 	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(b)))
 	var docs [][]byte
 	for {

@@ -1,7 +1,10 @@
 // Package normalize calls the apiserver's own code
 // (k8s.io/apiextensions-apiserver) to do, offline, what the apiserver does
-// with a CRD and with its objects. Nothing here re-implements the
-// apiserver: every step is the upstream function its doc comment names.
+// with a CRD. Nothing here re-implements the apiserver: every step is the
+// upstream function its doc comment names, but for the ten lines of the CRD
+// registry strategy's PrepareForCreate, restated so that the generator does
+// not link the storage layer and tested against the strategy itself
+// (prepareForCreate).
 //
 //   - ValidateCRD: the validation of a CRD on create.
 //   - CheckDefaults: the defaults the apiserver accepts but whose objects
@@ -9,53 +12,10 @@
 //     with the nested defaults applied, never validates defaults under
 //     additionalProperties, never checks list-type uniqueness in defaults,
 //     and ignores `default: null` (issue 3).
-//   - Pipeline: the decode and create path of one object of one served CRD
-//     version, in the apiserver's order: pruning, removal of non-nullable
-//     nulls, metadata coercion, defaulting, then validation (OpenAPI,
-//     metadata, list sets and maps, CEL with the server's cost budget).
 //   - LoadCRDs: CRDs from files and directories.
-//   - RunCLI: `controller-gen-default normalize`.
 //
-// # The normalize command
-//
-//	controller-gen-default normalize --crd PATH [--crd PATH]... [-o yaml|json] [--strict] [FILE|-]...
-//
-// Every CRD is first validated with ValidateCRD. Each document of the input
-// (a multi-document YAML stream, or JSON; no FILE or - is stdin) is matched
-// by apiVersion and kind to a served version of a CRD and run through its
-// Pipeline. An object of a namespaced kind without metadata.namespace is
-// created in "default", as kubectl would send it.
-//
-// stderr gets one line per finding, prefixed `FILE:DOC:`, where DOC is the
-// 1-based index of the document among the file's non-empty documents (FILE
-// is - for stdin):
-//
-//   - `FILE:DOC: field.path: message` for each validation error, in the
-//     apiserver's words, sorted by field path;
-//   - `FILE:DOC: warning: unknown field "spec.x"` for each pruned field, in
-//     the words of the apiserver's warning; with --strict,
-//     `FILE:DOC: error: unknown field "spec.x"`, and the exit code is 1, as
-//     kubectl's fieldValidation=Strict would reject the object.
-//
-// Exit codes, and what stdout holds (the choice made for this command):
-//
-//   - 0: every document is valid. stdout holds each document as the
-//     apiserver would store it on create, in input order: one document as
-//     itself, several as a YAML stream (each after a `---` line) or, with
-//     -o json, a JSON array.
-//   - 1: a document is invalid, or has unknown fields with --strict. stdout
-//     still holds every document, as above, each as it would have been
-//     stored had validation passed, so that the errors on stderr can be read
-//     against the defaulted objects. Do not apply it: the exit code says
-//     the apiserver would refuse some of it.
-//   - 2: the input is unusable: bad flags, a CRD that cannot be read or is
-//     invalid (`CRD name: field.path: message`, ValidateCRD's errors), an
-//     input that cannot be read or parsed, or a document that no CRD
-//     serves. stdout is empty.
-//
-// Stored objects do not carry what the server invents on create: uid,
-// creationTimestamp, resourceVersion, managedFields, or a name generated
-// from metadata.generateName. They do carry metadata.generation 1, and lose
-// status when the status subresource is on (the registry's
-// PrepareForCreate), getting its default back when read from storage.
+// The decode and create path of objects, and the normalize command, are in
+// package normalize/pipeline: they call the apiserver's custom-resource
+// registry strategy, which links the apiserver's storage layer, and this
+// package is linked into every generator run.
 package normalize

@@ -2,8 +2,9 @@ package normalize
 
 import (
 	"context"
-	"k8s.io/kube-openapi/pkg/validation/spec"
 	"sync"
+
+	"k8s.io/kube-openapi/pkg/validation/spec"
 
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"

@@ -4,6 +4,9 @@
 //
 //	controller-gen-default rbac:roleName=manager-role crd webhook paths="./..." output:crd:artifacts:config=config/crd/bases
 //	controller-gen-default normalize --crd config/crd/bases obj.yaml
+//
+// normalize runs controller-gen-default-normalize, a separate command (see
+// normalize.go).
 package main
 
 import (
@@ -12,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"strings"
 
@@ -31,7 +35,6 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/defaultgen"
 	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
 	"github.com/controller-gen-default/controller-gen-default/markers"
-	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
 // generators are controller-gen's, with crd replaced.
@@ -98,7 +101,7 @@ func mainCode() int {
 		defer stop()
 	}
 	if len(os.Args) > 1 && os.Args[1] == "normalize" {
-		return normalize.RunCLI(os.Args[2:], os.Stdin, os.Stdout, os.Stderr)
+		return runNormalize(os.Args[2:])
 	}
 
 	helpLevel, whichLevel := 0, 0
@@ -185,6 +188,21 @@ func startCPUProfile(path string) (stop func(), err error) {
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
+// writeHeapProfile writes a pprof heap profile
+// (CONTROLLER_GEN_DEFAULT_MEMPROFILE=mem.out; go tool pprof -sample_index=inuse_space mem.out).
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	runtime.GC() // the profile shows the heap as of the last GC
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
 // run loads the packages, runs the generators with every output staged in
 // memory, and writes the files only when no generator and no package had an
 // error.
@@ -204,7 +222,14 @@ func run(rawOpts, buildTags []string) error {
 	}
 	var staging atomicout.Staging
 	rt.OutputRules = staging.Wrap(rt.OutputRules)
-	if hadErrs := rt.Run(); hadErrs {
+	hadErrs := rt.Run()
+	if path := os.Getenv("CONTROLLER_GEN_DEFAULT_MEMPROFILE"); path != "" {
+		// while the loaded packages and every generator's output are alive
+		if err := writeHeapProfile(path); err != nil {
+			return err
+		}
+	}
+	if hadErrs {
 		return noUsageError{fmt.Errorf("not all generators ran successfully; no files were written")}
 	}
 	return staging.Commit()

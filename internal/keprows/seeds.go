@@ -1,8 +1,11 @@
 package keprows
 
 import (
+	"fmt"
+
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/yaml"
 )
 
 // SeedRow is one example of the CRD defaulting KEP (000) or the pruning
@@ -89,6 +92,26 @@ var PruningKEP = []SeedRow{
 	{Name: "003 example 11: implicit metav1.TypeMeta and metav1.ObjectMeta", Schema: "type: object\n",
 		In:   `{"metadata":{"name":"example","garbage":43},"foo":42}`,
 		Want: `{"metadata":{"name":"example","namespace":"default","generation":1}}`},
+}
+
+// CRDFromYAML is CRD with the root schema given as YAML, as the KEPs write
+// their examples.
+func CRDFromYAML(group, schemaYAML string) (*apiextensionsv1.CustomResourceDefinition, error) {
+	s := &apiextensionsv1.JSONSchemaProps{}
+	if err := yaml.UnmarshalStrict([]byte(schemaYAML), s); err != nil {
+		return nil, fmt.Errorf("schema: %w", err)
+	}
+	return CRD(group, s), nil
+}
+
+// MustCRDFromYAML is CRDFromYAML for the schemas tests write; it panics on
+// invalid YAML.
+func MustCRDFromYAML(group, schemaYAML string) *apiextensionsv1.CustomResourceDefinition {
+	c, err := CRDFromYAML(group, schemaYAML)
+	if err != nil {
+		panic(err)
+	}
+	return c
 }
 
 // CRD wraps an example schema, which the KEPs write for the whole object,

@@ -1,4 +1,4 @@
-package normalize
+package pipeline
 
 import (
 	"context"
@@ -7,20 +7,15 @@ import (
 	"testing"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"sigs.k8s.io/yaml"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/keprows"
+	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
 // exampleCRD wraps an example schema, which the KEPs write for the whole
 // object, as the root schema of a namespaced CRD.
-func exampleCRD(t testing.TB, schemaYAML string) *apiextensionsv1.CustomResourceDefinition {
-	t.Helper()
-	s := &apiextensionsv1.JSONSchemaProps{}
-	if err := yaml.UnmarshalStrict([]byte(schemaYAML), s); err != nil {
-		t.Fatalf("schema: %v", err)
-	}
-	return keprows.CRD("seeds.example.com", s)
+func exampleCRD(schemaYAML string) *apiextensionsv1.CustomResourceDefinition {
+	return keprows.MustCRDFromYAML("seeds.example.com", schemaYAML)
 }
 
 // runSeed normalises one row's object and compares everything but
@@ -30,11 +25,11 @@ func runSeed(t *testing.T, r keprows.SeedRow) {
 	if r.Skip != "" {
 		t.Skip(r.Skip)
 	}
-	crd := exampleCRD(t, r.Schema)
-	if errs := ValidateCRD(context.Background(), crd); len(errs) > 0 {
+	crd := exampleCRD(r.Schema)
+	if errs := normalize.ValidateCRD(context.Background(), crd); len(errs) > 0 {
 		t.Fatalf("CRD invalid: %v", errs.ToAggregate())
 	}
-	p, err := NewPipeline(crd, "v1")
+	p, err := New(crd, "v1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,13 +90,13 @@ func TestPruningKEPExamples(t *testing.T) {
 // TestKEP1929Rows runs KEP-1929's default(...) tables against the CRDs
 // generated from the KEP's Go types (testdata/golden).
 func TestKEP1929Rows(t *testing.T) {
-	crds, err := LoadCRDs("../testdata/golden")
+	crds, err := normalize.LoadCRDs("../../testdata/golden")
 	if err != nil {
 		t.Fatal(err)
 	}
 	byFile := map[string]*Pipeline{}
 	for _, c := range crds {
-		p, err := NewPipeline(c, "v1")
+		p, err := New(c, "v1")
 		if err != nil {
 			t.Fatal(err)
 		}

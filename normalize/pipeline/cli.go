@@ -1,4 +1,4 @@
-package normalize
+package pipeline
 
 import (
 	"bytes"
@@ -15,6 +15,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
+
+	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
 // Exit codes of RunCLI.
@@ -132,7 +134,7 @@ func RunCLI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // loadPipelines loads and validates the CRDs and builds a pipeline per
 // served version.
 func loadPipelines(ctx context.Context, paths []string, stderr io.Writer) (map[schema.GroupVersionKind]*Pipeline, int) {
-	crds, err := LoadCRDs(paths...)
+	crds, err := normalize.LoadCRDs(paths...)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return nil, ExitUnusable
@@ -143,7 +145,7 @@ func loadPipelines(ctx context.Context, paths []string, stderr io.Writer) (map[s
 	}
 	out := map[schema.GroupVersionKind]*Pipeline{}
 	for _, c := range crds {
-		if errs := ValidateCRD(ctx, c); len(errs) > 0 {
+		if errs := normalize.ValidateCRD(ctx, c); len(errs) > 0 {
 			for _, e := range sortErrors(errs) {
 				fmt.Fprintf(stderr, "CRD %s: %s\n", c.Name, e.Error())
 			}
@@ -153,7 +155,7 @@ func loadPipelines(ctx context.Context, paths []string, stderr io.Writer) (map[s
 			if !v.Served {
 				continue
 			}
-			p, err := NewPipeline(c, v.Name)
+			p, err := New(c, v.Name)
 			if err != nil {
 				fmt.Fprintf(stderr, "CRD %s: %v\n", c.Name, err)
 				return nil, ExitUnusable
@@ -175,7 +177,7 @@ func readInput(in string, stdin io.Reader) ([]byte, string, error) {
 
 // decodeDocuments reads a YAML stream or JSON documents into objects.
 func decodeDocuments(b []byte) ([]map[string]any, error) {
-	raw, err := splitDocuments(b)
+	raw, err := normalize.SplitDocuments(b)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package normalize
+package pipeline
 
 import (
 	"context"
@@ -16,6 +16,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+
+	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
 // Pipeline is the apiserver's decode and create path for one served
@@ -54,8 +56,8 @@ type Result struct {
 
 // NewPipeline builds the pipeline of one served version. The CRD must be
 // valid (see ValidateCRD).
-func NewPipeline(crd *apiextensionsv1.CustomResourceDefinition, version string) (*Pipeline, error) {
-	internal, err := toInternal(crd)
+func New(crd *apiextensionsv1.CustomResourceDefinition, version string) (*Pipeline, error) {
+	internal, err := normalize.ToInternal(crd)
 	if err != nil {
 		return nil, err
 	}

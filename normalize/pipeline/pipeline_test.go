@@ -1,4 +1,4 @@
-package normalize
+package pipeline
 
 import (
 	"context"
@@ -31,7 +31,7 @@ func TestPipelineDecodesLikeACreateRequest(t *testing.T) {
 			wantSpec:   `{"size":"M","object":{"apiVersion":"v1","kind":"A","metadata":{"name":"y"}}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := NewPipeline(exampleCRD(t, embedded), "v1")
+			p, err := New(exampleCRD(embedded), "v1")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,4 +60,13 @@ func TestPipelineDecodesLikeACreateRequest(t *testing.T) {
 			}
 		})
 	}
+}
+
+func decodeOne(t *testing.T, s string) map[string]any {
+	t.Helper()
+	objs, err := decodeDocuments([]byte(s))
+	if err != nil || len(objs) != 1 {
+		t.Fatalf("decode %s: %v", s, err)
+	}
+	return objs[0]
 }

@@ -1,4 +1,4 @@
-package normalize
+package pipeline
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
 // benchCases are a small CRD (KEP-1929 "Struct pointers") and a large one
@@ -34,11 +36,11 @@ var benchCases = []struct {
 
 func benchSetup(b *testing.B, golden, object string) (*Pipeline, *structuralschema.Structural, map[string]any) {
 	b.Helper()
-	crds, err := LoadCRDs("../testdata/golden/" + golden)
+	crds, err := normalize.LoadCRDs("../../testdata/golden/" + golden)
 	if err != nil || len(crds) != 1 {
 		b.Fatalf("load %s: %v", golden, err)
 	}
-	p, err := NewPipeline(crds[0], "v1")
+	p, err := New(crds[0], "v1")
 	if err != nil {
 		b.Fatal(err)
 	}
