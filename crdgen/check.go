@@ -65,7 +65,7 @@ func toSchemaErrors(errs field.ErrorList) []schemaError {
 }
 
 func newChecker(ctx context.Context, n int) *checker {
-	return &checker{ctx: ctx, slots: make(chan struct{}, runtime.GOMAXPROCS(0)),
+	return &checker{ctx: ctx, slots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1)),
 		results: make([]checkResult, 0, n), cache: openCheckCache()}
 }
 

@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/loader"
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
 	"github.com/controller-gen-default/controller-gen-default/markers"
 )
 
@@ -161,11 +162,20 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 			checks.start(&crds[len(crds)-1])
 		}
 	}
+	// Render the files while the last checks run; write them only when
+	// every check has passed.
+	var staged atomicout.Staging
+	rctx := *ctx
+	rctx.OutputRule = staged.Rule(ctx.OutputRule)
+	werr := g.write(&rctx, crds, header)
 	checks.report(d)
 	if d.diags.report(d.opts.verbose) {
 		return fmt.Errorf("crd: errors in defaults; no CRD was written")
 	}
-	return g.write(ctx, crds, header)
+	if werr != nil {
+		return werr
+	}
+	return staged.Commit()
 }
 
 func (g Generator) header(ctx *genall.GenerationContext) (string, error) {

@@ -46,6 +46,9 @@ func (r rule) Open(pkg *loader.Package, path string) (io.WriteCloser, error) {
 	return it, nil
 }
 
+// Rule returns a rule that stages into s what inner would write.
+func (s *Staging) Rule(inner genall.OutputRule) genall.OutputRule { return rule{inner: inner, s: s} }
+
 // Wrap returns rules that stage into s instead of writing.
 func (s *Staging) Wrap(rules genall.OutputRules) genall.OutputRules {
 	out := genall.OutputRules{Default: rule{inner: rules.Default, s: s}}
