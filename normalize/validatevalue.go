@@ -4,8 +4,6 @@ import (
 	"context"
 	"sync"
 
-	"k8s.io/kube-openapi/pkg/validation/spec"
-
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
@@ -42,13 +40,16 @@ func (n node) validateAlone(ctx context.Context, pth *field.Path, v any) field.E
 }
 
 func (n node) validateOpenAPI(pth *field.Path, v any) field.ErrorList {
-	return apiservervalidation.ValidateCustomResource(pth, v, apiservervalidation.NewSchemaValidatorFromOpenAPI(n.openAPI))
+	return apiservervalidation.ValidateCustomResource(pth, v, apiservervalidation.NewSchemaValidatorFromOpenAPI(n.s.ToKubeOpenAPI()))
 }
 
 // validateCEL runs the x-kubernetes-validations rules of the node and below
 // on v, as on create (no old object), with celconfig.RuntimeCELCostBudget.
 // An embedded resource is a resource root, as in defaulting.ValidateDefaults.
 func (n node) validateCEL(ctx context.Context, pth *field.Path, v any) field.ErrorList {
+	if !hasRules(n.s) {
+		return nil // nothing to run, and nothing to compile
+	}
 	v8r := n.cel.get()
 	if v8r == nil {
 		return nil
@@ -57,14 +58,36 @@ func (n node) validateCEL(ctx context.Context, pth *field.Path, v any) field.Err
 	return errs
 }
 
-// node is a place in a version's schema with what validates values there,
-// built once per version and shared by the walk: the structural schema,
-// its kube-openapi form and its compiled CEL rules (cel.NewValidator
-// compiles every rule below it, so building one per default would compile
-// the same rules again and again).
+// hasRules reports whether s or a schema below it has
+// x-kubernetes-validations, as cel.NewValidator decides whether there is
+// anything to compile. Checking first keeps a default in a subtree without
+// rules (most of them: k8s.io/api has none) from compiling every rule of
+// the version.
+func hasRules(s *structuralschema.Structural) bool {
+	if s == nil {
+		return false
+	}
+	if len(s.XValidations) > 0 || hasRules(s.Items) {
+		return true
+	}
+	if s.AdditionalProperties != nil && hasRules(s.AdditionalProperties.Structural) {
+		return true
+	}
+	for _, p := range s.Properties {
+		if hasRules(&p) {
+			return true
+		}
+	}
+	return false
+}
+
+// node is a place in a version's schema with what validates values there:
+// the structural schema and its compiled CEL rules, shared by the walk
+// (cel.NewValidator compiles every rule below it, so building one per
+// default would compile the same rules again and again). The kube-openapi
+// form of the schema is built only for the defaults that are validated.
 type node struct {
-	s       *structuralschema.Structural
-	openAPI *spec.Schema
+	s *structuralschema.Structural
 	// cel is compiled on first use: most versions need it for no default.
 	cel *lazyCEL
 }
@@ -96,20 +119,12 @@ func (l *lazyCEL) child(step func(*cel.Validator) *cel.Validator) *lazyCEL {
 }
 
 func newNode(s *structuralschema.Structural) node {
-	return node{s: s, openAPI: s.ToKubeOpenAPI(), cel: &lazyCEL{root: s}}
+	return node{s: s, cel: &lazyCEL{root: s}}
 }
 
 func (n node) property(k string) node {
 	p := n.s.Properties[k]
 	c := node{s: &p}
-	if n.openAPI != nil {
-		if o, ok := n.openAPI.Properties[k]; ok {
-			c.openAPI = &o
-		}
-	}
-	if c.openAPI == nil {
-		c.openAPI = p.ToKubeOpenAPI()
-	}
 	c.cel = n.cel.child(func(v *cel.Validator) *cel.Validator {
 		if p, ok := v.Properties[k]; ok {
 			return &p
@@ -121,22 +136,12 @@ func (n node) property(k string) node {
 
 func (n node) items() node {
 	c := node{s: n.s.Items}
-	if n.openAPI != nil && n.openAPI.Items != nil && n.openAPI.Items.Schema != nil {
-		c.openAPI = n.openAPI.Items.Schema
-	} else {
-		c.openAPI = c.s.ToKubeOpenAPI()
-	}
 	c.cel = n.cel.child(func(v *cel.Validator) *cel.Validator { return v.Items })
 	return c
 }
 
 func (n node) additionalProperties() node {
 	c := node{s: n.s.AdditionalProperties.Structural}
-	if n.openAPI != nil && n.openAPI.AdditionalProperties != nil && n.openAPI.AdditionalProperties.Schema != nil {
-		c.openAPI = n.openAPI.AdditionalProperties.Schema
-	} else {
-		c.openAPI = c.s.ToKubeOpenAPI()
-	}
 	c.cel = n.cel.child(func(v *cel.Validator) *cel.Validator { return v.AdditionalProperties })
 	return c
 }
