@@ -29,8 +29,11 @@ type node struct {
 
 // checker validates CRDs with the apiserver's own code, as on create, and
 // then each default with the defaults nested below it applied. The checks
-// of one CRD run in the background while the next CRD is generated, at most
-// GOMAXPROCS at a time; their errors are reported in CRD order.
+// of one CRD run in the background while the next CRD is generated; their
+// errors are reported in CRD order. The generator holds one of GOMAXPROCS
+// slots until it is done (generatorDone), so that checks use the other CPUs
+// while it runs and all of them afterwards: more checks beside the
+// generator only raise peak memory.
 type checker struct {
 	ctx     context.Context
 	wg      sync.WaitGroup
@@ -65,9 +68,14 @@ func toSchemaErrors(errs field.ErrorList) []schemaError {
 }
 
 func newChecker(ctx context.Context, n int) *checker {
-	return &checker{ctx: ctx, slots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1)),
+	ch := &checker{ctx: ctx, slots: make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
 		results: make([]checkResult, 0, n), cache: openCheckCache()}
+	ch.slots <- struct{}{} // the generator's
+	return ch
 }
+
+// generatorDone gives the generator's slot to the checks.
+func (ch *checker) generatorDone() { <-ch.slots }
 
 // start checks c in the background, or takes the outcome of an earlier run
 // on the same CRD from the cache. c must not change afterwards.
@@ -75,8 +83,8 @@ func (ch *checker) start(c *apiextensionsv1.CustomResourceDefinition) {
 	ch.results = append(ch.results, checkResult{crd: c})
 	r := &ch.results[len(ch.results)-1] // capacity is fixed: the pointer stays valid
 	ch.wg.Add(1)
-	ch.slots <- struct{}{}
 	go func() {
+		ch.slots <- struct{}{} // here, not before go: the generator must not wait
 		defer func() { <-ch.slots; ch.wg.Done() }()
 		key := ch.cache.key(c)
 		if out, ok := ch.cache.get(key); ok {
@@ -115,11 +123,8 @@ func (d *defaulter) reportSchemaError(c *apiextensionsv1.CustomResourceDefinitio
 			// the node whose default is in question is the one the path names
 			o, hasOrigin = d.origins[originKey(c.Name, v, spath)]
 		}
-		for p := spath; !found; p = parentPath(p) {
-			n, found = d.nodes[originKey(c.Name, v, p)]
-			if p == "" {
-				break
-			}
+		if !found {
+			n, found = d.locate(c.Name, v, spath)
 		}
 	}
 	if !found {
@@ -198,12 +203,4 @@ func splitSegments(p string) []string {
 		out = append(out, p[start:])
 	}
 	return out
-}
-
-func parentPath(p string) string {
-	segs := splitSegments(p)
-	if len(segs) <= 1 {
-		return ""
-	}
-	return strings.Join(segs[:len(segs)-1], ".")
 }

@@ -143,6 +143,12 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 		implicit: boolOpt(g.ImplicitDefaults, true),
 		verbose:  boolOpt(g.Verbose, false),
 	})
+	// Each CRD is rendered as soon as it is generated, while its checks run,
+	// and the files are written only when every check has passed.
+	var staged atomicout.Staging
+	rctx := *ctx
+	rctx.OutputRule = staged.Rule(ctx.OutputRule)
+	var werr error
 	crds := make([]apiextensionsv1.CustomResourceDefinition, 0, len(kinds))
 	checks := newChecker(context.Background(), len(kinds))
 	for _, gk := range kinds {
@@ -163,13 +169,11 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 		if boolOpt(g.Check, true) {
 			checks.start(&crds[len(crds)-1])
 		}
+		if werr == nil {
+			werr = g.write(&rctx, crds[len(crds)-1:], header)
+		}
 	}
-	// Render the files while the last checks run; write them only when
-	// every check has passed.
-	var staged atomicout.Staging
-	rctx := *ctx
-	rctx.OutputRule = staged.Rule(ctx.OutputRule)
-	werr := g.write(&rctx, crds, header)
+	checks.generatorDone()
 	checks.report(d)
 	if d.diags.report(d.opts.verbose) {
 		return fmt.Errorf("crd: errors in defaults; no CRD was written")

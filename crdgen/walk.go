@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -30,7 +31,9 @@ type defaulter struct {
 	diags   *diagnostics
 	own     ownership
 	origins map[string]origin
-	nodes   map[string]node
+	// rootIDs are the root types by originKey(crd, version, ""), where
+	// locate starts.
+	rootIDs map[string]crd.TypeIdent
 	roots   map[string]node
 	pkgMark map[*loader.Package]*bool
 	// ownEncoding caches hasOwnEncoding by type.
@@ -45,7 +48,7 @@ func newDefaulter(p *crd.Parser, col *ctmarkers.Collector, roots []*loader.Packa
 		diags:   newDiagnostics(),
 		own:     newOwnership(roots),
 		origins: map[string]origin{},
-		nodes:   map[string]node{},
+		rootIDs: map[string]crd.TypeIdent{},
 		roots:   map[string]node{},
 		pkgMark: map[*loader.Package]*bool{},
 
@@ -127,7 +130,7 @@ func (d *defaulter) applyCRD(c *apiextensionsv1.CustomResourceDefinition, roots 
 		if info := d.parser.Types[id]; info != nil {
 			root := node{at: diagPos(id.Package.Fset.Position(info.RawSpec.Pos())), goPath: id.Name, own: d.own.is(id.Package)}
 			d.roots[c.Name] = root
-			d.nodes[originKey(c.Name, v.Name, "")] = root
+			d.rootIDs[originKey(c.Name, v.Name, "")] = id
 		}
 		d.structNode(v.Schema.OpenAPIV3Schema, id, l)
 	}
@@ -151,9 +154,7 @@ func (d *defaulter) structNode(s *apiextensionsv1.JSONSchemaProps, id crd.TypeId
 		if !ok {
 			continue
 		}
-		fl := l.property(f.json)
-		d.nodes[originKey(fl.crd, fl.version, fl.spath)] = node{at: posOf(f), goPath: f.goPath(), jpath: fl.jpath, own: d.own.is(f.pkg)}
-		d.field(&prop, f, fl)
+		d.field(&prop, f, l.property(f.json))
 		s.Properties[f.json] = prop
 	}
 }
@@ -289,4 +290,41 @@ func (d *defaulter) element(s *apiextensionsv1.JSONSchemaProps, t types.Type, pk
 	sh := d.shapeOf(t, pkg)
 	d.descend(s, sh, pkg, l)
 	d.elementDefault(s, sh, l)
+}
+
+// locate finds the Go source of the deepest property on the schema path
+// spath (properties[spec].items.properties[x]) of a version of a CRD, going
+// down from the root type as applyCRD does. It runs only when the apiserver
+// reports an error, so that no index of every property is kept.
+func (d *defaulter) locate(crdName, version, spath string) (node, bool) {
+	id, ok := d.rootIDs[originKey(crdName, version, "")]
+	if !ok {
+		return node{}, false
+	}
+	found, ok := d.roots[crdName]
+	if !ok {
+		return node{}, false
+	}
+	l := loc{crd: crdName, version: version, resource: true}
+	sh, pkg := shape{kind: kindStruct, ident: id, hasIdent: true}, id.Package
+	for _, seg := range splitSegments(spath) {
+		switch {
+		case strings.HasPrefix(seg, "properties[") && sh.kind == kindStruct && sh.hasIdent:
+			name := strings.TrimSuffix(strings.TrimPrefix(seg, "properties["), "]")
+			i := slices.IndexFunc(d.fields(sh.ident), func(f goField) bool { return f.json == name })
+			if i < 0 {
+				return found, true
+			}
+			f := d.fields(sh.ident)[i]
+			l = l.property(name)
+			found = node{at: posOf(f), goPath: f.goPath(), jpath: l.jpath, own: d.own.is(f.pkg)}
+			sh, pkg = d.shapeOf(f.pkg.TypesInfo.TypeOf(f.RawField.Type), f.pkg), f.pkg
+		case (seg == "items" && sh.kind == kindList) || (seg == "additionalProperties" && sh.kind == kindMap):
+			l = l.items(seg)
+			sh = d.shapeOf(sh.elem, pkg)
+		default:
+			return found, true
+		}
+	}
+	return found, true
 }

@@ -30,7 +30,15 @@ type item struct {
 }
 
 func (i *item) Write(p []byte) (int, error) { return i.buf.Write(p) }
-func (i *item) Close() error                { return nil }
+
+// Close trims the buffer's spare capacity: a run holds every file until
+// Commit, and growth by doubling would keep up to twice their size.
+func (i *item) Close() error {
+	if b := i.buf.Bytes(); cap(b) > len(b)+len(b)/8 {
+		i.buf = *bytes.NewBuffer(bytes.Clone(b))
+	}
+	return nil
+}
 
 // rule stages what is written through inner.
 type rule struct {
@@ -77,6 +85,13 @@ func (s *Staging) Commit() error {
 }
 
 func commit(it *item) error {
+	if outer, ok := it.rule.(rule); ok {
+		// staged into another Staging: hand the bytes over, not a copy
+		outer.s.mu.Lock()
+		outer.s.items = append(outer.s.items, &item{rule: outer.inner, pkg: it.pkg, path: it.path, buf: it.buf})
+		outer.s.mu.Unlock()
+		return nil
+	}
 	if path, ok := filePath(it.rule, it.pkg, it.path); ok {
 		return WriteFile(path, it.buf.Bytes())
 	}

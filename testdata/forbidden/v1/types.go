@@ -93,6 +93,25 @@ type CheckedSpec struct {
 	Ports map[string]Port `json:"ports,omitempty"`
 }
 
+// An apiserver error that is not about a default, in a list item: it is
+// reported at the Go field the schema path leads to.
+type BadRule struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec *BadRuleSpec `json:"spec,omitempty"`
+}
+
+type BadRuleSpec struct {
+	Limits []Limit `json:"limits,omitempty"`
+}
+
+type Limit struct {
+	// A CEL rule that does not compile.
+	// +kubebuilder:validation:XValidation:rule="self.size > 1"
+	Max int32 `json:"max,omitempty"` // want `properties\[max\].x-kubernetes-validations\[0\].rule: Invalid value: .*compilation failed: ERROR: <input>:1:5: type 'int' does not support field selection`
+}
+
 // +kubebuilder:validation:Enum=TCP;UDP
 type Protocol string
 
