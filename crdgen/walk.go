@@ -31,26 +31,26 @@ type defaulter struct {
 	diags   *diagnostics
 	own     ownership
 	origins map[string]origin
-	// rootIDs are the root types by originKey(crd, version, ""), where
-	// locate starts.
-	rootIDs map[string]crd.TypeIdent
-	roots   map[string]node
-	pkgMark map[*loader.Package]*bool
+	// versionRoots are the root types and their nodes by
+	// originKey(crd, version, ""), where locate starts.
+	versionRoots map[string]versionRoot
+	roots        map[string]node
+	pkgMark      map[*loader.Package]*bool
 	// ownEncoding caches hasOwnEncoding by type.
 	ownEncoding map[*types.Named]bool
 }
 
 func newDefaulter(p *crd.Parser, col *ctmarkers.Collector, roots []*loader.Package, opts options) *defaulter {
 	return &defaulter{
-		parser:  p,
-		col:     col,
-		opts:    opts,
-		diags:   newDiagnostics(),
-		own:     newOwnership(roots),
-		origins: map[string]origin{},
-		rootIDs: map[string]crd.TypeIdent{},
-		roots:   map[string]node{},
-		pkgMark: map[*loader.Package]*bool{},
+		parser:       p,
+		col:          col,
+		opts:         opts,
+		diags:        newDiagnostics(),
+		own:          newOwnership(roots),
+		origins:      map[string]origin{},
+		versionRoots: map[string]versionRoot{},
+		roots:        map[string]node{},
+		pkgMark:      map[*loader.Package]*bool{},
 
 		ownEncoding: map[*types.Named]bool{},
 	}
@@ -130,7 +130,7 @@ func (d *defaulter) applyCRD(c *apiextensionsv1.CustomResourceDefinition, roots 
 		if info := d.parser.Types[id]; info != nil {
 			root := node{at: diagPos(id.Package.Fset.Position(info.RawSpec.Pos())), goPath: id.Name, own: d.own.is(id.Package)}
 			d.roots[c.Name] = root
-			d.rootIDs[originKey(c.Name, v.Name, "")] = id
+			d.versionRoots[originKey(c.Name, v.Name, "")] = versionRoot{id: id, n: root}
 		}
 		d.structNode(v.Schema.OpenAPIV3Schema, id, l)
 	}
@@ -292,19 +292,21 @@ func (d *defaulter) element(s *apiextensionsv1.JSONSchemaProps, t types.Type, pk
 	d.elementDefault(s, sh, l)
 }
 
+type versionRoot struct {
+	id crd.TypeIdent
+	n  node
+}
+
 // locate finds the Go source of the deepest property on the schema path
 // spath (properties[spec].items.properties[x]) of a version of a CRD, going
 // down from the root type as applyCRD does. It runs only when the apiserver
 // reports an error, so that no index of every property is kept.
 func (d *defaulter) locate(crdName, version, spath string) (node, bool) {
-	id, ok := d.rootIDs[originKey(crdName, version, "")]
+	root, ok := d.versionRoots[originKey(crdName, version, "")]
 	if !ok {
 		return node{}, false
 	}
-	found, ok := d.roots[crdName]
-	if !ok {
-		return node{}, false
-	}
+	id, found := root.id, root.n
 	l := loc{crd: crdName, version: version, resource: true}
 	sh, pkg := shape{kind: kindStruct, ident: id, hasIdent: true}, id.Package
 	for _, seg := range splitSegments(spath) {
