@@ -91,8 +91,8 @@ func (ch *checker) start(c *apiextensionsv1.CustomResourceDefinition) {
 			r.checkOutcome = out
 			return
 		}
-		r.Invalid = toSchemaErrors(normalize.ValidateCRD(ch.ctx, c))
-		r.Later = toSchemaErrors(normalize.CheckDefaults(ch.ctx, c))
+		invalid, later := normalize.Check(ch.ctx, c)
+		r.Invalid, r.Later = toSchemaErrors(invalid), toSchemaErrors(later)
 		ch.cache.put(key, r.checkOutcome)
 	}()
 }

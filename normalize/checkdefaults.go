@@ -10,6 +10,7 @@ import (
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -35,25 +36,65 @@ import (
 // not repeated. Error paths have the apiserver's form, e.g.
 // spec.versions[0].schema.openAPIV3Schema.properties[spec].default.
 func CheckDefaults(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition) field.ErrorList {
+	internal, err := ToInternal(crd)
+	if err != nil {
+		return field.ErrorList{field.InternalError(nil, err)}
+	}
+	return checkDefaults(ctx, crd, internal)
+}
+
+// Check is ValidateCRD and CheckDefaults on one conversion of crd to the
+// internal type: what the generator runs for every CRD it writes.
+func Check(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition) (invalid, later field.ErrorList) {
+	internal, err := ToInternal(crd)
+	if err != nil {
+		return field.ErrorList{field.InternalError(nil, err)}, nil
+	}
+	return validation.ValidateCustomResourceDefinition(ctx, internal), checkDefaults(ctx, crd, internal)
+}
+
+// checkDefaults is CheckDefaults on crd and its conversion internal
+// (ToInternal), which holds a version's schema in spec.validation when
+// every version has the same one.
+func checkDefaults(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition, internal *apiextensions.CustomResourceDefinition) field.ErrorList {
 	var errs field.ErrorList
 	for i, v := range crd.Spec.Versions {
 		if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
 			continue
 		}
 		base := field.NewPath("spec", "versions").Index(i).Child("schema", "openAPIV3Schema")
-		errs = append(errs, nullDefaults(base, v.Schema.OpenAPIV3Schema)...)
-		internal := &apiextensions.JSONSchemaProps{}
-		if err := apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(v.Schema.OpenAPIV3Schema, internal, nil); err != nil {
-			errs = append(errs, field.InternalError(base, err))
+		if hasNullDefault(v.Schema.OpenAPIV3Schema) {
+			errs = append(errs, nullDefaults(base, v.Schema.OpenAPIV3Schema)...)
+		}
+		schema := internal.Spec.Validation
+		if iv := internal.Spec.Versions[i].Schema; iv != nil {
+			schema = iv
+		}
+		if schema == nil || schema.OpenAPIV3Schema == nil {
 			continue
 		}
-		s, err := structuralschema.NewStructural(internal)
+		s, err := structuralschema.NewStructural(schema.OpenAPIV3Schema)
 		if err != nil {
 			continue // not structural: ValidateCRD reports it
 		}
 		errs = append(errs, nestedDefaults(ctx, base, newNode(s), false)...)
 	}
 	return errs
+}
+
+// hasNullDefault reports whether s or a schema below it has `default:
+// null`, without building the paths that nullDefaults reports.
+func hasNullDefault(s *apiextensionsv1.JSONSchemaProps) bool {
+	if s.Default != nil && string(s.Default.Raw) == "null" {
+		return true
+	}
+	for _, p := range s.Properties {
+		if hasNullDefault(&p) {
+			return true
+		}
+	}
+	return (s.Items != nil && s.Items.Schema != nil && hasNullDefault(s.Items.Schema)) ||
+		(s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil && hasNullDefault(s.AdditionalProperties.Schema))
 }
 
 // nullDefaults reports `default: null`: the apiserver converts it to "no

@@ -75,3 +75,40 @@ func TestPrepareForCreateIsTheStrategys(t *testing.T) {
 		t.Errorf("the webhook's port was defaulted in the input: %d", *port)
 	}
 }
+
+// TestCheckIsValidateCRDAndCheckDefaults: Check shares one conversion
+// between the two checks and must say what they say apart, also for a CRD
+// whose versions share their schema (the conversion moves it to
+// spec.validation) and for one with errors of both kinds.
+func TestCheckIsValidateCRDAndCheckDefaults(t *testing.T) {
+	crds, err := LoadCRDs("../testdata/golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared := crds[0].DeepCopy()
+	v2 := *shared.Spec.Versions[0].DeepCopy()
+	v2.Name, v2.Storage = "v2", false
+	shared.Spec.Versions = append(shared.Spec.Versions, v2)
+	broken := shared.DeepCopy()
+	for i := range broken.Spec.Versions {
+		props := broken.Spec.Versions[i].Schema.OpenAPIV3Schema.Properties
+		props["extra"] = apiextensionsv1.JSONSchemaProps{Type: "string", Default: &apiextensionsv1.JSON{Raw: []byte("null")}}
+		props["spec"] = apiextensionsv1.JSONSchemaProps{Type: "object", Default: &apiextensionsv1.JSON{Raw: []byte(`"x"`)}}
+	}
+	crds = append(crds, shared, broken)
+	ctx := context.Background()
+	both := false
+	for _, c := range crds {
+		invalid, later := Check(ctx, c)
+		if want := ValidateCRD(ctx, c); fmt.Sprint(invalid) != fmt.Sprint(want) {
+			t.Errorf("%s: Check's first list = %v, ValidateCRD = %v", c.Name, invalid, want)
+		}
+		if want := CheckDefaults(ctx, c); fmt.Sprint(later) != fmt.Sprint(want) {
+			t.Errorf("%s: Check's second list = %v, CheckDefaults = %v", c.Name, later, want)
+		}
+		both = both || (len(invalid) > 0 && len(later) > 0)
+	}
+	if !both {
+		t.Error("no CRD had errors of both kinds: the comparison proved little")
+	}
+}
