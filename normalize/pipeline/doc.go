@@ -16,7 +16,7 @@
 //
 //	controller-gen-default normalize --crd PATH [--crd PATH]... [-o yaml|json] [--strict] [FILE|-]...
 //
-// Every CRD is first validated with ValidateCRD. Each document of the input
+// Every CRD is first validated with normalize.ValidateCRD. Each document of the input
 // (a multi-document YAML stream, or JSON; no FILE or - is stdin) is matched
 // by apiVersion and kind to a served version of a CRD and run through its
 // Pipeline. An object of a namespaced kind without metadata.namespace is

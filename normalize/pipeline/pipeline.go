@@ -54,8 +54,8 @@ type Result struct {
 	Errors field.ErrorList
 }
 
-// NewPipeline builds the pipeline of one served version. The CRD must be
-// valid (see ValidateCRD).
+// New builds the pipeline of one served version. The CRD must be
+// valid (see normalize.ValidateCRD).
 func New(crd *apiextensionsv1.CustomResourceDefinition, version string) (*Pipeline, error) {
 	internal, err := normalize.ToInternal(crd)
 	if err != nil {
