@@ -313,11 +313,12 @@ func (d *defaulter) locate(crdName, version, spath string) (node, bool) {
 		switch {
 		case strings.HasPrefix(seg, "properties[") && sh.kind == kindStruct && sh.hasIdent:
 			name := strings.TrimSuffix(strings.TrimPrefix(seg, "properties["), "]")
-			i := slices.IndexFunc(d.fields(sh.ident), func(f goField) bool { return f.json == name })
+			fields := d.fields(sh.ident)
+			i := slices.IndexFunc(fields, func(f goField) bool { return f.json == name })
 			if i < 0 {
 				return found, true
 			}
-			f := d.fields(sh.ident)[i]
+			f := fields[i]
 			l = l.property(name)
 			found = node{at: posOf(f), goPath: f.goPath(), jpath: l.jpath, own: d.own.is(f.pkg)}
 			sh, pkg = d.shapeOf(f.pkg.TypesInfo.TypeOf(f.RawField.Type), f.pkg), f.pkg
