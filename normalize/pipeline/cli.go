@@ -187,13 +187,11 @@ func decodeDocuments(b []byte) ([]map[string]any, error) {
 		if err != nil {
 			return nil, fmt.Errorf("document %d: %w", i+1, err)
 		}
-		var obj map[string]any
-		dec := json.NewDecoder(bytes.NewReader(j))
-		dec.UseNumber()
-		if err := dec.Decode(&obj); err != nil || obj == nil {
+		obj, err := DecodeObject(j)
+		if err != nil {
 			return nil, fmt.Errorf("document %d: not an object", i+1)
 		}
-		out = append(out, fromJSONNumbers(obj).(map[string]any))
+		out = append(out, obj)
 	}
 	return out, nil
 }
