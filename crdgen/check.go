@@ -3,6 +3,7 @@ package crdgen
 import (
 	"context"
 	"fmt"
+	"go/token"
 	"runtime"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/model"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
@@ -21,7 +23,7 @@ const (
 
 // node is the Go source of one schema property.
 type node struct {
-	at     diagPos
+	at     token.Position
 	goPath string
 	jpath  string
 	own    bool
@@ -138,15 +140,15 @@ func (d *defaulter) reportSchemaError(c *apiextensionsv1.CustomResourceDefinitio
 	if hasOrigin {
 		msg += " (" + o.cause + ")"
 	}
-	sev := sevError
+	sev := model.Error
 	if strings.HasPrefix(e.Field, "metadata.annotations") {
 		// Not about the schema: protected *.k8s.io groups need an approval
 		// annotation, which projects add with +kubebuilder:metadata:annotations
 		// or in their release pipeline. controller-gen writes such CRDs too.
-		sev = sevWarning
+		sev = model.Warning
 		msg += "; add it with // +kubebuilder:metadata:annotations=\"api-approved.kubernetes.io=<URL of the API review>\" on the type"
 	}
-	d.diags.add(diag{sev: sev, at: at, goPath: goPath, jpath: n.jpath, rule: rule, own: true, msg: msg})
+	d.diags.Add(model.Finding{Sev: sev, Pos: at, GoPath: goPath, JPath: n.jpath, Rule: rule, Own: true, Msg: msg})
 }
 
 // splitSchemaField reads an apiserver error path such as

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/controller-gen-default/controller-gen-default/crdgen"
+	"github.com/controller-gen-default/controller-gen-default/defaultgen"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
@@ -180,5 +182,42 @@ func TestCheckCache(t *testing.T) {
 	t.Setenv(crdgen.CheckCacheEnv, "off")
 	if third := generate(t, crdgen.Generator{}, true, "../testdata/forbidden/..."); third.diags != first.diags {
 		t.Errorf("the uncached run differs:\n%s", third.diags)
+	}
+}
+
+// TestDefaultsAloneDecidesAsCRD: the defaults generator, run alone
+// (`controller-gen-default object defaults`), takes the crd generator's
+// decisions: on testdata/forbidden it reports every error crd reports
+// about a marker, at the same position with the same text, exits with an
+// error and writes nothing. (The apiserver's checks run in crd only.)
+func TestDefaultsAloneDecidesAsCRD(t *testing.T) {
+	errorLines := func(diags string) []string {
+		var out []string
+		for _, l := range strings.Split(diags, "\n") {
+			// the apiserver's messages start with "CRD <name>:" and may span lines
+			if strings.Contains(l, ": error: ") && !strings.Contains(l, ": CRD ") {
+				out = append(out, l)
+			}
+		}
+		sort.Strings(out)
+		return out
+	}
+	crdRes := generate(t, crdgen.Generator{}, true, "../testdata/forbidden/...")
+	defRes := generate(t, defaultgen.Generator{}, true, "../testdata/forbidden/...")
+	if !defRes.failed {
+		t.Fatalf("defaults succeeded, want errors:\n%s", defRes.diags)
+	}
+	if len(defRes.files) != 0 {
+		t.Errorf("defaults wrote %d files despite errors", len(defRes.files))
+	}
+	want, got := errorLines(crdRes.diags), errorLines(defRes.diags)
+	if len(want) < 8 {
+		t.Fatalf("crd reported %d marker errors, want every error of testdata/forbidden:\n%s", len(want), crdRes.diags)
+	}
+	if strings.Join(want, "\n") != strings.Join(got, "\n") {
+		t.Errorf("defaults alone reported\n%s\nwant crd's\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if strings.Contains(defRes.diags, ": warning: ") {
+		t.Errorf("defaults printed warnings, which are about the CRD and crd's to print:\n%s", defRes.diags)
 	}
 }

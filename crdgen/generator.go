@@ -8,10 +8,13 @@ package crdgen
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
+	"os"
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -21,8 +24,12 @@ import (
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
+	"github.com/controller-gen-default/controller-gen-default/internal/model"
 	"github.com/controller-gen-default/controller-gen-default/markers"
 )
+
+// DiagnosticsOutput receives diagnostics in go vet style. Tests replace it.
+var DiagnosticsOutput io.Writer = os.Stderr
 
 // Generator generates CustomResourceDefinitions with KEP-1929 defaults. Its
 // options are crd.Generator's, plus ImplicitDefaults, Check and Verbose.
@@ -115,12 +122,105 @@ func Version() string {
 // Generate builds every CRD in the roots, applies defaults, checks and writes
 // them. Nothing is written when any CRD has an error.
 func (g Generator) Generate(ctx *genall.GenerationContext) error {
+	header, err := g.header(ctx)
+	if err != nil {
+		return err
+	}
+	// Each CRD is rendered as soon as it is generated, while its checks run,
+	// and the files are written only when every check has passed.
+	var staged atomicout.Staging
+	rctx := *ctx
+	rctx.OutputRule = staged.Rule(ctx.OutputRule)
+	var werr error
+	var checks *checker
+	b := build(ctx, g.buildOptions(), func(n int) { checks = newChecker(context.Background(), n) },
+		func(c *apiextensionsv1.CustomResourceDefinition) {
+			if boolOpt(g.Check, true) {
+				checks.start(c)
+			}
+			if werr == nil {
+				werr = g.write(&rctx, []apiextensionsv1.CustomResourceDefinition{*c}, header)
+			}
+		})
+	if b == nil {
+		return nil
+	}
+	checks.generatorDone()
+	checks.report(b.d)
+	if b.d.diags.Report(DiagnosticsOutput, boolOpt(g.Verbose, false), "crd:verbose=true") {
+		return fmt.Errorf("crd: errors in defaults; no CRD was written")
+	}
+	if werr != nil {
+		return werr
+	}
+	return staged.Commit()
+}
+
+// buildOptions are the options that change the CRDs' schemas and defaults.
+func (g Generator) buildOptions() buildOptions {
+	return buildOptions{
+		ignoreUnexported: boolOpt(g.IgnoreUnexportedFields, false),
+		allowDangerous:   boolOpt(g.AllowDangerousTypes, false),
+		embeddedMeta:     boolOpt(g.GenerateEmbeddedObjectMeta, false),
+		maxDescLen:       g.MaxDescLen,
+		omitToolVersion:  boolOpt(g.OmitToolVersion, false),
+		implicit:         boolOpt(g.ImplicitDefaults, true),
+	}
+}
+
+// buildOptions are the crd generator's options that change what is built.
+type buildOptions struct {
+	ignoreUnexported, allowDangerous, embeddedMeta bool
+	maxDescLen                                     *int
+	omitToolVersion, implicit                      bool
+}
+
+func (o buildOptions) same(p buildOptions) bool {
+	return o.ignoreUnexported == p.ignoreUnexported && o.allowDangerous == p.allowDangerous &&
+		o.embeddedMeta == p.embeddedMeta && o.omitToolVersion == p.omitToolVersion &&
+		o.implicit == p.implicit &&
+		(o.maxDescLen == nil) == (p.maxDescLen == nil) && (o.maxDescLen == nil || *o.maxDescLen == *p.maxDescLen)
+}
+
+// built is the CRDs of one run, with the defaults decided and written.
+type built struct {
+	col  *ctmarkers.Collector
+	opts buildOptions
+	d    *defaulter
+	crds []apiextensionsv1.CustomResourceDefinition
+	// kinds are the root types of every version of every CRD.
+	kinds []crd.TypeIdent
+}
+
+// lastBuild is the build of the current run, shared by the crd and
+// defaults generators: they run on the same loaded packages (the same
+// marker collector), and must take every decision once and report it once.
+var lastBuild struct {
+	sync.Mutex
+	b *built
+}
+
+// build generates every CRD of the roots and decides its defaults, or
+// returns the build the other generator of this run already made. start is
+// called with the number of CRDs before the first, each before it is
+// passed to each.
+func build(ctx *genall.GenerationContext, opts buildOptions, start func(n int), each func(*apiextensionsv1.CustomResourceDefinition)) *built {
+	lastBuild.Lock()
+	defer lastBuild.Unlock()
+	if b := lastBuild.b; b != nil && b.col == ctx.Collector && b.opts.same(opts) {
+		start(len(b.crds))
+		for i := range b.crds {
+			each(&b.crds[i])
+		}
+		return b
+	}
+	lastBuild.b = nil
 	parser := &crd.Parser{
 		Collector:                  ctx.Collector,
 		Checker:                    ctx.Checker,
-		IgnoreUnexportedFields:     boolOpt(g.IgnoreUnexportedFields, false),
-		AllowDangerousTypes:        boolOpt(g.AllowDangerousTypes, false),
-		GenerateEmbeddedObjectMeta: boolOpt(g.GenerateEmbeddedObjectMeta, false),
+		IgnoreUnexportedFields:     opts.ignoreUnexported,
+		AllowDangerousTypes:        opts.allowDangerous,
+		GenerateEmbeddedObjectMeta: opts.embeddedMeta,
 	}
 	crd.AddKnownTypes(parser)
 	for _, root := range ctx.Roots {
@@ -134,54 +234,70 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 	if len(kinds) == 0 {
 		return nil
 	}
-	header, err := g.header(ctx)
-	if err != nil {
-		return err
-	}
-
-	d := newDefaulter(parser, ctx.Collector, ctx.Roots, options{
-		implicit: boolOpt(g.ImplicitDefaults, true),
-		verbose:  boolOpt(g.Verbose, false),
-	})
-	// Each CRD is rendered as soon as it is generated, while its checks run,
-	// and the files are written only when every check has passed.
-	var staged atomicout.Staging
-	rctx := *ctx
-	rctx.OutputRule = staged.Rule(ctx.OutputRule)
-	var werr error
-	crds := make([]apiextensionsv1.CustomResourceDefinition, 0, len(kinds))
-	checks := newChecker(context.Background(), len(kinds))
+	b := &built{col: ctx.Collector, opts: opts, d: newDefaulter(parser, ctx.Collector, ctx.Roots, options{implicit: opts.implicit})}
+	b.crds = make([]apiextensionsv1.CustomResourceDefinition, 0, len(kinds))
+	start(len(kinds))
 	for _, gk := range kinds {
-		parser.NeedCRDFor(gk, g.MaxDescLen)
+		parser.NeedCRDFor(gk, opts.maxDescLen)
 		c, ok := parser.CustomResourceDefinitions[gk] // NeedCRDFor made it from a deep copy
 		if !ok {
 			continue
 		}
-		if !boolOpt(g.OmitToolVersion, false) {
+		if !opts.omitToolVersion {
 			if c.Annotations == nil {
 				c.Annotations = map[string]string{}
 			}
 			c.Annotations["controller-gen.kubebuilder.io/version"] = Version()
 		}
 		crd.FixTopLevelMetadata(c)
-		d.applyCRD(&c, rootTypes(parser, gk))
-		crds = append(crds, c) // capacity is len(kinds): &crds[i] stays valid
-		if boolOpt(g.Check, true) {
-			checks.start(&crds[len(crds)-1])
+		roots := rootTypes(parser, gk)
+		for _, id := range roots {
+			b.kinds = append(b.kinds, id)
 		}
-		if werr == nil {
-			werr = g.write(&rctx, crds[len(crds)-1:], header)
-		}
+		b.d.applyCRD(&c, roots)
+		b.crds = append(b.crds, c) // capacity is len(kinds): &b.crds[i] stays valid
+		each(&b.crds[len(b.crds)-1])
 	}
-	checks.generatorDone()
-	checks.report(d)
-	if d.diags.report(d.opts.verbose) {
-		return fmt.Errorf("crd: errors in defaults; no CRD was written")
+	lastBuild.b = b
+	return b
+}
+
+// Decisions are the defaults of a run's CRDs, as the defaults generator
+// reads them.
+type Decisions struct {
+	Model *model.Model
+	// Findings are the findings about the fields of the CRDs; a report
+	// prints each once, whichever generator prints it.
+	Findings *model.Diagnostics
+	// Kinds are the root types of the CRDs' versions.
+	Kinds []crd.TypeIdent
+}
+
+// DecisionOptions are the crd generator's options the defaults generator
+// is run with: the same as crd's where both run, so that both read one
+// build.
+type DecisionOptions struct {
+	ImplicitDefaults    bool
+	AllowDangerousTypes bool
+}
+
+// Decide builds the CRDs of ctx's roots and decides every default, without
+// the apiserver checks and without writing anything; when the crd
+// generator of the same run has built them already, with the same
+// implicitDefaults, its decisions are reused. It returns nil when the roots
+// declare no kind.
+func Decide(ctx *genall.GenerationContext, opts DecisionOptions) *Decisions {
+	lastBuild.Lock()
+	b := lastBuild.b
+	lastBuild.Unlock()
+	if b == nil || b.col != ctx.Collector || b.opts.implicit != opts.ImplicitDefaults {
+		b = build(ctx, buildOptions{implicit: opts.ImplicitDefaults, allowDangerous: opts.AllowDangerousTypes},
+			func(int) {}, func(*apiextensionsv1.CustomResourceDefinition) {})
 	}
-	if werr != nil {
-		return werr
+	if b == nil {
+		return nil
 	}
-	return staged.Commit()
+	return &Decisions{Model: b.d.model, Findings: b.d.diags, Kinds: b.kinds}
 }
 
 func (g Generator) header(ctx *genall.GenerationContext) (string, error) {

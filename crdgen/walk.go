@@ -1,7 +1,6 @@
 package crdgen
 
 import (
-	"go/ast"
 	"go/token"
 	"go/types"
 	"slices"
@@ -12,47 +11,39 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/loader"
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 
-	"github.com/controller-gen-default/controller-gen-default/markers"
+	"github.com/controller-gen-default/controller-gen-default/internal/model"
 )
 
 type options struct {
 	implicit bool
-	verbose  bool
 }
 
 // defaulter walks each flattened version schema together with the Go types
-// it was generated from, and writes every effective default once, on the
-// property that uses it. Shared type schemas are never touched, so the
-// flattener cannot turn two defaults into an `allOf`.
+// it was generated from, asks the model for each property's decision and
+// writes it there: every effective default once, on the property that uses
+// it. Shared type schemas are never touched, so the flattener cannot turn
+// two defaults into an `allOf`.
 type defaulter struct {
 	parser  *crd.Parser
-	col     *ctmarkers.Collector
+	model   *model.Model
 	opts    options
-	diags   *diagnostics
-	own     ownership
+	diags   *model.Diagnostics
 	origins map[string]origin
 	// versionRoots are the root types and their nodes by
 	// originKey(crd, version, ""), where locate starts.
 	versionRoots map[string]versionRoot
 	roots        map[string]node
-	pkgMark      map[*loader.Package]*bool
-	// ownEncoding caches hasOwnEncoding by type.
-	ownEncoding map[*types.Named]bool
 }
 
 func newDefaulter(p *crd.Parser, col *ctmarkers.Collector, roots []*loader.Package, opts options) *defaulter {
 	return &defaulter{
 		parser:       p,
-		col:          col,
+		model:        model.New(p, col, roots, model.Options{Implicit: opts.implicit}),
 		opts:         opts,
-		diags:        newDiagnostics(),
-		own:          newOwnership(roots),
+		diags:        model.NewDiagnostics(),
 		origins:      map[string]origin{},
 		versionRoots: map[string]versionRoot{},
 		roots:        map[string]node{},
-		pkgMark:      map[*loader.Package]*bool{},
-
-		ownEncoding: map[*types.Named]bool{},
 	}
 }
 
@@ -97,27 +88,6 @@ func joinPath(a, b string) string {
 	return a + "." + b
 }
 
-// field is a struct field with its JSON name and the package it is declared in.
-type goField struct {
-	ctmarkers.FieldInfo
-	pkg   *loader.Package
-	owner string // Go name of the declaring type
-	json  string
-	// omitEmpty is true for omitempty and omitzero alike.
-	omitEmpty     bool
-	omitEmptyOnly bool // the tag says omitempty (not only omitzero)
-}
-
-func (f goField) goPath() string {
-	name := f.Name
-	if name == "" { // an embedded field with a json name
-		name = strings.TrimPrefix(types.ExprString(f.RawField.Type), "*")
-	}
-	return f.owner + "." + name
-}
-
-func (f goField) pos() token.Position { return f.pkg.Fset.Position(f.RawField.Pos()) }
-
 // applyCRD injects defaults into every version of c.
 func (d *defaulter) applyCRD(c *apiextensionsv1.CustomResourceDefinition, roots map[string]crd.TypeIdent) {
 	for i := range c.Spec.Versions {
@@ -128,7 +98,7 @@ func (d *defaulter) applyCRD(c *apiextensionsv1.CustomResourceDefinition, roots 
 		}
 		l := loc{crd: c.Name, version: v.Name, resource: true}
 		if info := d.parser.Types[id]; info != nil {
-			root := node{at: diagPos(id.Package.Fset.Position(info.RawSpec.Pos())), goPath: id.Name, own: d.own.is(id.Package)}
+			root := node{at: id.Package.Fset.Position(info.RawSpec.Pos()), goPath: id.Name, own: d.model.Own(id.Package)}
 			d.roots[c.Name] = root
 			d.versionRoots[originKey(c.Name, v.Name, "")] = versionRoot{id: id, n: root}
 		}
@@ -138,158 +108,85 @@ func (d *defaulter) applyCRD(c *apiextensionsv1.CustomResourceDefinition, roots 
 
 // structNode walks the fields of the struct type id, whose schema is s.
 func (d *defaulter) structNode(s *apiextensionsv1.JSONSchemaProps, id crd.TypeIdent, l loc) {
-	info := d.parser.Types[id]
-	if info == nil {
-		return
+	if v := d.model.ImplicitMarker(id); v != nil {
+		l.inherit = v
 	}
-	if v, ok := info.Markers.Get(markers.ImplicitName).(markers.Implicit); ok {
-		b := bool(v)
-		l.inherit = &b
-	}
-	for _, f := range d.fields(id) {
-		if l.resource && (f.json == "metadata" || f.json == "apiVersion" || f.json == "kind") {
+	for _, f := range d.model.Fields(id) {
+		if l.resource && (f.Tag.Name == "metadata" || f.Tag.Name == "apiVersion" || f.Tag.Name == "kind") {
 			continue
 		}
-		prop, ok := s.Properties[f.json]
+		prop, ok := s.Properties[f.Tag.Name]
 		if !ok {
 			continue
 		}
-		d.field(&prop, f, l.property(f.json))
-		s.Properties[f.json] = prop
+		d.field(&prop, f, l.property(f.Tag.Name))
+		s.Properties[f.Tag.Name] = prop
 	}
 }
 
-// fields lists the JSON fields of a struct type, with inline (embedded)
-// structs expanded in place as controller-gen flattens them.
-func (d *defaulter) fields(id crd.TypeIdent) []goField {
-	info := d.parser.Types[id]
-	if info == nil {
-		return nil
-	}
-	var out []goField
-	for _, fi := range info.Fields {
-		if fi.Name != "" && d.parser.IgnoreUnexportedFields && !ast.IsExported(fi.Name) {
-			continue
-		}
-		tag, ok := fi.Tag.Lookup("json")
-		if !ok || tag == "-" {
-			continue
-		}
-		opts := strings.Split(tag, ",")
-		f := goField{FieldInfo: fi, pkg: id.Package, owner: id.Name, json: opts[0]}
-		inline := f.json == ""
-		for _, o := range opts[1:] {
-			switch o {
-			case "inline":
-				inline = true
-			case "omitempty":
-				f.omitEmpty, f.omitEmptyOnly = true, true
-			case "omitzero":
-				f.omitEmpty = true
-			}
-		}
-		if !inline {
-			out = append(out, f)
-			continue
-		}
-		sh := d.shapeOf(id.Package.TypesInfo.TypeOf(fi.RawField.Type), id.Package)
-		if sh.hasIdent {
-			out = append(out, d.fields(sh.ident)...)
-		}
-	}
-	return out
-}
-
-// field decides the default of one property and walks below it. Children
-// come first, so that a parent's default can be checked against what its
-// children will be.
-func (d *defaulter) field(prop *apiextensionsv1.JSONSchemaProps, f goField, l loc) {
-	sh := d.shapeOf(f.pkg.TypesInfo.TypeOf(f.RawField.Type), f.pkg)
-	implicit := d.implicitFor(f, sh, l)
+// field walks below one property, then takes its decision: children come
+// first, so that a parent's default is decided with its children's.
+func (d *defaulter) field(prop *apiextensionsv1.JSONSchemaProps, f *model.Field, l loc) {
 	below := l
-	if v, ok := f.Markers.Get(markers.ImplicitName).(markers.Implicit); ok {
-		b := bool(v)
-		below.inherit = &b
-	}
-	d.descend(prop, sh, f.pkg, below)
-	d.fieldDefault(prop, f, sh, l, implicit)
+	below.inherit = d.model.Below(f, l.inherit)
+	d.descend(prop, f.Shape, f.Pkg, below)
+	dec := d.model.Decide(prop, f, l.inherit, l.jpath)
+	d.apply(prop, dec, l, f.Pos(), f.GoPath(), d.model.Own(f.Pkg))
 }
 
-// implicitFor says whether implicit defaults are on for f: the field's own
-// +implicitDefaults marker, then one on the field's type, then one on an
-// enclosing field or type, then the package's, then the generator option.
-// implicitDefaults=false wins over every marker.
-func (d *defaulter) implicitFor(f goField, sh shape, l loc) bool {
-	if !d.opts.implicit {
-		return false
+// apply writes a decision into the schema and keeps its findings and, for
+// apiserver errors about the default, where it came from.
+func (d *defaulter) apply(s *apiextensionsv1.JSONSchemaProps, dec *model.Decision, l loc, at token.Position, goPath string, own bool) {
+	for _, f := range dec.Findings {
+		d.diags.Add(f)
 	}
-	if v, ok := f.Markers.Get(markers.ImplicitName).(markers.Implicit); ok {
-		return bool(v)
+	if dec.Default == nil {
+		// controller-tools may have written a marker's value that the
+		// decision refuses
+		s.Default = nil
+		return
 	}
-	if sh.hasIdent {
-		if v, ok := d.parser.Types[sh.ident].Markers.Get(markers.ImplicitName).(markers.Implicit); ok {
-			return bool(v)
-		}
+	dec.Apply(s)
+	if ex := dec.Explicit(); ex != nil {
+		at = ex.Pos
 	}
-	if l.inherit != nil {
-		return *l.inherit
-	}
-	if p := d.packageImplicit(f.pkg); p != nil {
-		return *p
-	}
-	return true
-}
-
-func (d *defaulter) packageImplicit(pkg *loader.Package) *bool {
-	if v, ok := d.pkgMark[pkg]; ok {
-		return v
-	}
-	var out *bool
-	if vals, err := ctmarkers.PackageMarkers(d.col, pkg); err == nil {
-		if v, ok := vals.Get(markers.ImplicitName).(markers.Implicit); ok {
-			b := bool(v)
-			out = &b
-		}
-	}
-	d.pkgMark[pkg] = out
-	return out
+	d.record(l, origin{at: at, goPath: goPath, cause: dec.Source, own: own})
 }
 
 // descend walks the inside of a property of shape sh.
-func (d *defaulter) descend(s *apiextensionsv1.JSONSchemaProps, sh shape, pkg *loader.Package, l loc) {
-	if preservesUnknown(s) {
-		return
+func (d *defaulter) descend(s *apiextensionsv1.JSONSchemaProps, sh model.Shape, pkg *loader.Package, l loc) {
+	if s.XPreserveUnknownFields != nil && *s.XPreserveUnknownFields &&
+		len(s.Properties) == 0 && s.Items == nil && s.AdditionalProperties == nil {
+		return // nothing below is typed, so nothing below is defaulted
 	}
-	switch sh.kind {
-	case kindStruct:
-		if sh.hasIdent {
+	switch sh.Kind {
+	case model.KindStruct:
+		if sh.HasIdent {
 			l.resource = s.XEmbeddedResource
-			d.structNode(s, sh.ident, l)
+			d.structNode(s, sh.Ident, l)
 		}
-	case kindList:
+	case model.KindList:
 		if s.Items != nil && s.Items.Schema != nil {
-			d.element(s.Items.Schema, sh.elem, pkg, l.items("items"))
+			d.element(s.Items.Schema, sh.Elem, pkg, l.items("items"))
 		}
-	case kindMap:
+	case model.KindMap:
 		if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
-			d.element(s.AdditionalProperties.Schema, sh.elem, pkg, l.items("additionalProperties"))
+			d.element(s.AdditionalProperties.Schema, sh.Elem, pkg, l.items("additionalProperties"))
 		}
 	}
-}
-
-// preservesUnknown reports a subtree that keeps unknown fields and declares
-// none: nothing below it is typed, so nothing below it is defaulted.
-func preservesUnknown(s *apiextensionsv1.JSONSchemaProps) bool {
-	return s.XPreserveUnknownFields != nil && *s.XPreserveUnknownFields &&
-		len(s.Properties) == 0 && s.Items == nil && s.AdditionalProperties == nil
 }
 
 // element walks a list item or map value; only a type-level +default
 // applies to it (KEP-1929 "Lists" and "String Maps").
 func (d *defaulter) element(s *apiextensionsv1.JSONSchemaProps, t types.Type, pkg *loader.Package, l loc) {
-	sh := d.shapeOf(t, pkg)
+	sh := d.model.ShapeOf(t, pkg)
 	d.descend(s, sh, pkg, l)
-	d.elementDefault(s, sh, l)
+	dec := d.model.DecideElement(s, sh, l.jpath)
+	if dec.Default == nil && len(dec.Findings) == 0 {
+		return
+	}
+	info := d.parser.Types[sh.Ident]
+	d.apply(s, dec, l, token.Position{}, info.Name, d.model.Own(sh.Ident.Package))
 }
 
 type versionRoot struct {
@@ -308,26 +205,43 @@ func (d *defaulter) locate(crdName, version, spath string) (node, bool) {
 	}
 	id, found := root.id, root.n
 	l := loc{crd: crdName, version: version, resource: true}
-	sh, pkg := shape{kind: kindStruct, ident: id, hasIdent: true}, id.Package
+	sh, pkg := model.Shape{Kind: model.KindStruct, Ident: id, HasIdent: true}, id.Package
 	for _, seg := range splitSegments(spath) {
 		switch {
-		case strings.HasPrefix(seg, "properties[") && sh.kind == kindStruct && sh.hasIdent:
+		case strings.HasPrefix(seg, "properties[") && sh.Kind == model.KindStruct && sh.HasIdent:
 			name := strings.TrimSuffix(strings.TrimPrefix(seg, "properties["), "]")
-			fields := d.fields(sh.ident)
-			i := slices.IndexFunc(fields, func(f goField) bool { return f.json == name })
+			fields := d.model.Fields(sh.Ident)
+			i := slices.IndexFunc(fields, func(f *model.Field) bool { return f.Tag.Name == name })
 			if i < 0 {
 				return found, true
 			}
 			f := fields[i]
 			l = l.property(name)
-			found = node{at: posOf(f), goPath: f.goPath(), jpath: l.jpath, own: d.own.is(f.pkg)}
-			sh, pkg = d.shapeOf(f.pkg.TypesInfo.TypeOf(f.RawField.Type), f.pkg), f.pkg
-		case (seg == "items" && sh.kind == kindList) || (seg == "additionalProperties" && sh.kind == kindMap):
+			found = node{at: f.Pos(), goPath: f.GoPath(), jpath: l.jpath, own: d.model.Own(f.Pkg)}
+			sh, pkg = f.Shape, f.Pkg
+		case (seg == "items" && sh.Kind == model.KindList) || (seg == "additionalProperties" && sh.Kind == model.KindMap):
 			l = l.items(seg)
-			sh = d.shapeOf(sh.elem, pkg)
+			sh = d.model.ShapeOf(sh.Elem, pkg)
 		default:
 			return found, true
 		}
 	}
 	return found, true
+}
+
+// origin is where a default in the schema came from, so that an apiserver
+// error about it can be reported at the Go source.
+type origin struct {
+	at     token.Position
+	goPath string
+	jpath  string
+	cause  string
+	own    bool
+}
+
+func originKey(crd, version, spath string) string { return crd + "|" + version + "|" + spath }
+
+func (d *defaulter) record(l loc, o origin) {
+	o.jpath = l.jpath
+	d.origins[originKey(l.crd, l.version, l.spath)] = o
 }

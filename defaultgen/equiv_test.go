@@ -1,8 +1,8 @@
 package defaultgen_test
 
 import (
-	"bytes"
 	"os"
+	"reflect"
 	"strconv"
 	"testing"
 
@@ -16,9 +16,11 @@ import (
 const instancesPerKind = 300
 
 // TestRuleOfThumb is KEP-1929's rule of thumb on every testdata kind: a
-// random object as a Go client serialises it is defaulted alike by (a) the
-// generated Go defaulting functions and (b) the apiserver's decode with the
-// generated CRD, read back into the Go type. EQUIV_SEED replays a run.
+// random Go object is stored alike (a) defaulted by the generated Go
+// defaulting functions and marshalled, and (b) marshalled, as a Go client
+// sends it, and decoded by the apiserver's code with the generated CRD.
+// Both are compared as JSON, so that {} and an absent field differ.
+// EQUIV_SEED replays a run.
 func TestRuleOfThumb(t *testing.T) {
 	seed := equiv.Seed()
 	if s := os.Getenv("EQUIV_SEED"); s != "" {
@@ -43,13 +45,18 @@ func TestRuleOfThumb(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// differ compares (a) and (b) for one serialised object.
-			differ := func(in []byte) (a, b []byte, ok bool) {
+			// differ compares (a) and (b) for one serialised object and says
+			// where they differ ("" when they do not).
+			differ := func(in []byte) (a, b []byte, where string) {
 				a, err := equiv.GoDefaults(scheme, k, in)
 				if err != nil {
 					t.Fatalf("Go path: %v", err)
 				}
-				obj, err := pipeline.DecodeObject(in)
+				sent, err := equiv.Sent(k, in) // shrinking edits JSON; send what Go would
+				if err != nil {
+					t.Fatalf("Go path: %v", err)
+				}
+				obj, err := pipeline.DecodeObject(sent)
 				if err != nil {
 					t.Fatalf("decode: %v", err)
 				}
@@ -60,22 +67,26 @@ func TestRuleOfThumb(t *testing.T) {
 				if len(res.Pruned) > 0 {
 					t.Fatalf("the CRD prunes fields of a Go-serialised object: %v\n%s", res.Pruned, in)
 				}
-				b, err = equiv.ThroughGo(k, res.Object)
+				b, err = equiv.Stored(res.Object)
 				if err != nil {
 					t.Fatalf("CRD path: %v", err)
 				}
-				return a, b, !bytes.Equal(a, b)
+				where, err = equiv.Diff(reflect.TypeOf(k.New()), a, b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return a, b, where
 			}
 			for i := 0; i < instancesPerKind; i++ {
 				in, err := equiv.Instance(f, k)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if a, b, bad := differ(in); bad {
-					minimal := equiv.Shrink(in, func(x []byte) bool { _, _, d := differ(x); return d }, 200)
-					ma, mb, _ := differ(minimal)
-					t.Fatalf("seed %d, object %d: Go and CRD defaulting differ\ninput:   %s\nGo:      %s\nCRD:     %s\nminimal: %s\nGo:      %s\nCRD:     %s",
-						seed, i, in, a, b, minimal, ma, mb)
+				if a, b, where := differ(in); where != "" {
+					minimal := equiv.Shrink(in, func(x []byte) bool { _, _, d := differ(x); return d != "" }, 200)
+					ma, mb, mwhere := differ(minimal)
+					t.Fatalf("seed %d, object %d: Go and CRD defaulting differ at %s\ninput:   %s\nGo:      %s\nCRD:     %s\nminimal: %s (at %s)\nGo:      %s\nCRD:     %s",
+						seed, i, where, in, a, b, minimal, mwhere, ma, mb)
 				}
 			}
 		})

@@ -24,12 +24,12 @@ import (
 	"strings"
 
 	"sigs.k8s.io/controller-tools/pkg/crd"
-	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
 	"sigs.k8s.io/controller-tools/pkg/genall"
 	"sigs.k8s.io/controller-tools/pkg/loader"
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 
-	"github.com/controller-gen-default/controller-gen-default/markers"
+	"github.com/controller-gen-default/controller-gen-default/crdgen"
+	"github.com/controller-gen-default/controller-gen-default/internal/model"
 )
 
 // Generator writes Go defaulting functions from +default markers.
@@ -38,6 +38,12 @@ type Generator struct {
 	HeaderFile string `marker:",optional"`
 	// Year specifies the year to substitute for " YEAR" in the header file.
 	Year string `marker:",optional"`
+	// ImplicitDefaults must be the crd generator's implicitDefaults: the
+	// Go defaulter follows the CRD's decisions. Default true.
+	ImplicitDefaults *bool `marker:",optional"`
+	// AllowDangerousTypes must be the crd generator's allowDangerousTypes
+	// where the API has float fields. Default false.
+	AllowDangerousTypes *bool `marker:",optional"`
 }
 
 // Help describes the generator for `-h`.
@@ -50,16 +56,17 @@ func (Generator) Help() *ctmarkers.DefinitionHelp {
 		FieldHelp: map[string]ctmarkers.DetailedHelp{
 			"HeaderFile": {Summary: "specifies the header text (e.g. license) to prepend to generated files."},
 			"Year":       {Summary: "specifies the year to substitute for \" YEAR\" in the header file."},
+			"ImplicitDefaults": {Summary: "must be the crd generator's implicitDefaults: the Go defaulter follows the CRD's decisions.",
+				Details: "Default true."},
+			"AllowDangerousTypes": {Summary: "must be the crd generator's allowDangerousTypes where the API has float fields."},
 		},
 	}
 }
 
-// RegisterMarkers registers the markers the generator reads.
+// RegisterMarkers registers the crd generator's markers: the defaults are
+// the CRD's.
 func (Generator) RegisterMarkers(into *ctmarkers.Registry) error {
-	if err := crdmarkers.Register(into); err != nil {
-		return err
-	}
-	return markers.Register(into)
+	return crdgen.Generator{}.RegisterMarkers(into)
 }
 
 // CheckFilter asks genall for type-checked packages, with the crd
@@ -67,7 +74,9 @@ func (Generator) RegisterMarkers(into *ctmarkers.Registry) error {
 func (Generator) CheckFilter() loader.NodeFilter { return crd.Generator{}.CheckFilter() }
 
 // Generate writes zz_generated.defaults.go for every root package that
-// declares a kind.
+// declares a kind. It reads the crd generator's decisions (crdgen.Decide):
+// the Go defaulter applies exactly the defaults the CRD carries. An error
+// in a marker is reported at its position, and nothing is written.
 func (g Generator) Generate(ctx *genall.GenerationContext) error {
 	header := ""
 	if g.HeaderFile != "" {
@@ -77,12 +86,21 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 		}
 		header = strings.ReplaceAll(string(b), " YEAR", " "+g.Year)
 	}
-	var errs []string
+	dec := crdgen.Decide(ctx, crdgen.DecisionOptions{
+		ImplicitDefaults:    g.ImplicitDefaults == nil || *g.ImplicitDefaults,
+		AllowDangerousTypes: g.AllowDangerousTypes != nil && *g.AllowDangerousTypes,
+	})
+	if dec == nil {
+		return nil
+	}
+	// Warnings are about the CRD, and the crd generator reports them.
+	if dec.Findings.ReportErrors(crdgen.DiagnosticsOutput) {
+		return fmt.Errorf("defaults: errors in defaults; no file was written")
+	}
 	for _, root := range ctx.Roots {
-		src, err := newFileGen(ctx.Collector, ctx.Checker, root).generate(header)
+		src, err := newFileGen(dec.Model, root).generate(header, dec.Kinds)
 		if err != nil {
-			errs = append(errs, err.Error())
-			continue
+			return err
 		}
 		if src == nil {
 			continue
@@ -99,37 +117,28 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 			return werr
 		}
 	}
-	if len(errs) > 0 {
-		return fmt.Errorf("defaults: %s", strings.Join(errs, "\n"))
-	}
 	return nil
 }
 
 // fileGen writes the defaulting code of one package.
 type fileGen struct {
-	col     *ctmarkers.Collector
-	checker *loader.TypeChecker
+	m       *model.Model
 	pkg     *loader.Package
-	imports map[string]string // path -> name
-	infos   map[*loader.Package]map[string]*ctmarkers.TypeInfo
+	imports map[string]string    // path -> name
 	state   map[*types.Named]int // needs(): 1 in progress, 2 yes, 3 no
 	helpers map[*types.Named]string
 	order   []*types.Named
 	body    map[*types.Named]string
-	errs    []string
 	tmp     int
-	byPath  map[string]*loader.Package
 }
 
-func newFileGen(col *ctmarkers.Collector, checker *loader.TypeChecker, pkg *loader.Package) *fileGen {
+func newFileGen(m *model.Model, pkg *loader.Package) *fileGen {
 	return &fileGen{
-		col: col, checker: checker, pkg: pkg,
+		m: m, pkg: pkg,
 		imports: map[string]string{},
-		infos:   map[*loader.Package]map[string]*ctmarkers.TypeInfo{},
 		state:   map[*types.Named]int{},
 		helpers: map[*types.Named]string{},
 		body:    map[*types.Named]string{},
-		byPath:  map[string]*loader.Package{},
 	}
 }
 
@@ -139,23 +148,13 @@ type kind struct {
 	typ        *types.Named
 }
 
-// check type-checks pkg, as crd.Parser does before reading its types.
-func (fg *fileGen) check(pkg *loader.Package) {
-	fg.checker.Check(pkg)
-	pkg.NeedTypesInfo()
-}
-
-func (fg *fileGen) generate(header string) ([]byte, error) {
-	fg.check(fg.pkg)
-	kinds := fg.kinds()
+func (fg *fileGen) generate(header string, roots []crd.TypeIdent) ([]byte, error) {
+	kinds := fg.kinds(roots)
 	if len(kinds) == 0 {
 		return nil, nil
 	}
 	for _, k := range kinds {
 		fg.helper(k.typ)
-	}
-	if len(fg.errs) > 0 {
-		return nil, fmt.Errorf("%s", strings.Join(fg.errs, "\n"))
 	}
 
 	var b bytes.Buffer
@@ -230,29 +229,34 @@ func (fg *fileGen) generate(header string) ([]byte, error) {
 	return src, nil
 }
 
-// kinds lists the package's root object types: structs that embed
-// metav1.TypeMeta and metav1.ObjectMeta, with the <Kind>List type that
-// holds them.
-func (fg *fileGen) kinds() []kind {
+// kinds lists the package's root object types, the crd generator's
+// (crdgen.Decide), with the <Kind>List type that holds them.
+func (fg *fileGen) kinds(roots []crd.TypeIdent) []kind {
 	scope := fg.pkg.Types.Scope()
 	var out []kind
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
+	seen := map[string]bool{}
+	for _, id := range roots {
+		if id.Package.PkgPath != fg.pkg.PkgPath || seen[id.Name] {
+			continue
+		}
+		seen[id.Name] = true
+		tn, ok := scope.Lookup(id.Name).(*types.TypeName)
 		if !ok {
 			continue
 		}
 		n, ok := tn.Type().(*types.Named)
-		if !ok || !embeds(n, "TypeMeta") || !embeds(n, "ObjectMeta") {
+		if !ok {
 			continue
 		}
-		k := kind{name: name, typ: n}
-		if l, ok := scope.Lookup(name + "List").(*types.TypeName); ok {
+		k := kind{name: id.Name, typ: n}
+		if l, ok := scope.Lookup(id.Name + "List").(*types.TypeName); ok {
 			if ln, ok := l.Type().(*types.Named); ok && embeds(ln, "TypeMeta") && embeds(ln, "ListMeta") {
-				k.list = name + "List"
+				k.list = id.Name + "List"
 			}
 		}
 		out = append(out, k)
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out
 }
 

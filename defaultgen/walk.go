@@ -1,7 +1,6 @@
 package defaultgen
 
 import (
-	"encoding/json"
 	"fmt"
 	"go/ast"
 	"go/types"
@@ -9,22 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
-	"sigs.k8s.io/controller-tools/pkg/loader"
-	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
-
-	"github.com/controller-gen-default/controller-gen-default/internal/gotypes"
-	"github.com/controller-gen-default/controller-gen-default/markers"
+	"github.com/controller-gen-default/controller-gen-default/internal/model"
 )
-
-// field is one JSON field of a struct, with the Go expression that reaches
-// it from the struct and its declaring package.
-type field struct {
-	ctmarkers.FieldInfo
-	pkg  *loader.Package
-	path string // Go selector from the struct: "Spec" or "VolumeSource.AzureDisk"
-	typ  types.Type
-}
 
 // helper returns the function that defaults a *n, or "" when nothing below
 // n has a default. Helpers are registered before their body is built, so
@@ -44,7 +29,7 @@ func (fg *fileGen) helper(n *types.Named) string {
 	fg.order = append(fg.order, n)
 	var b strings.Builder
 	for _, f := range fg.fields(n) {
-		b.WriteString(fg.fieldStmts("in."+f.path, f))
+		b.WriteString(fg.fieldStmts("in."+f.Sel, f))
 	}
 	fg.body[n] = b.String()
 	return name
@@ -67,7 +52,7 @@ func (fg *fileGen) needs(n *types.Named) bool {
 	fg.state[n] = 1
 	yes := false
 	for _, f := range fg.fields(n) {
-		if _, ok := fg.fieldDefault(f); ok || fg.typeNeeds(f.typ) {
+		if _, ok := fg.fieldDefault(f); ok || fg.typeNeeds(f.Type) {
 			yes = true
 			break
 		}
@@ -106,149 +91,150 @@ func (fg *fileGen) typeNeeds(t types.Type) bool {
 }
 
 func (fg *fileGen) elemNeeds(elem types.Type) bool {
-	if p, ok := types.Unalias(elem).(*types.Pointer); ok {
-		if _, ok := fg.typeDefault(p.Elem()); ok {
-			return true
-		}
+	if _, ok := fg.elemDefault(elem); ok {
+		return true
 	}
 	return fg.typeNeeds(elem)
 }
 
-// fields lists the JSON fields of a struct type, inline structs expanded,
-// as the crd generator sees them.
-func (fg *fileGen) fields(n *types.Named) []field {
-	pkg := fg.loaderPkg(n)
-	if pkg == nil {
+// fields lists the JSON fields of a struct type as the model has them
+// (inline structs expanded), without those this package cannot reach.
+func (fg *fileGen) fields(n *types.Named) []*model.Field {
+	id, ok := fg.m.Lookup(n)
+	if !ok {
 		return nil
 	}
-	info := fg.typeInfo(pkg, n.Obj().Name())
-	if info == nil {
-		return nil
-	}
-	var out []field
-	for _, fi := range info.Fields {
-		tag, ok := fi.Tag.Lookup("json")
-		if !ok || tag == "-" {
+	var out []*model.Field
+	for _, f := range fg.m.Fields(id) {
+		if n.Obj().Pkg().Path() != fg.pkg.PkgPath && !exportedPath(f.Sel) {
 			continue
 		}
-		opts := strings.Split(tag, ",")
-		inline := opts[0] == ""
-		for _, o := range opts[1:] {
-			inline = inline || o == "inline"
-		}
-		t := pkg.TypesInfo.TypeOf(fi.RawField.Type)
-		name := fi.Name
-		if name == "" { // embedded: the field is named after its type
-			name = strings.TrimPrefix(types.ExprString(fi.RawField.Type), "*")
-			if i := strings.LastIndex(name, "."); i >= 0 {
-				name = name[i+1:]
-			}
-		}
-		if !ast.IsExported(name) && pkg.PkgPath != fg.pkg.PkgPath {
-			continue
-		}
-		if inline {
-			if en, ok := types.Unalias(t).(*types.Named); ok && !skipped(en) {
-				for _, ef := range fg.fields(en) {
-					ef.path = name + "." + ef.path
-					out = append(out, ef)
-				}
-			}
-			continue
-		}
-		out = append(out, field{FieldInfo: fi, pkg: pkg, path: name, typ: t})
+		out = append(out, f)
 	}
 	return out
 }
 
-// fieldDefault is the raw JSON default of a field: +default or
-// +kubebuilder:default on the field, else +default on its type. A
-// non-pointer struct's only allowed default, {}, changes nothing in Go.
-func (fg *fileGen) fieldDefault(f field) (string, bool) {
-	t := types.Unalias(f.typ)
-	if n, ok := t.(*types.Named); ok {
-		if _, isStruct := n.Underlying().(*types.Struct); isStruct && !gotypes.HasOwnEncoding(n) {
-			return "", false
+func exportedPath(sel string) bool {
+	for s := range strings.SplitSeq(sel, ".") {
+		if !ast.IsExported(s) {
+			return false
 		}
 	}
-	if m, ok := f.Markers.Get(markers.DefaultName).(markers.Default); ok {
-		raw, _, err := m.Evaluate(f.pkg)
-		if err != nil {
-			fg.errs = append(fg.errs, fmt.Sprintf("%s: %v", f.pkg.Fset.Position(f.RawField.Pos()), err))
-			return "", false
-		}
-		return string(raw), true
-	}
-	if m, ok := f.Markers.Get(markers.KubebuilderDefaultName).(crdmarkers.Default); ok {
-		raw, err := json.Marshal(m.Value)
-		if err != nil {
-			fg.errs = append(fg.errs, fmt.Sprintf("%s: %v", f.pkg.Fset.Position(f.RawField.Pos()), err))
-			return "", false
-		}
-		if _, isSlice := underlyingOf(t).(*types.Slice); isSlice && string(raw) == "{}" {
-			raw = []byte("[]") // as controller-gen writes it for arrays
-		}
-		return string(raw), true
-	}
-	return fg.typeDefault(t)
+	return true
 }
 
-// typeDefault is the +default on the named type of t (after a pointer).
-func (fg *fileGen) typeDefault(t types.Type) (string, bool) {
-	t = types.Unalias(t)
-	if p, ok := t.(*types.Pointer); ok {
-		t = types.Unalias(p.Elem())
-	}
-	n, ok := t.(*types.Named)
-	if !ok || skipped(n) {
+// fieldDefault is the JSON default that Go code sets on f: the explicit
+// default the CRD carries for it, when a Go client can leave the field out
+// (or send null) and so let the apiserver apply it. Implicit defaults need
+// no code: they are Go's zero values. A non-pointer struct's only allowed
+// default, {}, is its zero value too.
+func (fg *fileGen) fieldDefault(f *model.Field) (string, bool) {
+	if f.Shape.NonPointerStruct() || absent(f, "x") == "" {
 		return "", false
 	}
-	pkg := fg.loaderPkg(n)
-	if pkg == nil {
-		return "", false
+	for _, d := range fg.m.Decisions(f) {
+		if d.Default != nil && d.Explicit() != nil {
+			return string(d.Default), true
+		}
 	}
-	info := fg.typeInfo(pkg, n.Obj().Name())
-	if info == nil {
-		return "", false
+	return "", false
+}
+
+// leftAlone reports a non-pointer omitzero struct whose CRD has no default:
+// Go clients leave its zero value out, the apiserver then stores nothing,
+// so the Go defaulter must not default inside it either while it is zero.
+func (fg *fileGen) leftAlone(f *model.Field) bool {
+	if !f.Shape.NonPointerStruct() || !f.Tag.OmitZero {
+		return false
 	}
-	m, ok := info.Markers.Get(markers.DefaultName).(markers.Default)
+	for _, d := range fg.m.Decisions(f) {
+		if d.Default != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// elemDefault is the +default on the type of a pointer list item or map
+// value. A nil item is null on the wire, which the apiserver defaults; a
+// value item is never null, so it is never defaulted.
+func (fg *fileGen) elemDefault(elem types.Type) (string, bool) {
+	p, ok := types.Unalias(elem).(*types.Pointer)
 	if !ok {
 		return "", false
 	}
-	raw, _, err := m.Evaluate(pkg)
-	if err != nil {
-		fg.errs = append(fg.errs, fmt.Sprintf("%s: %v", pkg.Fset.Position(info.RawSpec.Pos()), err))
+	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	if !ok || skipped(n) {
 		return "", false
 	}
-	return string(raw), true
+	id, ok := fg.m.Lookup(n)
+	if !ok {
+		return "", false
+	}
+	ex, _ := fg.m.ElementDefault(model.Shape{Named: n, Ident: id, HasIdent: true})
+	if ex == nil {
+		return "", false
+	}
+	return string(ex.Raw), true
 }
 
-// fieldStmts sets the field's default when it is at its zero value, then
-// walks the (possibly just defaulted) value: defaulting is top-down.
-func (fg *fileGen) fieldStmts(expr string, f field) string {
+// fieldStmts sets the field's default when the field would be absent on
+// the wire, then walks the (possibly just defaulted) value: defaulting is
+// top-down.
+func (fg *fileGen) fieldStmts(expr string, f *model.Field) string {
 	var b strings.Builder
 	if raw, ok := fg.fieldDefault(f); ok {
-		b.WriteString(fg.setIfZero(expr, f.typ, raw))
+		b.WriteString(fg.setIf(absent(f, expr), expr, raw))
 	}
-	b.WriteString(fg.valueStmts(expr, f.typ))
+	inner := fg.valueStmts(expr, f.Type)
+	if inner != "" && fg.leftAlone(f) {
+		inner = fmt.Sprintf("if %s {\n%s}\n", fg.nonZero(expr, f.Type), inner)
+	}
+	b.WriteString(inner)
 	return b.String()
 }
 
-// setIfZero unmarshals raw into expr when expr is its type's zero value.
-func (fg *fileGen) setIfZero(expr string, t types.Type, raw string) string {
-	cond := fg.isZero(expr, t)
-	lit := "`" + raw + "`"
-	if strings.Contains(raw, "`") {
-		lit = strconv.Quote(raw)
+// absent is the Go condition under which encoding/json leaves the field at
+// expr out, or writes it as null: then, and only then, the apiserver
+// applies the field's default. "" means never: the field is always sent.
+func absent(f *model.Field, expr string) string {
+	t := f.Type
+	var conds []string
+	add := func(c string) {
+		if c != "" && !containsString(conds, c) {
+			conds = append(conds, c)
+		}
 	}
-	fg.imports["encoding/json"] = "json"
-	return fmt.Sprintf("if %s {\nif err := json.Unmarshal([]byte(%s), &%s); err != nil {\npanic(err)\n}\n}\n", cond, lit, expr)
+	if f.Tag.OmitEmpty {
+		add(emptyCond(expr, t))
+	}
+	if f.Tag.OmitZero {
+		add(zeroCond(expr, t))
+	}
+	switch underlyingOf(t).(type) {
+	case *types.Pointer, *types.Slice, *types.Map, *types.Interface:
+		add(expr + " == nil") // written as null
+	}
+	return strings.Join(conds, " || ")
 }
 
-func (fg *fileGen) isZero(expr string, t types.Type) string {
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// emptyCond is encoding/json's omitempty test: false, 0, nil, or an empty
+// string, slice, map or array. A struct is never empty.
+func emptyCond(expr string, t types.Type) string {
 	switch u := underlyingOf(t).(type) {
-	case *types.Pointer, *types.Slice, *types.Map, *types.Interface:
+	case *types.Pointer, *types.Interface:
 		return expr + " == nil"
+	case *types.Slice, *types.Map, *types.Array:
+		return "len(" + expr + ") == 0"
 	case *types.Basic:
 		switch {
 		case u.Info()&types.IsBoolean != 0:
@@ -259,8 +245,66 @@ func (fg *fileGen) isZero(expr string, t types.Type) string {
 			return expr + " == 0"
 		}
 	}
-	fg.imports["reflect"] = "reflect"
+	return ""
+}
+
+// zeroCond is encoding/json's omitzero test: the IsZero method where the
+// type has one, else the Go zero value.
+func zeroCond(expr string, t types.Type) string {
+	if hasIsZero(t) {
+		return expr + ".IsZero()"
+	}
+	switch u := underlyingOf(t).(type) {
+	case *types.Pointer, *types.Interface, *types.Slice, *types.Map:
+		return expr + " == nil"
+	case *types.Basic:
+		return emptyCond(expr, u)
+	}
 	return "reflect.ValueOf(" + expr + ").IsZero()"
+}
+
+// hasIsZero reports an `IsZero() bool` method, which omitzero calls.
+func hasIsZero(t types.Type) bool {
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "IsZero")
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Params().Len() != 0 || sig.Results().Len() != 1 {
+		return false
+	}
+	b, ok := sig.Results().At(0).Type().(*types.Basic)
+	return ok && b.Kind() == types.Bool
+}
+
+// nonZero is the negation of omitzero's test on a struct at expr.
+func (fg *fileGen) nonZero(expr string, t types.Type) string {
+	switch {
+	case hasIsZero(t):
+		return "!" + expr + ".IsZero()"
+	case types.Comparable(t):
+		if n, ok := types.Unalias(t).(*types.Named); ok {
+			return expr + " != (" + fg.qualify(n) + "{})"
+		}
+	}
+	fg.imports["reflect"] = "reflect"
+	return "!reflect.ValueOf(" + expr + ").IsZero()"
+}
+
+// setIf unmarshals raw into expr when cond holds. raw was checked against
+// the Go type when it was decided (model.Decide), so the unmarshal cannot
+// fail.
+func (fg *fileGen) setIf(cond, expr, raw string) string {
+	if strings.HasPrefix(cond, "reflect.") || strings.Contains(cond, " reflect.") {
+		fg.imports["reflect"] = "reflect"
+	}
+	lit := "`" + raw + "`"
+	if strings.Contains(raw, "`") {
+		lit = strconv.Quote(raw)
+	}
+	fg.imports["encoding/json"] = "json"
+	return fmt.Sprintf("if %s {\nif err := json.Unmarshal([]byte(%s), &%s); err != nil {\npanic(err) // checked at generation time: cannot happen\n}\n}\n", cond, lit, expr)
 }
 
 // valueStmts walks the value at expr for nested defaults.
@@ -316,10 +360,8 @@ func (fg *fileGen) loop(expr string, elem types.Type, isMap bool) string {
 
 func (fg *fileGen) elemStmts(expr string, elem types.Type) string {
 	var b strings.Builder
-	if _, ok := types.Unalias(elem).(*types.Pointer); ok {
-		if raw, ok := fg.typeDefault(elem); ok {
-			b.WriteString(fg.setIfZero(expr, elem, raw))
-		}
+	if raw, ok := fg.elemDefault(elem); ok {
+		b.WriteString(fg.setIf(expr+" == nil", expr, raw))
 	}
 	b.WriteString(fg.valueStmts(expr, elem))
 	return b.String()
@@ -355,53 +397,4 @@ func (fg *fileGen) importName(p, name string) string {
 	}
 	fg.imports[p] = alias
 	return alias
-}
-
-// loaderPkg finds the loaded package of n among the root's imports,
-// transitively.
-func (fg *fileGen) loaderPkg(n *types.Named) *loader.Package {
-	if n.Obj().Pkg() == nil {
-		return nil
-	}
-	want := loader.NonVendorPath(n.Obj().Pkg().Path())
-	if p, ok := fg.byPath[want]; ok {
-		return p
-	}
-	seen := map[*loader.Package]bool{}
-	var find func(p *loader.Package) *loader.Package
-	find = func(p *loader.Package) *loader.Package {
-		if p.PkgPath == want {
-			return p
-		}
-		if seen[p] {
-			return nil
-		}
-		seen[p] = true
-		if imp := p.Imports()[want]; imp != nil {
-			return imp
-		}
-		for _, imp := range p.Imports() {
-			if r := find(imp); r != nil {
-				return r
-			}
-		}
-		return nil
-	}
-	p := find(fg.pkg)
-	fg.byPath[want] = p
-	return p
-}
-
-// typeInfo returns the marker information of a type declared in pkg.
-func (fg *fileGen) typeInfo(pkg *loader.Package, name string) *ctmarkers.TypeInfo {
-	byName, ok := fg.infos[pkg]
-	if !ok {
-		byName = map[string]*ctmarkers.TypeInfo{}
-		fg.check(pkg)
-		if err := ctmarkers.EachType(fg.col, pkg, func(info *ctmarkers.TypeInfo) { byName[info.Name] = info }); err != nil {
-			fg.errs = append(fg.errs, err.Error())
-		}
-		fg.infos[pkg] = byName
-	}
-	return byName[name]
 }

@@ -39,7 +39,7 @@ var _ = Describe("KEP-1929 rule of thumb against the live apiserver", func() {
 				if err := k8s.Create(bg(), u); err != nil {
 					continue // refused by value validation; not a defaulting question
 				}
-				got, err := equiv.ThroughGo(k, u.Object)
+				got, err := equiv.Stored(u.Object)
 				Expect(err).NotTo(HaveOccurred())
 				Expect(specOf(got)).To(MatchJSON(specOf(want)), "seed %d, %s input %s", seed, equiv.GVK(k).Kind, in)
 				compared++

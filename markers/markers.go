@@ -10,6 +10,8 @@ package markers
 import (
 	"strings"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 )
 
@@ -28,16 +30,47 @@ const (
 // send a field. Each suppresses the field's implicit default.
 var RequiredNames = []string{"required", "kubebuilder:validation:Required", "k8s:required"}
 
-// Default is `+default=<json>` on a field or a named type (KEP-1929 "Marker
-// format"). The value is one-line JSON, or `ref(Name)` /
-// `ref(import/path.Name)` naming a Go constant.
+// Default is `+default=<json>` on a named type, and the value of
+// `+default=<json>` on a field (FieldDefault) (KEP-1929 "Marker format").
+// The value is one-line JSON, or `ref(Name)` / `ref(import/path.Name)`
+// naming a Go constant.
 //
-// On a field it sets the field's OpenAPI `default`. On a type it sets the
-// default of every property of that type: fields of the type (unless the
-// field has its own default), items of lists of it and values of maps of it.
+// On a type it sets the default of every property of that type: fields of
+// the type (unless the field has its own default), items of lists of it and
+// values of maps of it. It never touches the type's own schema, which
+// controller-gen's flattener would merge with a field's default into a
+// non-structural `allOf`.
 //
 // The marker keeps the text after `=` verbatim.
 type Default string
+
+// FieldDefault is `+default=<json>` on a field: it sets the field's OpenAPI
+// `default`.
+//
+// It writes the value into the field's schema as controller-tools' own
+// `+default` does, plus ref() values, so that generators that build schemas
+// with controller-tools (schemapatch) keep field defaults. A value that does
+// not evaluate is left out here; the crd and defaults generators report it.
+type FieldDefault struct{ Default }
+
+// ApplyToSchema sets the field's default, as controller-tools' +default.
+func (d FieldDefault) ApplyToSchema(ctx *crdmarkers.SchemaContext, s *apiextensionsv1.JSONSchemaProps) error {
+	if ctx == nil || ctx.Package == nil {
+		return nil
+	}
+	raw, _, err := d.Evaluate(ctx.Package)
+	if err != nil || string(raw) == "null" {
+		return nil // reported with the field's position by crd and defaults
+	}
+	s.Default = &apiextensionsv1.JSON{Raw: raw}
+	return nil
+}
+
+// ApplyPriority is controller-tools' +default's: before +kubebuilder:default,
+// which wins where both are set.
+func (FieldDefault) ApplyPriority() crdmarkers.ApplyPriority {
+	return crdmarkers.ApplyPriorityDefault - 1
+}
 
 // ParseMarker keeps the raw text. Parsing and validation happen in the
 // generator, where the field, its position and its schema are known.
@@ -99,7 +132,7 @@ func Register(reg *ctmarkers.Registry) error {
 		output any
 		help   *ctmarkers.DefinitionHelp
 	}{
-		{DefaultName, ctmarkers.DescribesField, Default(""), Default("").Help()},
+		{DefaultName, ctmarkers.DescribesField, FieldDefault{}, Default("").Help()},
 		{DefaultName, ctmarkers.DescribesType, Default(""), Default("").Help()},
 		{ImplicitName, ctmarkers.DescribesField, Implicit(false), Implicit(false).Help()},
 		{ImplicitName, ctmarkers.DescribesType, Implicit(false), Implicit(false).Help()},

@@ -7,6 +7,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -30,4 +31,26 @@ func ValidateDefaultInIsolation(ctx context.Context, s *apiextensionsv1.JSONSche
 		return append(errs, field.InternalError(nil, err))
 	}
 	return errs
+}
+
+// StoredValue returns v, an object, as the apiserver's decode stores it at a
+// node whose schema is s: non-nullable nulls without a default pruned
+// (defaulting.PruneNonNullableNullsWithoutDefaults), then, with
+// applyDefaults, the defaults below s applied top-down (defaulting.Default).
+// v is not changed.
+func StoredValue(s *apiextensionsv1.JSONSchemaProps, v map[string]any, applyDefaults bool) (map[string]any, error) {
+	internal := &apiextensions.JSONSchemaProps{}
+	if err := apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(s, internal, nil); err != nil {
+		return nil, err
+	}
+	ss, err := structuralschema.NewStructural(internal)
+	if err != nil {
+		return nil, err
+	}
+	out := runtime.DeepCopyJSON(v)
+	defaulting.PruneNonNullableNullsWithoutDefaults(out, ss)
+	if applyDefaults {
+		defaulting.Default(out, ss)
+	}
+	return out, nil
 }

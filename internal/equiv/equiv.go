@@ -1,16 +1,19 @@
 // Package equiv checks KEP-1929's rule of thumb on the testdata API: an
-// object that a Go client serialises is defaulted alike by the generated
-// Go defaulting functions and by the apiserver with the generated CRD.
+// object that a Go client sends is defaulted alike by the generated Go
+// defaulting functions and by the apiserver with the generated CRD,
+// compared as JSON as stored, not as Go values after a round trip (where
+// {} and absent look the same):
 //
-//	(a) Go:  encoding/json unmarshal, SetObjectDefaults (scheme.Default), marshal;
-//	(b) CRD: the apiserver's decode (prune, nulls, metadata, defaults), then
-//	         unmarshal into the Go type and marshal.
+//	(a) Go:  the Go object, SetObjectDefaults (scheme.Default), marshalled;
+//	(b) CRD: the same Go object marshalled, as a Go client sends it, through
+//	         the apiserver's decode (prune, nulls, metadata, defaults).
 //
 // The offline harness (defaultgen tests) runs (b) with package normalize;
 // the e2e suite runs a sample of (b) through a live apiserver.
 package equiv
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -25,6 +28,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"sigs.k8s.io/randfill"
 
+	conventionsv1 "github.com/controller-gen-default/controller-gen-default/testdata/api/conventions/v1"
 	featuresv1 "github.com/controller-gen-default/controller-gen-default/testdata/api/features/v1"
 	listsv1 "github.com/controller-gen-default/controller-gen-default/testdata/api/lists/v1"
 	listsnodefaultv1 "github.com/controller-gen-default/controller-gen-default/testdata/api/listsnodefault/v1"
@@ -57,6 +61,7 @@ var Kinds = []Kind{
 	{"features.example.com_gadgets.yaml", func() runtime.Object { return &featuresv1.Gadget{} }},
 	{"optout.example.com_optouts.yaml", func() runtime.Object { return &optoutv1.OptOut{} }},
 	{"workload.example.com_workloads.yaml", func() runtime.Object { return &workloadv1.Workload{} }},
+	{"conventions.example.com_frigates.yaml", func() runtime.Object { return &conventionsv1.Frigate{} }},
 }
 
 // Scheme has the generated defaulting functions of every testdata package,
@@ -67,7 +72,7 @@ func Scheme() (*runtime.Scheme, error) {
 		nonpointerstructsv1.RegisterDefaults, structpointersv1.RegisterDefaults, scalarsv1.RegisterDefaults,
 		listsv1.RegisterDefaults, listsnodefaultv1.RegisterDefaults, stringmapsv1.RegisterDefaults,
 		stringmapsnodefaultv1.RegisterDefaults, featuresv1.RegisterDefaults, optoutv1.RegisterDefaults,
-		workloadv1.RegisterDefaults,
+		workloadv1.RegisterDefaults, conventionsv1.RegisterDefaults,
 	} {
 		if err := register(s); err != nil {
 			return nil, err
@@ -78,7 +83,58 @@ func Scheme() (*runtime.Scheme, error) {
 
 // Filler fills Go objects randomly, with values encoding/json round-trips
 // (times in seconds, quantities and metadata in their canonical forms).
-func Filler(seed uint64) *randfill.Filler {
+func Filler(seed uint64) *Source {
+	return &Source{Filler: filler(seed), r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+}
+
+// Source fills random objects, then sets some of their fields back to
+// zero: randfill alone seldom leaves a struct or a string at its zero
+// value, and zero values are where Go clients and the apiserver part ways
+// (omitempty, omitzero).
+type Source struct {
+	*randfill.Filler
+	r *rand.Rand
+}
+
+// Fill fills obj, then zeroes each struct field with probability 1/4.
+func (s *Source) Fill(obj any) {
+	s.Filler.Fill(obj)
+	s.zeroSome(reflect.ValueOf(obj).Elem())
+}
+
+func (s *Source) zeroSome(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			s.zeroSome(v.Elem())
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			f := v.Field(i)
+			if !f.CanSet() || v.Type().Field(i).Anonymous {
+				continue
+			}
+			if s.r.IntN(4) == 0 {
+				f.SetZero()
+				continue
+			}
+			s.zeroSome(f)
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			s.zeroSome(v.Index(i))
+		}
+	case reflect.Map:
+		for _, k := range v.MapKeys() {
+			e := reflect.New(v.Type().Elem()).Elem()
+			e.Set(v.MapIndex(k))
+			s.zeroSome(e)
+			v.SetMapIndex(k, e)
+		}
+	}
+}
+
+func filler(seed uint64) *randfill.Filler {
 	return randfill.NewWithSeed(int64(seed)).NilChance(0.3).NumElements(0, 2).MaxDepth(8).Funcs(
 		func(q *resource.Quantity, c randfill.Continue) {
 			*q = *resource.NewQuantity(int64(c.Intn(2000)), resource.DecimalSI)
@@ -110,11 +166,10 @@ func Filler(seed uint64) *randfill.Filler {
 
 // Instance is the JSON encoding of a random object of k, with its
 // apiVersion and kind set: what a Go client sends.
-func Instance(f *randfill.Filler, k Kind) ([]byte, error) {
+func Instance(f *Source, k Kind) ([]byte, error) {
 	obj := k.New()
 	f.Fill(obj)
-	gvk := GVK(k)
-	obj.GetObjectKind().SetGroupVersionKind(gvk)
+	obj.GetObjectKind().SetGroupVersionKind(GVK(k))
 	return json.Marshal(obj)
 }
 
@@ -127,28 +182,77 @@ func GVK(k Kind) schema.GroupVersionKind {
 	}
 }
 
-// GoDefaults is path (a): unmarshal, scheme.Default, marshal.
+// GoDefaults is path (a): the Go object that in encodes, defaulted with
+// scheme.Default, marshalled, as Stored.
 func GoDefaults(s *runtime.Scheme, k Kind, in []byte) ([]byte, error) {
 	obj := k.New()
 	if err := json.Unmarshal(in, obj); err != nil {
 		return nil, err
 	}
 	s.Default(obj)
-	return json.Marshal(obj)
-}
-
-// ThroughGo is the tail of path (b): what a Go client reads back from the
-// apiserver's stored object.
-func ThroughGo(k Kind, stored map[string]any) ([]byte, error) {
-	b, err := json.Marshal(stored)
+	b, err := json.Marshal(obj)
 	if err != nil {
 		return nil, err
 	}
+	return StoredJSON(b)
+}
+
+// Stored is the JSON of an object as stored, for comparison: metadata left
+// out (the harness leaves it empty; the apiserver fills it) and null
+// values dropped. A Go client writes null for a nil pointer, slice or map
+// without omitempty; the apiserver prunes such nulls from a non-nullable
+// field without a default (defaulting.PruneNonNullableNullsWithoutDefaults)
+// and defaults the others, so a null left in (a) is the same absence.
+func Stored(obj map[string]any) ([]byte, error) {
+	c := make(map[string]any, len(obj))
+	for k, v := range obj {
+		if k != "metadata" {
+			c[k] = v
+		}
+	}
+	return json.Marshal(dropNulls(c))
+}
+
+// StoredJSON is Stored for an object given as JSON; numbers keep their
+// digits.
+func StoredJSON(b []byte) ([]byte, error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var obj map[string]any
+	if err := d.Decode(&obj); err != nil {
+		return nil, err
+	}
+	return Stored(obj)
+}
+
+// Sent is what a Go client sends for the object that in encodes: in read
+// into k's Go type and marshalled again.
+func Sent(k Kind, in []byte) ([]byte, error) {
 	obj := k.New()
-	if err := json.Unmarshal(b, obj); err != nil {
+	if err := json.Unmarshal(in, obj); err != nil {
 		return nil, err
 	}
 	return json.Marshal(obj)
+}
+
+func dropNulls(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			if e != nil {
+				out[k] = dropNulls(e)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = dropNulls(e)
+		}
+		return out
+	}
+	return v
 }
 
 // Shrink removes fields of in, one at a time, while differ still reports a

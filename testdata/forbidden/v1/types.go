@@ -1,6 +1,9 @@
 package v1
 
-import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+import (
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
 
 // KEP-1929 "Non-pointer structs", the forbidden example.
 type NonPointer struct {
@@ -69,6 +72,15 @@ type BadMarkerSpec struct {
 
 	// A type-level default of the wrong type, used by list items.
 	Sizes []Size `json:"sizes,omitempty"`
+
+	// An integer the Go type cannot hold: the schema says integer, but the
+	// generated Go defaulter could not decode it.
+	// +default=128
+	Small int8 `json:"small,omitempty"` // want `\+default=128: 128 does not fit in a int8`
+
+	// A quantity that does not parse.
+	// +default="lots"
+	Memory *resource.Quantity `json:"memory,omitempty"` // want `\+default="lots": "lots" is not a quantity`
 }
 
 // Defaults that pass the generator's own checks, then the apiserver's.

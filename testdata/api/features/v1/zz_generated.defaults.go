@@ -52,22 +52,22 @@ func setDefaults_Tour(in *Tour) {
 func setDefaults_TourSpec(in *TourSpec) {
 	if in.Protocol == "" {
 		if err := json.Unmarshal([]byte(`"TCP"`), &in.Protocol); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 	if in.PeerProtocol == "" {
 		if err := json.Unmarshal([]byte(`"UDP"`), &in.PeerProtocol); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 	if in.Retries == 0 {
 		if err := json.Unmarshal([]byte(`5`), &in.Retries); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 	if in.Backoff == nil {
 		if err := json.Unmarshal([]byte(`{"limit":3}`), &in.Backoff); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 	if in.Backoff != nil {
@@ -75,7 +75,7 @@ func setDefaults_TourSpec(in *TourSpec) {
 	}
 	if in.Tier == "" {
 		if err := json.Unmarshal([]byte(`"gold"`), &in.Tier); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 }
@@ -83,7 +83,7 @@ func setDefaults_TourSpec(in *TourSpec) {
 func setDefaults_Backoff(in *Backoff) {
 	if in.Strategy == "" {
 		if err := json.Unmarshal([]byte(`"exponential"`), &in.Strategy); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 }

@@ -49,12 +49,7 @@ func setDefaults_Root(in *Root) {
 func setDefaults_SubLevel(in *SubLevel) {
 	if in.Name == "" {
 		if err := json.Unmarshal([]byte(`"default-name"`), &in.Name); err != nil {
-			panic(err)
-		}
-	}
-	if in.Number == 0 {
-		if err := json.Unmarshal([]byte(`0`), &in.Number); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 }

@@ -45,12 +45,7 @@ func setDefaults_Scalar(in *Scalar) {
 func setDefaults_Object(in *Object) {
 	if in.Name == "" {
 		if err := json.Unmarshal([]byte(`"default-name"`), &in.Name); err != nil {
-			panic(err)
-		}
-	}
-	if in.Defaulted == 0 {
-		if err := json.Unmarshal([]byte(`0`), &in.Defaulted); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 }

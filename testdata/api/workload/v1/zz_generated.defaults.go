@@ -46,7 +46,7 @@ func setDefaults_Workload(in *Workload) {
 func setDefaults_WorkloadSpec(in *WorkloadSpec) {
 	if in.Replicas == nil {
 		if err := json.Unmarshal([]byte(`1`), &in.Replicas); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 	setDefaults_corev1_PodTemplateSpec(&in.Template)
@@ -113,7 +113,7 @@ func setDefaults_corev1_Volume(in *corev1.Volume) {
 func setDefaults_corev1_ISCSIVolumeSource(in *corev1.ISCSIVolumeSource) {
 	if in.ISCSIInterface == "" {
 		if err := json.Unmarshal([]byte(`"default"`), &in.ISCSIInterface); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 	if in.SecretRef != nil {
@@ -124,7 +124,7 @@ func setDefaults_corev1_ISCSIVolumeSource(in *corev1.ISCSIVolumeSource) {
 func setDefaults_corev1_LocalObjectReference(in *corev1.LocalObjectReference) {
 	if in.Name == "" {
 		if err := json.Unmarshal([]byte(`""`), &in.Name); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 }
@@ -132,17 +132,17 @@ func setDefaults_corev1_LocalObjectReference(in *corev1.LocalObjectReference) {
 func setDefaults_corev1_RBDVolumeSource(in *corev1.RBDVolumeSource) {
 	if in.RBDPool == "" {
 		if err := json.Unmarshal([]byte(`"rbd"`), &in.RBDPool); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 	if in.RadosUser == "" {
 		if err := json.Unmarshal([]byte(`"admin"`), &in.RadosUser); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 	if in.Keyring == "" {
 		if err := json.Unmarshal([]byte(`"/etc/ceph/keyring"`), &in.Keyring); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 	if in.SecretRef != nil {
@@ -171,7 +171,7 @@ func setDefaults_corev1_CephFSVolumeSource(in *corev1.CephFSVolumeSource) {
 func setDefaults_corev1_ConfigMapVolumeSource(in *corev1.ConfigMapVolumeSource) {
 	if in.LocalObjectReference.Name == "" {
 		if err := json.Unmarshal([]byte(`""`), &in.LocalObjectReference.Name); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 }
@@ -179,22 +179,22 @@ func setDefaults_corev1_ConfigMapVolumeSource(in *corev1.ConfigMapVolumeSource) 
 func setDefaults_corev1_AzureDiskVolumeSource(in *corev1.AzureDiskVolumeSource) {
 	if in.CachingMode == nil {
 		if err := json.Unmarshal([]byte(`"ReadWrite"`), &in.CachingMode); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 	if in.FSType == nil {
 		if err := json.Unmarshal([]byte(`"ext4"`), &in.FSType); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 	if in.ReadOnly == nil {
 		if err := json.Unmarshal([]byte(`false`), &in.ReadOnly); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 	if in.Kind == nil {
 		if err := json.Unmarshal([]byte(`"Shared"`), &in.Kind); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 }
@@ -217,7 +217,7 @@ func setDefaults_corev1_VolumeProjection(in *corev1.VolumeProjection) {
 func setDefaults_corev1_SecretProjection(in *corev1.SecretProjection) {
 	if in.LocalObjectReference.Name == "" {
 		if err := json.Unmarshal([]byte(`""`), &in.LocalObjectReference.Name); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 }
@@ -225,7 +225,7 @@ func setDefaults_corev1_SecretProjection(in *corev1.SecretProjection) {
 func setDefaults_corev1_ConfigMapProjection(in *corev1.ConfigMapProjection) {
 	if in.LocalObjectReference.Name == "" {
 		if err := json.Unmarshal([]byte(`""`), &in.LocalObjectReference.Name); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 }
@@ -236,12 +236,12 @@ func setDefaults_corev1_ScaleIOVolumeSource(in *corev1.ScaleIOVolumeSource) {
 	}
 	if in.StorageMode == "" {
 		if err := json.Unmarshal([]byte(`"ThinProvisioned"`), &in.StorageMode); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 	if in.FSType == "" {
 		if err := json.Unmarshal([]byte(`"xfs"`), &in.FSType); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 }
@@ -282,7 +282,7 @@ func setDefaults_corev1_Container(in *corev1.Container) {
 func setDefaults_corev1_ContainerPort(in *corev1.ContainerPort) {
 	if in.Protocol == "" {
 		if err := json.Unmarshal([]byte(`"TCP"`), &in.Protocol); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 }
@@ -299,7 +299,7 @@ func setDefaults_corev1_EnvFromSource(in *corev1.EnvFromSource) {
 func setDefaults_corev1_ConfigMapEnvSource(in *corev1.ConfigMapEnvSource) {
 	if in.LocalObjectReference.Name == "" {
 		if err := json.Unmarshal([]byte(`""`), &in.LocalObjectReference.Name); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 }
@@ -307,7 +307,7 @@ func setDefaults_corev1_ConfigMapEnvSource(in *corev1.ConfigMapEnvSource) {
 func setDefaults_corev1_SecretEnvSource(in *corev1.SecretEnvSource) {
 	if in.LocalObjectReference.Name == "" {
 		if err := json.Unmarshal([]byte(`""`), &in.LocalObjectReference.Name); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 }
@@ -333,7 +333,7 @@ func setDefaults_corev1_EnvVarSource(in *corev1.EnvVarSource) {
 func setDefaults_corev1_ConfigMapKeySelector(in *corev1.ConfigMapKeySelector) {
 	if in.LocalObjectReference.Name == "" {
 		if err := json.Unmarshal([]byte(`""`), &in.LocalObjectReference.Name); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 }
@@ -341,7 +341,7 @@ func setDefaults_corev1_ConfigMapKeySelector(in *corev1.ConfigMapKeySelector) {
 func setDefaults_corev1_SecretKeySelector(in *corev1.SecretKeySelector) {
 	if in.LocalObjectReference.Name == "" {
 		if err := json.Unmarshal([]byte(`""`), &in.LocalObjectReference.Name); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 }
@@ -349,7 +349,7 @@ func setDefaults_corev1_SecretKeySelector(in *corev1.SecretKeySelector) {
 func setDefaults_corev1_FileKeySelector(in *corev1.FileKeySelector) {
 	if in.Optional == nil {
 		if err := json.Unmarshal([]byte(`false`), &in.Optional); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 }
@@ -363,7 +363,7 @@ func setDefaults_corev1_Probe(in *corev1.Probe) {
 func setDefaults_corev1_GRPCAction(in *corev1.GRPCAction) {
 	if in.Service == nil {
 		if err := json.Unmarshal([]byte(`""`), &in.Service); err != nil {
-			panic(err)
+			panic(err) // checked at generation time: cannot happen
 		}
 	}
 }

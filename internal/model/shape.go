@@ -1,4 +1,4 @@
-package crdgen
+package model
 
 import (
 	"go/types"
@@ -9,35 +9,39 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/internal/gotypes"
 )
 
-// kind is what KEP-1929's rules see in a field's Go type.
-type kind int
+// Kind is what KEP-1929's rules see in a field's Go type.
+type Kind int
 
 const (
-	kindOther  kind = iota // interfaces, funcs: no rule applies
-	kindStruct             // a struct encoded field by field
-	kindScalar             // string, bool, integer, number, or a known type encoded as one
-	kindList               // a slice or array
-	kindMap                // a map
-	kindOpaque             // a type with its own encoding whose zero JSON we do not know
+	KindOther  Kind = iota // interfaces, funcs: no rule applies
+	KindStruct             // a struct encoded field by field
+	KindScalar             // string, bool, integer, number, or a known type encoded as one
+	KindList               // a slice or array
+	KindMap                // a map
+	KindOpaque             // a type with its own encoding whose zero JSON we do not know
 )
 
-// shape describes a field's Go type for the defaulting rules.
-type shape struct {
-	pointer bool
-	kind    kind
-	// named is the type's name, if it has one (after one pointer).
-	named *types.Named
-	// ident is named's TypeIdent, valid when hasIdent.
-	ident    crd.TypeIdent
-	hasIdent bool
-	// zero is the JSON that encoding/json writes for the Go zero value of a
+// Shape describes a Go type for the defaulting rules.
+type Shape struct {
+	Pointer bool
+	Kind    Kind
+	// Named is the type's name, if it has one (after one pointer).
+	Named *types.Named
+	// Ident is Named's TypeIdent in the parser, valid when HasIdent.
+	Ident    crd.TypeIdent
+	HasIdent bool
+	// Zero is the JSON that encoding/json writes for the Go zero value of a
 	// scalar, or nil when that is null or unknown.
-	zero []byte
-	// note says why a type is opaque.
-	note string
-	// elem is the element type of lists and maps.
-	elem types.Type
+	Zero []byte
+	// Note says why a type is opaque.
+	Note string
+	// Elem is the element type of lists and maps.
+	Elem types.Type
 }
+
+// NonPointerStruct reports a struct that encoding/json writes field by
+// field whenever its parent is written: KEP-1929's "non-pointer struct".
+func (s Shape) NonPointerStruct() bool { return !s.Pointer && s.Kind == KindStruct }
 
 // knownZero is the JSON that encoding/json writes for the zero value of
 // types with their own MarshalJSON. "null" means there is no zero default to
@@ -62,52 +66,52 @@ var overridden = map[string]bool{
 	"k8s.io/apimachinery/pkg/runtime.RawExtension":                       true,
 }
 
-// shapeOf classifies t, declared in pkg.
-func (d *defaulter) shapeOf(t types.Type, pkg *loader.Package) shape {
-	var sh shape
+// ShapeOf classifies t, as written in pkg.
+func (m *Model) ShapeOf(t types.Type, pkg *loader.Package) Shape {
+	var sh Shape
 	t = types.Unalias(t)
 	if p, ok := t.(*types.Pointer); ok {
-		sh.pointer = true
+		sh.Pointer = true
 		t = types.Unalias(p.Elem())
 	}
 	if n, ok := t.(*types.Named); ok {
-		sh.named = n
-		sh.ident, sh.hasIdent = d.identOf(n, pkg)
+		sh.Named = n
+		sh.Ident, sh.HasIdent = m.identOf(n, pkg)
 		if obj := n.Obj(); obj.Pkg() != nil {
 			key := loader.NonVendorPath(obj.Pkg().Path()) + "." + obj.Name()
 			if z, ok := knownZero[key]; ok {
-				sh.kind = kindScalar
+				sh.Kind = KindScalar
 				if z != "null" {
-					sh.zero = []byte(z)
+					sh.Zero = []byte(z)
 				}
 				return sh
 			}
 			if overridden[key] {
-				sh.kind = kindOpaque
-				sh.note = "controller-gen gives " + obj.Name() + " a fixed schema"
+				sh.Kind = KindOpaque
+				sh.Note = "controller-gen gives " + obj.Name() + " a fixed schema"
 				return sh
 			}
 		}
-		if d.hasOwnEncoding(n) {
-			sh.kind = kindOpaque
-			sh.note = n.Obj().Name() + " has its own MarshalJSON or MarshalText and is not in the table of known zero values"
+		if m.hasOwnEncoding(n) {
+			sh.Kind = KindOpaque
+			sh.Note = n.Obj().Name() + " has its own MarshalJSON or MarshalText and is not in the table of known zero values"
 			return sh
 		}
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Struct:
-		sh.kind = kindStruct
+		sh.Kind = KindStruct
 	case *types.Basic:
-		sh.kind = kindScalar
-		sh.zero = basicZero(u)
+		sh.Kind = KindScalar
+		sh.Zero = basicZero(u)
 	case *types.Slice:
-		sh.kind, sh.elem = kindList, u.Elem()
+		sh.Kind, sh.Elem = KindList, u.Elem()
 	case *types.Array:
-		sh.kind, sh.elem = kindList, u.Elem()
+		sh.Kind, sh.Elem = KindList, u.Elem()
 	case *types.Map:
-		sh.kind, sh.elem = kindMap, u.Elem()
+		sh.Kind, sh.Elem = KindMap, u.Elem()
 	default:
-		sh.kind = kindOther
+		sh.Kind = KindOther
 	}
 	return sh
 }
@@ -129,18 +133,18 @@ func basicZero(b *types.Basic) []byte {
 // (MarshalJSON or MarshalText) instead of encoding it by kind. Method sets
 // are costly to build and every use of a type asks again, so the answer is
 // kept.
-func (d *defaulter) hasOwnEncoding(n *types.Named) bool {
-	if v, ok := d.ownEncoding[n]; ok {
+func (m *Model) hasOwnEncoding(n *types.Named) bool {
+	if v, ok := m.ownEncoding[n]; ok {
 		return v
 	}
 	v := gotypes.HasOwnEncoding(n)
-	d.ownEncoding[n] = v
+	m.ownEncoding[n] = v
 	return v
 }
 
 // identOf finds the parser's TypeIdent for n, as controller-tools does:
 // through the imports of the package that refers to it.
-func (d *defaulter) identOf(n *types.Named, from *loader.Package) (crd.TypeIdent, bool) {
+func (m *Model) identOf(n *types.Named, from *loader.Package) (crd.TypeIdent, bool) {
 	obj := n.Obj()
 	if obj.Pkg() == nil {
 		return crd.TypeIdent{}, false
@@ -153,6 +157,6 @@ func (d *defaulter) identOf(n *types.Named, from *loader.Package) (crd.TypeIdent
 		return crd.TypeIdent{}, false
 	}
 	id := crd.TypeIdent{Package: pkg, Name: obj.Name()}
-	_, ok := d.parser.Types[id]
+	_, ok := m.parser.Types[id]
 	return id, ok
 }

@@ -1,0 +1,366 @@
+package model
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/controller-gen-default/controller-gen-default/normalize"
+)
+
+// Decision is what one property of a field, or of a list item or map
+// value, gets: the default the CRD carries and where it comes from, or why
+// it carries none. The Go defaulter follows the same decision.
+type Decision struct {
+	// Field is the Go field; nil for a list item or map value.
+	Field *Field
+	JPath string
+	// Default is the default written, nil for none.
+	Default []byte
+	value   any
+	// Source says where Default comes from: "+default",
+	// "+kubebuilder:default", "+default on type T", or the implicit rule.
+	Source string
+	// Rule is the KEP-1929 rule that wrote or skipped the default.
+	Rule string
+	// Why says, when Default is nil, why the property has no default.
+	Why string
+	// Findings are the diagnostics of the decision, reported once.
+	Findings []Finding
+	// explicit is the author's default, when there is one.
+	explicit *Explicit
+}
+
+// Explicit is the author's default behind the decision, if any, whether or
+// not it was written.
+func (d *Decision) Explicit() *Explicit { return d.explicit }
+
+// Apply writes the decision into the property's schema: its default, and
+// the `required` entries that the default covers (see
+// dropRequiredCoveredByDefaults).
+func (d *Decision) Apply(s *apiextensionsv1.JSONSchemaProps) {
+	if d.Default == nil {
+		return
+	}
+	s.Default = &apiextensionsv1.JSON{Raw: d.Default}
+	dropRequiredCoveredByDefaults(s, d.value)
+}
+
+// String explains the decision in one line.
+func (d *Decision) String() string {
+	name := d.JPath
+	if d.Field != nil {
+		name = d.Field.GoPath() + " (" + d.JPath + ")"
+	}
+	if d.Default != nil {
+		return fmt.Sprintf("%s: default %s from %s", name, d.Default, d.Source)
+	}
+	return fmt.Sprintf("%s: no default: %s", name, d.Why)
+}
+
+func (d *Decision) add(sev Severity, rule, msg string, m *Model) {
+	f := m.finding(d.Field, sev, rule, msg)
+	f.JPath = d.JPath
+	d.Findings = append(d.Findings, f)
+}
+
+func (d *Decision) addAt(f Finding) {
+	if f.JPath == "" {
+		f.JPath = d.JPath
+	}
+	d.Findings = append(d.Findings, f)
+}
+
+// Decisions are the decisions taken about f, one per property that f
+// generates (a type used by several CRDs or versions is decided in each).
+func (m *Model) Decisions(f *Field) []*Decision { return m.decisions[f] }
+
+// Decide takes the decision for f, whose generated property is prop (with
+// the defaults below it already decided), at jpath, where inherit is the
+// +implicitDefaults setting of an enclosing field or type.
+func (m *Model) Decide(prop *apiextensionsv1.JSONSchemaProps, f *Field, inherit *bool, jpath string) *Decision {
+	d := &Decision{Field: f, JPath: jpath}
+	m.decisions[f] = append(m.decisions[f], d)
+	if msg := omitemptyOnStruct(f); msg != "" {
+		d.add(Warning, RuleOmitemptyStruct, msg, m)
+	}
+	ex, findings := m.Explicit(f)
+	for _, fnd := range findings {
+		d.addAt(fnd)
+	}
+	switch {
+	case ex != nil:
+		m.decideExplicit(d, prop, ex)
+	case len(findings) > 0:
+		d.Why = "its marker's value is refused"
+	case !m.ImplicitFor(f, inherit):
+		d.Why = "no marker, and implicit defaults are off here (+implicitDefaults=false or crd:implicitDefaults=false)"
+	case f.Required():
+		d.Why = "no marker, and the field is +required: clients must send it"
+	case implicitStructApplies(prop, f.Shape):
+		m.decideStruct(d, prop)
+	case f.Shape.Kind == KindOpaque && !f.Shape.Pointer && !f.Tag.Omits(f.Shape):
+		d.Why = "no marker, and the zero value is unknown: " + f.Shape.Note
+		if f.Shape.Note != "" {
+			d.add(Note, RuleUnknownZero, "no implicit default: "+f.Shape.Note, m)
+		}
+	case implicitZeroApplies(prop, f):
+		m.decideZero(d, prop)
+	default:
+		d.Why = "no marker, and no implicit default applies (a pointer, a list, a map, or omitempty/omitzero)"
+	}
+	return d
+}
+
+// DecideElement takes the decision for a list item or map value at jpath,
+// whose schema is s and whose Go type has shape sh: only a +default on the
+// item's type applies (KEP-1929 "Lists" and "String Maps").
+func (m *Model) DecideElement(s *apiextensionsv1.JSONSchemaProps, sh Shape, jpath string) *Decision {
+	d := &Decision{JPath: jpath}
+	ex, findings := m.ElementDefault(sh)
+	for _, fnd := range findings {
+		d.addAt(fnd)
+	}
+	if ex == nil {
+		d.Why = "a list item or map value takes only a +default on its type"
+		return d
+	}
+	d.explicit = ex
+	msg := fitsSchema(ex.Value, s)
+	if msg == "" && sh.Named != nil {
+		msg = m.decodable(ex.Value, sh.Named, sh.Ident.Package)
+	}
+	if msg != "" {
+		d.addAt(Finding{Sev: Error, Pos: ex.Pos, GoPath: m.parser.Types[sh.Ident].Name, Rule: RuleTypeMismatch,
+			Own: m.own.is(sh.Ident.Package), Msg: fmt.Sprintf("%s=%s: %s", ex.Source, ex.Raw, msg)})
+		d.Why = "the default does not have the schema's type"
+		return d
+	}
+	d.Default, d.value, d.Source = ex.Raw, ex.Value, ex.Source
+	return d
+}
+
+// decideExplicit checks the author's default against the KEP-1929 rules
+// and the property's type.
+func (m *Model) decideExplicit(d *Decision, prop *apiextensionsv1.JSONSchemaProps, ex *Explicit) {
+	d.explicit = ex
+	sev := m.kepSeverity(ex)
+	for _, r := range []struct {
+		rule string
+		msg  string
+	}{
+		{RuleStructDefaultEmpty, structDefaultMustBeEmpty(d.Field, ex)},
+		{RuleNeedsOmitempty, nonZeroDefaultNeedsOmitempty(d.Field, ex)},
+	} {
+		if r.msg == "" {
+			continue
+		}
+		d.addAt(Finding{Sev: sev, Pos: ex.Pos, GoPath: d.Field.GoPath(), Rule: r.rule, Own: m.own.is(d.Field.Pkg), Msg: r.msg})
+		if sev == Error {
+			d.Why, d.Rule = "the default breaks a KEP-1929 rule", r.rule
+			return
+		}
+	}
+	msg := fitsSchema(ex.Value, prop)
+	if msg == "" {
+		msg = m.decodable(ex.Value, d.Field.Type, d.Field.Pkg)
+	}
+	if msg != "" {
+		d.addAt(Finding{Sev: Error, Pos: ex.Pos, GoPath: d.Field.GoPath(), Rule: RuleTypeMismatch, Own: m.own.is(d.Field.Pkg),
+			Msg: fmt.Sprintf("%s=%s: %s", ex.Source, ex.Raw, msg)})
+		d.Why, d.Rule = "the default does not have the field's type", RuleTypeMismatch
+		return
+	}
+	d.Default, d.value, d.Source = ex.Raw, ex.Value, ex.Source
+}
+
+// kepSeverity is how a KEP-1929 rule violation by an explicit default is
+// reported. The KEP's rules bind the KEP's marker: a +default (on a field
+// or a type) that breaks them is an error. +kubebuilder:default keeps
+// controller-gen's meaning, a plain OpenAPI default, so it gets a warning;
+// so does everything under crd:implicitDefaults=false, which promises
+// controller-gen's output.
+func (m *Model) kepSeverity(ex *Explicit) Severity {
+	if m.opts.Implicit && !ex.Kubebuilder {
+		return Error
+	}
+	return Warning
+}
+
+// implicitStructApplies is where KEP-1929 rule 1 can apply: a non-pointer
+// struct with an object schema of its own. Embedded resources need
+// apiVersion and kind, which have no default; a subtree that preserves
+// unknown fields declares nothing to default.
+func implicitStructApplies(prop *apiextensionsv1.JSONSchemaProps, sh Shape) bool {
+	return sh.NonPointerStruct() && prop.Type == "object" && !preservesUnknown(prop) && !prop.XEmbeddedResource
+}
+
+// implicitZeroApplies is where KEP-1929 rule 4 applies: a non-pointer
+// scalar without omitempty, whose zero JSON is known and fits the schema.
+func implicitZeroApplies(prop *apiextensionsv1.JSONSchemaProps, f *Field) bool {
+	sh := f.Shape
+	if sh.Pointer || f.Tag.Omits(sh) || sh.Kind != KindScalar || sh.Zero == nil {
+		return false
+	}
+	switch prop.Type {
+	case "string", "integer", "number", "boolean":
+		return true
+	}
+	return prop.XIntOrString
+}
+
+// preservesUnknown reports a subtree that keeps unknown fields and declares
+// none: nothing below it is typed, so nothing below it is defaulted.
+func preservesUnknown(s *apiextensionsv1.JSONSchemaProps) bool {
+	return s.XPreserveUnknownFields != nil && *s.XPreserveUnknownFields &&
+		len(s.Properties) == 0 && s.Items == nil && s.AdditionalProperties == nil
+}
+
+// decideZero is KEP-1929 "Changes to kubebuilder/default-gen" rule 4: a
+// non-pointer scalar without omitempty is always sent by Go clients, at its
+// zero value when unset, so its CRD default is that zero value, unless the
+// apiserver would refuse it.
+func (m *Model) decideZero(d *Decision, prop *apiextensionsv1.JSONSchemaProps) {
+	d.Rule = RuleImplicitZero
+	raw := d.Field.Shape.Zero
+	if errs := tryDefault(prop, raw, false); len(errs) > 0 {
+		d.Why = "the apiserver would refuse the zero value: " + errs.ToAggregate().Error()
+		d.add(Warning, RuleImplicitZero, fmt.Sprintf("implicit default %s (zero value: the field has no omitempty) skipped: "+
+			"the apiserver would reject it: %s. Fix: add omitempty (or omitzero), make the field a pointer, or set a valid +default",
+			raw, errs.ToAggregate().Error()), m)
+		return
+	}
+	d.Default, d.value, d.Source = raw, decode(raw), fmt.Sprintf("implicit default %s: zero value: the field has no omitempty", raw)
+}
+
+// decideStruct is KEP-1929 "Changes to kubebuilder/default-gen" rule 1,
+// for encoding/json as it is today.
+//
+// The KEP's rule: a non-pointer struct is never absent after a Go round
+// trip, it is `{}`, so its CRD default is `{}`. That holds for a field
+// without omitzero: Go clients always send it, and the default only
+// serves other clients. When `{}` is refused (a MinProperties, or required
+// children), the default is `{}` with the defaults nested below it
+// applied, if the apiserver accepts that; if not, the field gets none and
+// the author is told how to fix it.
+//
+// With omitzero, which the KEP predates, Go clients leave the zero struct
+// out, as omitempty leaves out a zero scalar: absent and zero are one
+// value. The default is then what the apiserver stores for Go's zero
+// struct, so that an absent field reads as Go's defaulted zero struct; it
+// is not written when that adds nothing to the zero struct, and it is
+// skipped, silently, when the apiserver refuses it: the Go defaulter then
+// leaves the zero struct alone too, as the apiserver leaves it absent.
+func (m *Model) decideStruct(d *Decision, prop *apiextensionsv1.JSONSchemaProps) {
+	d.Rule = RuleImplicitStruct
+	f := d.Field
+	var candidates []any
+	if f.Tag.OmitZero {
+		zero, ok := m.zeroJSON(f.Shape.Ident)
+		if !ok {
+			d.Why = "omitzero, and the JSON of the zero struct is not known"
+			return
+		}
+		base, err1 := normalize.StoredValue(prop, zero, false)
+		stored, err2 := normalize.StoredValue(prop, zero, true)
+		if err1 != nil || err2 != nil {
+			d.Why = fmt.Sprintf("omitzero, and the schema cannot be read: %v", firstErr(err1, err2))
+			return
+		}
+		if reflect.DeepEqual(base, stored) {
+			d.Why = "omitzero: Go clients leave the zero struct out, and no default below it would change it"
+			return
+		}
+		if empty, err := normalize.StoredValue(prop, map[string]any{}, true); err == nil && reflect.DeepEqual(empty, stored) {
+			candidates = append(candidates, map[string]any{})
+		}
+		candidates = append(candidates, stored)
+	} else {
+		candidates = append(candidates, map[string]any{})
+		if applied, err := normalize.StoredValue(prop, map[string]any{}, true); err == nil && len(applied) > 0 {
+			candidates = append(candidates, applied)
+		}
+	}
+	var first field.ErrorList
+	for i, c := range candidates {
+		raw, _ := json.Marshal(c)
+		errs := tryDefault(prop, raw, string(raw) != "{}")
+		if len(errs) == 0 {
+			d.Default, d.value = raw, c
+			d.Source = "implicit default " + string(raw) + ": non-pointer struct"
+			if string(raw) != "{}" {
+				d.Source += ", with the defaults below it applied"
+			}
+			return
+		}
+		if i == 0 {
+			first = errs
+		}
+	}
+	reason := first.ToAggregate().Error()
+	if f.Tag.OmitZero {
+		d.Why = "omitzero, and the apiserver would refuse the zero struct: " + reason
+		return
+	}
+	d.Why = "the apiserver would refuse {}: " + reason
+	d.add(Warning, RuleImplicitStruct, fmt.Sprintf("implicit default {} (non-pointer struct) skipped: the apiserver would reject it: %s. Fix: %s",
+		reason, structFix(prop, first)), m)
+}
+
+// structFix is the fix for a refused implicit {} that matches the reason.
+// Go clients always send a non-pointer struct without omitzero, so its
+// empty value must either be valid or never be sent.
+func structFix(prop *apiextensionsv1.JSONSchemaProps, errs field.ErrorList) string {
+	var required []string
+	minProps := false
+	for _, e := range errs {
+		switch {
+		case e.Type == field.ErrorTypeRequired:
+			name := e.Field[strings.LastIndex(e.Field, ".")+1:]
+			if _, ok := prop.Properties[name]; ok && !slices.Contains(required, name) {
+				required = append(required, name)
+			}
+		case strings.Contains(e.Detail, "at least") && strings.Contains(e.Detail, "properties"):
+			minProps = true
+		}
+	}
+	const omit = "add omitzero to the json tag (Go clients then leave the empty struct out), or make the field a pointer"
+	switch {
+	case len(required) > 0:
+		return fmt.Sprintf("give %s a default, %s, or mark the field +required", strings.Join(required, ", "), omit)
+	case minProps:
+		return "the schema refuses an empty object, which Go clients send for this field: " + omit
+	}
+	return omit + ", or mark the field +required"
+}
+
+// tryDefault validates raw as the default of prop, as the apiserver does on
+// CRD create, with the `required` entries it covers dropped. full keeps the
+// children's schemas, for a value that sets children.
+func tryDefault(prop *apiextensionsv1.JSONSchemaProps, raw []byte, full bool) field.ErrorList {
+	trial := *prop
+	trial.Required = slices.Clone(prop.Required)
+	dropRequiredCoveredByDefaults(&trial, decode(raw))
+	return normalize.ValidateDefaultInIsolation(context.Background(), slim(&trial, raw, full))
+}
+
+func decode(raw []byte) any {
+	var v any
+	_ = json.Unmarshal(raw, &v)
+	return v
+}
+
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}

@@ -1,0 +1,146 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"go/token"
+
+	"sigs.k8s.io/controller-tools/pkg/crd"
+	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
+	"sigs.k8s.io/controller-tools/pkg/loader"
+
+	"github.com/controller-gen-default/controller-gen-default/markers"
+)
+
+// Explicit is a default the author wrote.
+type Explicit struct {
+	Raw   []byte // as controller-gen encodes it
+	Value any    // Raw decoded
+	// Source is "+default", "+kubebuilder:default" or "+default on type T".
+	Source string
+	// Pos is the marker's field or type.
+	Pos token.Position
+	// Kubebuilder is true for +kubebuilder:default, which keeps
+	// controller-gen's meaning of a plain OpenAPI default.
+	Kubebuilder bool
+}
+
+// explicitResult is an explicit default, or the findings that keep it out.
+type explicitResult struct {
+	ex       *Explicit
+	findings []Finding
+}
+
+// Explicit is the author's default for f: +default or +kubebuilder:default
+// on the field (the two must agree), else +default on the field's type.
+// Values that cannot be evaluated, and a conflict, are findings; the field
+// then has no explicit default.
+func (m *Model) Explicit(f *Field) (*Explicit, []Finding) {
+	var own, kb *Explicit
+	var findings []Finding
+	if mk, ok := f.Markers.Get(markers.DefaultName).(markers.FieldDefault); ok {
+		e, fnd := m.evaluate(mk.Default, f.Pkg, f.Pos(), f.GoPath())
+		if fnd != nil {
+			return nil, []Finding{*fnd}
+		}
+		e.Source = "+default"
+		own = e
+	}
+	if mk, ok := f.Markers.Get(markers.KubebuilderDefaultName).(crdmarkers.Default); ok {
+		raw, err := json.Marshal(mk.Value)
+		if err == nil {
+			if f.Shape.Kind == KindList && string(raw) == "{}" {
+				raw = []byte("[]") // as controller-gen writes it for arrays
+			}
+			var v any
+			_ = json.Unmarshal(raw, &v)
+			kb = &Explicit{Raw: raw, Value: v, Source: "+kubebuilder:default", Pos: f.Pos(), Kubebuilder: true}
+		}
+	}
+	switch {
+	case own != nil && kb != nil:
+		if !bytes.Equal(canonical(own.Raw), canonical(kb.Raw)) {
+			findings = append(findings, m.finding(f, Error, RuleConflict,
+				fmt.Sprintf("two different defaults: +default=%s and +kubebuilder:default=%s; keep one", own.Raw, kb.Raw)))
+			return nil, findings
+		}
+		return own, nil
+	case own != nil:
+		return own, nil
+	case kb != nil:
+		return kb, nil
+	}
+	if f.Shape.HasIdent {
+		r := m.TypeDefault(f.Shape.Ident)
+		if r.ex == nil {
+			return nil, r.findings
+		}
+		e := *r.ex
+		e.Pos = f.Pos()
+		return &e, nil
+	}
+	return nil, nil
+}
+
+// TypeDefault is the +default on the named type id, evaluated once.
+func (m *Model) TypeDefault(id crd.TypeIdent) explicitResult {
+	if r, ok := m.typeDefaults[id]; ok {
+		return *r
+	}
+	r := &explicitResult{}
+	m.typeDefaults[id] = r
+	info := m.parser.Types[id]
+	if info == nil {
+		return *r
+	}
+	mk, ok := info.Markers.Get(markers.DefaultName).(markers.Default)
+	if !ok {
+		return *r
+	}
+	e, fnd := m.evaluate(mk, id.Package, id.Package.Fset.Position(info.RawSpec.Pos()), info.Name)
+	if fnd != nil {
+		r.findings = []Finding{*fnd}
+		return *r
+	}
+	e.Source = "+default on type " + info.Name
+	r.ex = e
+	return *r
+}
+
+// ElementDefault is the +default on the type of a list item or map value
+// (KEP-1929 "Lists" and "String Maps"): the only default such a value takes.
+func (m *Model) ElementDefault(sh Shape) (*Explicit, []Finding) {
+	if !sh.HasIdent {
+		return nil, nil
+	}
+	r := m.TypeDefault(sh.Ident)
+	return r.ex, r.findings
+}
+
+// evaluate reads a +default value, or says at pos why it cannot be read.
+func (m *Model) evaluate(d markers.Default, pkg *loader.Package, pos token.Position, goPath string) (*Explicit, *Finding) {
+	raw, v, err := d.Evaluate(pkg)
+	if err != nil {
+		rule := RuleInvalidJSON
+		if ve, ok := err.(*markers.ValueError); ok && ve.Kind == markers.ErrUnresolvedRef {
+			rule = RuleUnresolvedRef
+		}
+		return nil, &Finding{Sev: Error, Pos: pos, GoPath: goPath, Rule: rule, Own: m.own.is(pkg), Msg: err.Error()}
+	}
+	return &Explicit{Raw: raw, Value: v, Pos: pos}, nil
+}
+
+func (m *Model) finding(f *Field, sev Severity, rule, msg string) Finding {
+	return Finding{Sev: sev, Pos: f.Pos(), GoPath: f.GoPath(), Rule: rule, Own: m.own.is(f.Pkg), Msg: msg}
+}
+
+// canonical re-encodes JSON so that equal values compare equal.
+func canonical(raw []byte) []byte {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return raw
+	}
+	b, _ := json.Marshal(v)
+	return b
+}

@@ -1,0 +1,289 @@
+// Package model is the one place where a Go field's default is decided.
+//
+// For each field of an API type it derives, once, everything the
+// generators need: the JSON name and tag options, the shape of the Go type
+// and its zero value, the author's explicit default (field +default,
+// +kubebuilder:default, or +default on the field's type, with ref()
+// resolved), requiredness, and whether implicit defaults are on. Given the
+// field's generated schema, Decide then takes the decision: which default
+// the CRD gets, or why it gets none, with the KEP-1929 findings that go
+// with it. The crd generator writes the decision into the CRD, the defaults
+// generator into Go code, and the lint reports its findings; none of them
+// derives a default on its own, so the CRD and the Go defaulter cannot
+// disagree.
+//
+// The rules are those of KEP-1929 (kubernetes/enhancements
+// keps/sig-api-machinery/1929-built-in-default), "Changes to
+// kubebuilder/default-gen", with one change for encoding/json's omitzero,
+// which the KEP predates (see implicitStructDefault).
+package model
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"reflect"
+	"strings"
+
+	"sigs.k8s.io/controller-tools/pkg/crd"
+	"sigs.k8s.io/controller-tools/pkg/loader"
+	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
+
+	"github.com/controller-gen-default/controller-gen-default/markers"
+)
+
+// Options are the generator options that change decisions.
+type Options struct {
+	// Implicit turns KEP-1929's implicit defaults on (crd:implicitDefaults).
+	Implicit bool
+}
+
+// Model holds the fields of the types a crd.Parser has loaded, and the
+// decisions taken about them.
+type Model struct {
+	parser *crd.Parser
+	col    *ctmarkers.Collector
+	opts   Options
+	own    ownership
+
+	ownEncoding  map[*types.Named]bool
+	fields       map[crd.TypeIdent][]*Field
+	typeDefaults map[crd.TypeIdent]*explicitResult
+	pkgMark      map[*loader.Package]*bool
+	zeros        map[crd.TypeIdent]map[string]any
+
+	// decisions are by field, in the order they were taken.
+	decisions map[*Field][]*Decision
+}
+
+// New returns a model of the types p loads. roots are the packages being
+// generated: findings elsewhere are about other modules.
+func New(p *crd.Parser, col *ctmarkers.Collector, roots []*loader.Package, opts Options) *Model {
+	return &Model{
+		parser:       p,
+		col:          col,
+		opts:         opts,
+		own:          newOwnership(roots),
+		ownEncoding:  map[*types.Named]bool{},
+		fields:       map[crd.TypeIdent][]*Field{},
+		typeDefaults: map[crd.TypeIdent]*explicitResult{},
+		pkgMark:      map[*loader.Package]*bool{},
+		zeros:        map[crd.TypeIdent]map[string]any{},
+		decisions:    map[*Field][]*Decision{},
+	}
+}
+
+// Options returns the options the model decides with.
+func (m *Model) Options() Options { return m.opts }
+
+// Parser returns the parser whose types the model describes.
+func (m *Model) Parser() *crd.Parser { return m.parser }
+
+// Own reports whether pkg belongs to the modules being generated.
+func (m *Model) Own(pkg *loader.Package) bool { return m.own.is(pkg) }
+
+// Tag is what encoding/json reads in a field's json tag.
+type Tag struct {
+	Name      string
+	Inline    bool // ",inline", or no name on an embedded struct
+	OmitEmpty bool // ",omitempty"
+	OmitZero  bool // ",omitzero"
+}
+
+// ParseTag reads the json tag of a struct field. ok is false for fields
+// that controller-gen leaves out of the schema: no json tag, or "-".
+// `json:""` on an embedded struct inlines it, as k8s.io/api's Probe does.
+func ParseTag(st reflect.StructTag) (t Tag, ok bool) {
+	tag, ok := st.Lookup("json")
+	if !ok || tag == "-" {
+		return Tag{}, false
+	}
+	opts := strings.Split(tag, ",")
+	t.Name = opts[0]
+	t.Inline = t.Name == ""
+	for _, o := range opts[1:] {
+		switch o {
+		case "inline":
+			t.Inline = true
+		case "omitempty":
+			t.OmitEmpty = true
+		case "omitzero":
+			t.OmitZero = true
+		}
+	}
+	return t, true
+}
+
+// Omits reports whether encoding/json leaves out the zero value of a field
+// of shape sh: omitzero always does; omitempty does for everything but a
+// non-pointer struct (KEP-1929 rule 2).
+func (t Tag) Omits(sh Shape) bool {
+	return t.OmitZero || (t.OmitEmpty && !sh.NonPointerStruct())
+}
+
+// Field is one JSON field of a struct type, with inline structs expanded
+// in place as controller-gen flattens them.
+type Field struct {
+	ctmarkers.FieldInfo
+	Pkg   *loader.Package
+	Owner string // Go name of the declaring type
+	// Sel is the Go selector from the outer struct, through inline embedded
+	// structs: "Spec" or "VolumeSource.AzureDisk".
+	Sel   string
+	Tag   Tag
+	Type  types.Type
+	Shape Shape
+}
+
+// GoPath is Type.Field, as diagnostics name the field.
+func (f *Field) GoPath() string { return f.Owner + "." + f.goName() }
+
+func (f *Field) goName() string {
+	if f.Name != "" {
+		return f.Name
+	}
+	// an embedded field with a json name
+	return strings.TrimPrefix(types.ExprString(f.RawField.Type), "*")
+}
+
+// Pos is where the field is declared.
+func (f *Field) Pos() token.Position { return f.Pkg.Fset.Position(f.RawField.Pos()) }
+
+// Required reports +required, +kubebuilder:validation:Required or
+// +k8s:required: the author wants clients to send the field, so it gets no
+// implicit default. Requiredness that controller-gen infers from a missing
+// omitempty does not count.
+func (f *Field) Required() bool {
+	for _, n := range markers.RequiredNames {
+		if f.Markers.Get(n) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// Fields lists the JSON fields of the struct type id, inline structs
+// expanded, as controller-gen flattens them.
+func (m *Model) Fields(id crd.TypeIdent) []*Field {
+	if fs, ok := m.fields[id]; ok {
+		return fs
+	}
+	info := m.parser.Types[id]
+	if info == nil {
+		return nil
+	}
+	var out []*Field
+	for _, fi := range info.Fields {
+		if fi.Name != "" && m.parser.IgnoreUnexportedFields && !ast.IsExported(fi.Name) {
+			continue
+		}
+		tag, ok := ParseTag(fi.Tag)
+		if !ok {
+			continue
+		}
+		t := id.Package.TypesInfo.TypeOf(fi.RawField.Type)
+		f := &Field{FieldInfo: fi, Pkg: id.Package, Owner: id.Name, Tag: tag, Type: t, Shape: m.ShapeOf(t, id.Package)}
+		f.Sel = fi.Name
+		if f.Sel == "" { // embedded: the field is named after its type
+			f.Sel = f.goName()
+			if i := strings.LastIndex(f.Sel, "."); i >= 0 {
+				f.Sel = f.Sel[i+1:]
+			}
+		}
+		if !tag.Inline {
+			out = append(out, f)
+			continue
+		}
+		if f.Shape.HasIdent {
+			for _, ef := range m.Fields(f.Shape.Ident) {
+				c := *ef
+				c.Sel = f.Sel + "." + ef.Sel
+				out = append(out, &c)
+			}
+		}
+	}
+	m.fields[id] = out
+	return out
+}
+
+// TypeInfo returns the parsed type id.
+func (m *Model) TypeInfo(id crd.TypeIdent) *ctmarkers.TypeInfo { return m.parser.Types[id] }
+
+// ImplicitMarker is the +implicitDefaults marker on the type id, if any.
+func (m *Model) ImplicitMarker(id crd.TypeIdent) *bool {
+	info := m.parser.Types[id]
+	if info == nil {
+		return nil
+	}
+	return implicitMarker(info.Markers)
+}
+
+func implicitMarker(ms ctmarkers.MarkerValues) *bool {
+	if v, ok := ms.Get(markers.ImplicitName).(markers.Implicit); ok {
+		b := bool(v)
+		return &b
+	}
+	return nil
+}
+
+// ImplicitFor says whether implicit defaults are on for f, where inherit is
+// the setting of an enclosing field or type (nil if none): the field's own
+// +implicitDefaults marker, then one on the field's type, then inherit,
+// then the package's, then the generator option. implicitDefaults=false as
+// an option wins over every marker.
+func (m *Model) ImplicitFor(f *Field, inherit *bool) bool {
+	if !m.opts.Implicit {
+		return false
+	}
+	if v := implicitMarker(f.Markers); v != nil {
+		return *v
+	}
+	if f.Shape.HasIdent {
+		if v := m.ImplicitMarker(f.Shape.Ident); v != nil {
+			return *v
+		}
+	}
+	if inherit != nil {
+		return *inherit
+	}
+	if p := m.packageImplicit(f.Pkg); p != nil {
+		return *p
+	}
+	return true
+}
+
+// Below is the inherited setting for what lies below f: f's own
+// +implicitDefaults marker, else inherit.
+func (m *Model) Below(f *Field, inherit *bool) *bool {
+	if v := implicitMarker(f.Markers); v != nil {
+		return v
+	}
+	return inherit
+}
+
+func (m *Model) packageImplicit(pkg *loader.Package) *bool {
+	if v, ok := m.pkgMark[pkg]; ok {
+		return v
+	}
+	var out *bool
+	if vals, err := ctmarkers.PackageMarkers(m.col, pkg); err == nil {
+		out = implicitMarker(vals)
+	}
+	m.pkgMark[pkg] = out
+	return out
+}
+
+// Lookup finds the parsed type of n, wherever it was loaded from.
+func (m *Model) Lookup(n *types.Named) (crd.TypeIdent, bool) {
+	obj := n.Obj()
+	if obj.Pkg() == nil {
+		return crd.TypeIdent{}, false
+	}
+	path := loader.NonVendorPath(obj.Pkg().Path())
+	for id := range m.parser.Types {
+		if id.Name == obj.Name() && id.Package.PkgPath == path {
+			return id, true
+		}
+	}
+	return crd.TypeIdent{}, false
+}

@@ -1,0 +1,106 @@
+package model
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+)
+
+// Rule names, printed after each finding and documented in the README.
+const (
+	RuleImplicitStruct     = "implicit-struct-default"
+	RuleImplicitZero       = "implicit-zero-default"
+	RuleOmitemptyStruct    = "omitempty-struct"
+	RuleNeedsOmitempty     = "default-needs-omitempty"
+	RuleStructDefaultEmpty = "struct-default-not-empty"
+	RuleConflict           = "conflicting-defaults"
+	RuleInvalidJSON        = "invalid-default"
+	RuleUnresolvedRef      = "unresolved-ref"
+	RuleTypeMismatch       = "default-type-mismatch"
+	RuleUnknownZero        = "unknown-zero-value"
+)
+
+// OmitemptyStructMessage is rule 2's finding, shared with the kubebuilder
+// plugin's lint, which sees only the source.
+const OmitemptyStructMessage = "omitempty has no effect on a non-pointer struct: encoding/json always writes it. Use omitzero, or drop the tag"
+
+// omitemptyOnStruct is KEP-1929 "Changes to kubebuilder/default-gen" rule
+// 2: encoding/json ignores omitempty on a non-pointer struct, so the tag
+// promises an absence that never happens. omitzero keeps that promise.
+func omitemptyOnStruct(f *Field) string {
+	if !f.Shape.NonPointerStruct() || !f.Tag.OmitEmpty || f.Tag.OmitZero {
+		return ""
+	}
+	return OmitemptyStructMessage
+}
+
+// structDefaultMustBeEmpty is KEP-1929 "Non-pointer structs" (forbidden
+// example): a non-pointer struct decodes to {} in Go when absent, so any
+// other default would differ between Go clients and the apiserver.
+func structDefaultMustBeEmpty(f *Field, ex *Explicit) string {
+	if !f.Shape.NonPointerStruct() || string(canonical(ex.Raw)) == "{}" {
+		return ""
+	}
+	return fmt.Sprintf("%s=%s on a non-pointer struct: only {} is allowed, because Go clients always send the struct. "+
+		"Make the field a pointer to give it a default, or put defaults on the struct's own fields", ex.Source, ex.Raw)
+}
+
+// nonZeroDefaultNeedsOmitempty is KEP-1929 "Changes to kubebuilder/default-gen"
+// rule 3 and "Non-pointer scalar fields" (the Invalid example): without
+// omitempty, Go clients always send the zero value, so a different default
+// would never apply to them.
+func nonZeroDefaultNeedsOmitempty(f *Field, ex *Explicit) string {
+	sh := f.Shape
+	if sh.Pointer || f.Tag.Omits(sh) || sh.Kind != KindScalar || sh.Zero == nil {
+		return ""
+	}
+	if bytes.Equal(canonical(ex.Raw), canonical(sh.Zero)) {
+		return ""
+	}
+	return fmt.Sprintf("%s=%s is not the zero value %s, and without omitempty Go clients always send %s, so the default would never apply to them. "+
+		"Add omitempty (or omitzero) to the json tag, or make the field a pointer", ex.Source, ex.Raw, sh.Zero, sh.Zero)
+}
+
+// fitsSchema says, in words, why value does not have the JSON type of s;
+// "" when it does. The apiserver would reject such a default; the Go
+// defaulter could not even decode it.
+func fitsSchema(value any, s *apiextensionsv1.JSONSchemaProps) string {
+	if value == nil {
+		return "default null is ignored by the apiserver; remove it, or omit the marker"
+	}
+	got := jsonType(value)
+	if s.XIntOrString {
+		if got == "string" || got == "integer" {
+			return ""
+		}
+		return fmt.Sprintf("the field is an int-or-string, the default is a JSON %s", got)
+	}
+	switch {
+	case s.Type == "", s.Type == got:
+		return ""
+	case s.Type == "number" && got == "integer":
+		return ""
+	}
+	return fmt.Sprintf("the field's schema type is %s, the default is a JSON %s", s.Type, got)
+}
+
+func jsonType(v any) string {
+	switch v := v.(type) {
+	case string:
+		return "string"
+	case bool:
+		return "boolean"
+	case float64:
+		if v == math.Trunc(v) && !math.IsInf(v, 0) {
+			return "integer"
+		}
+		return "number"
+	case map[string]any:
+		return "object"
+	case []any:
+		return "array"
+	}
+	return "null"
+}
