@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/jsontag"
 )
 
 // lintOmitempty finds the spec and status fields of API root types (structs
@@ -76,19 +78,18 @@ func lintOmitempty(universe map[string]string, kind string) []string {
 					if !ok || !structs[id.Name] || f.Tag == nil || len(f.Names) != 1 {
 						continue
 					}
-					tag, err := strconv.Unquote(f.Tag.Value)
+					raw, err := strconv.Unquote(f.Tag.Value)
 					if err != nil {
 						continue
 					}
-					jsonName, opts, _ := strings.Cut(reflect.StructTag(tag).Get("json"), ",")
-					if jsonName != "spec" && jsonName != "status" {
+					tag, ok := jsontag.Parse(reflect.StructTag(raw))
+					if !ok || tag.Name != "spec" && tag.Name != "status" {
 						continue
 					}
-					if hasOpt(opts, "omitempty") && !hasOpt(opts, "omitzero") {
-						warnings = append(warnings, fmt.Sprintf(
-							"%s: %s.%s is a non-pointer struct tagged json:%q: encoding/json ignores omitempty on a struct and always sends "+
-								"\"%s\": {}, so the tag promises an absence that never happens (KEP-1929); use omitzero or drop omitempty",
-							fset.Position(f.Pos()), ts.Name.Name, f.Names[0].Name, reflect.StructTag(tag).Get("json"), jsonName))
+					// the identifier names a struct type of the package: a non-pointer struct
+					if msg := jsontag.OmitemptyOnStruct(tag, true); msg != "" {
+						warnings = append(warnings, fmt.Sprintf("%s: warning: %s.%s (%s): %s [omitempty-struct]",
+							fset.Position(f.Pos()), ts.Name.Name, f.Names[0].Name, tag.Name, msg))
 					}
 				}
 				return false
@@ -122,15 +123,6 @@ func embedsTypeMeta(st *ast.StructType) bool {
 			if t.Name == "TypeMeta" {
 				return true
 			}
-		}
-	}
-	return false
-}
-
-func hasOpt(opts, name string) bool {
-	for o := range strings.SplitSeq(opts, ",") {
-		if o == name {
-			return true
 		}
 	}
 	return false

@@ -194,7 +194,7 @@ func handle(req PluginRequest, log io.Writer) PluginResponse {
 		return resp
 	case commandCreateAPI:
 		for _, w := range lintOmitempty(req.Universe, argValue(req.Args, "kind")) {
-			fmt.Fprintf(log, "%s: warning: %s\n", pluginKey, w)
+			fmt.Fprintf(log, "%s: %s\n", pluginKey, w)
 		}
 		return resp
 	case commandCreateWebhook:

@@ -105,7 +105,7 @@ func (m *Model) Decide(prop *apiextensionsv1.JSONSchemaProps, f *Field, inherit 
 		d.Why = "no marker, and the field is +required: clients must send it"
 	case implicitStructApplies(prop, f.Shape):
 		m.decideStruct(d, prop)
-	case f.Shape.Kind == KindOpaque && !f.Shape.Pointer && !f.Tag.Omits(f.Shape):
+	case f.Shape.Kind == KindOpaque && !f.Shape.Pointer && !f.Tag.Omits(f.Shape.NonPointerStruct()):
 		d.Why = "no marker, and the zero value is unknown: " + f.Shape.Note
 		if f.Shape.Note != "" {
 			d.add(Note, RuleUnknownZero, "no implicit default: "+f.Shape.Note, m)
@@ -205,7 +205,7 @@ func implicitStructApplies(prop *apiextensionsv1.JSONSchemaProps, sh Shape) bool
 // scalar without omitempty, whose zero JSON is known and fits the schema.
 func implicitZeroApplies(prop *apiextensionsv1.JSONSchemaProps, f *Field) bool {
 	sh := f.Shape
-	if sh.Pointer || f.Tag.Omits(sh) || sh.Kind != KindScalar || sh.Zero == nil {
+	if sh.Pointer || f.Tag.Omits(sh.NonPointerStruct()) || sh.Kind != KindScalar || sh.Zero == nil {
 		return false
 	}
 	switch prop.Type {

@@ -22,13 +22,13 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"reflect"
 	"strings"
 
 	"sigs.k8s.io/controller-tools/pkg/crd"
 	"sigs.k8s.io/controller-tools/pkg/loader"
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/jsontag"
 	"github.com/controller-gen-default/controller-gen-default/markers"
 )
 
@@ -82,44 +82,8 @@ func (m *Model) Parser() *crd.Parser { return m.parser }
 // Own reports whether pkg belongs to the modules being generated.
 func (m *Model) Own(pkg *loader.Package) bool { return m.own.is(pkg) }
 
-// Tag is what encoding/json reads in a field's json tag.
-type Tag struct {
-	Name      string
-	Inline    bool // ",inline", or no name on an embedded struct
-	OmitEmpty bool // ",omitempty"
-	OmitZero  bool // ",omitzero"
-}
-
-// ParseTag reads the json tag of a struct field. ok is false for fields
-// that controller-gen leaves out of the schema: no json tag, or "-".
-// `json:""` on an embedded struct inlines it, as k8s.io/api's Probe does.
-func ParseTag(st reflect.StructTag) (t Tag, ok bool) {
-	tag, ok := st.Lookup("json")
-	if !ok || tag == "-" {
-		return Tag{}, false
-	}
-	opts := strings.Split(tag, ",")
-	t.Name = opts[0]
-	t.Inline = t.Name == ""
-	for _, o := range opts[1:] {
-		switch o {
-		case "inline":
-			t.Inline = true
-		case "omitempty":
-			t.OmitEmpty = true
-		case "omitzero":
-			t.OmitZero = true
-		}
-	}
-	return t, true
-}
-
-// Omits reports whether encoding/json leaves out the zero value of a field
-// of shape sh: omitzero always does; omitempty does for everything but a
-// non-pointer struct (KEP-1929 rule 2).
-func (t Tag) Omits(sh Shape) bool {
-	return t.OmitZero || (t.OmitEmpty && !sh.NonPointerStruct())
-}
+// Tag is a field's json tag, read as encoding/json reads it.
+type Tag = jsontag.Tag
 
 // Field is one JSON field of a struct type, with inline structs expanded
 // in place as controller-gen flattens them.
@@ -177,7 +141,7 @@ func (m *Model) Fields(id crd.TypeIdent) []*Field {
 		if fi.Name != "" && m.parser.IgnoreUnexportedFields && !ast.IsExported(fi.Name) {
 			continue
 		}
-		tag, ok := ParseTag(fi.Tag)
+		tag, ok := jsontag.Parse(fi.Tag)
 		if !ok {
 			continue
 		}

@@ -6,6 +6,8 @@ import (
 	"math"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/jsontag"
 )
 
 // Rule names, printed after each finding and documented in the README.
@@ -22,18 +24,10 @@ const (
 	RuleUnknownZero        = "unknown-zero-value"
 )
 
-// OmitemptyStructMessage is rule 2's finding, shared with the kubebuilder
-// plugin's lint, which sees only the source.
-const OmitemptyStructMessage = "omitempty has no effect on a non-pointer struct: encoding/json always writes it. Use omitzero, or drop the tag"
-
 // omitemptyOnStruct is KEP-1929 "Changes to kubebuilder/default-gen" rule
-// 2: encoding/json ignores omitempty on a non-pointer struct, so the tag
-// promises an absence that never happens. omitzero keeps that promise.
+// 2 (jsontag.OmitemptyOnStruct).
 func omitemptyOnStruct(f *Field) string {
-	if !f.Shape.NonPointerStruct() || !f.Tag.OmitEmpty || f.Tag.OmitZero {
-		return ""
-	}
-	return OmitemptyStructMessage
+	return jsontag.OmitemptyOnStruct(f.Tag, f.Shape.NonPointerStruct())
 }
 
 // structDefaultMustBeEmpty is KEP-1929 "Non-pointer structs" (forbidden
@@ -53,7 +47,7 @@ func structDefaultMustBeEmpty(f *Field, ex *Explicit) string {
 // would never apply to them.
 func nonZeroDefaultNeedsOmitempty(f *Field, ex *Explicit) string {
 	sh := f.Shape
-	if sh.Pointer || f.Tag.Omits(sh) || sh.Kind != KindScalar || sh.Zero == nil {
+	if sh.Pointer || f.Tag.Omits(sh.NonPointerStruct()) || sh.Kind != KindScalar || sh.Zero == nil {
 		return ""
 	}
 	if bytes.Equal(canonical(ex.Raw), canonical(sh.Zero)) {

@@ -18,7 +18,7 @@ func (m *Model) zeroJSON(id crd.TypeIdent) (map[string]any, bool) {
 	m.zeros[id] = nil // a struct cannot contain itself by value
 	out := map[string]any{}
 	for _, f := range m.Fields(id) {
-		if f.Tag.Omits(f.Shape) {
+		if f.Tag.Omits(f.Shape.NonPointerStruct()) {
 			continue
 		}
 		v, ok := m.zeroValue(f.Shape)
