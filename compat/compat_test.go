@@ -17,7 +17,7 @@ import (
 )
 
 // refVersion is the controller-gen release controller-gen-default replaces.
-const refVersion = "v0.23.0"
+const refVersion = realapis.ReferenceVersion
 
 // TestByteIdentityWithControllerGen is issue 2's "Control" requirement: on
 // real API modules, controller-gen v0.23.0 `crd ... output:crd:dir=A` and
@@ -27,7 +27,7 @@ func TestByteIdentityWithControllerGen(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fetches real API modules and runs two generators on them; skipped with -short")
 	}
-	ref := referenceBinary(t)
+	ref := realapis.ReferenceBinary(t, repoRoot(t))
 	ours := oursBinary(t)
 
 	ctx := t.Context()
@@ -48,38 +48,6 @@ func TestByteIdentityWithControllerGen(t *testing.T) {
 			compareDirs(t, m, dirA, dirB, refDefaults(t, ws, m.Patterns()))
 		})
 	}
-}
-
-// referenceBinary finds controller-gen v0.23.0: $CONTROLLER_GEN_REF (set by
-// the Makefile), else bin/controller-gen-v0.23.0/controller-gen. When it is
-// missing the test fails in CI (CI=true) or when the Makefile named it, and
-// is skipped otherwise.
-func referenceBinary(t *testing.T) string {
-	t.Helper()
-	bin, fromEnv := os.LookupEnv("CONTROLLER_GEN_REF")
-	if !fromEnv || bin == "" {
-		bin = filepath.Join(repoRoot(t), "bin", "controller-gen-"+refVersion, "controller-gen")
-		fromEnv = false
-	}
-	bin, err := filepath.Abs(bin) // generators run in the throwaway module
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(bin); err != nil {
-		msg := fmt.Sprintf("controller-gen %s not found at %s (%v); install it with `make controller-gen-ref`", refVersion, bin, err)
-		if fromEnv || os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	out, err := exec.Command(bin, "--version").CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s --version: %v\n%s", bin, err, out)
-	}
-	if strings.TrimSpace(string(out)) != "Version: "+refVersion {
-		t.Fatalf("%s is not controller-gen %s: --version says %q; remove it and run `make controller-gen-ref`", bin, refVersion, strings.TrimSpace(string(out)))
-	}
-	return bin
 }
 
 // oursBinary builds ./cmd/controller-gen-default, or takes $CGD_BIN.

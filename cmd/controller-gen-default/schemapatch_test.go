@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,11 +11,13 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
 )
 
 // controllerGenVersion is the controller-gen release controller-gen-default
 // replaces.
-const controllerGenVersion = "v0.23.0"
+const controllerGenVersion = realapis.ReferenceVersion
 
 // schemapatchCRD is the manifest that schemapatch patches, in
 // testdata/schemapatch/manifests, for the API in testdata/schemapatch/api.
@@ -68,7 +69,7 @@ func TestSchemapatch(t *testing.T) {
 	})
 
 	t.Run("same as controller-gen "+controllerGenVersion+" but for ref()", func(t *testing.T) {
-		theirs := schemapatch(t, controllerGen(t))
+		theirs := schemapatch(t, realapis.ReferenceBinary(t, filepath.Join("..", "..")))
 
 		// Every default controller-gen writes, identical; nothing else added
 		// but the ref() values.
@@ -191,37 +192,4 @@ func addedLines(a, b string) (added []string, missing string) {
 		return added, fmt.Sprintf("%d: %q", i+1, al[i])
 	}
 	return added, ""
-}
-
-// controllerGen finds controller-gen v0.23.0 as compat/ does:
-// $CONTROLLER_GEN_REF (set by the Makefile), else
-// bin/controller-gen-v0.23.0/controller-gen. When it is missing the test
-// fails in CI (CI=true) or when the Makefile named it, and is skipped
-// otherwise.
-func controllerGen(t *testing.T) string {
-	t.Helper()
-	bin, fromEnv := os.LookupEnv("CONTROLLER_GEN_REF")
-	if !fromEnv || bin == "" {
-		bin = filepath.Join("..", "..", "bin", "controller-gen-"+controllerGenVersion, "controller-gen")
-		fromEnv = false
-	}
-	bin, err := filepath.Abs(bin) // run() runs commands in the module root
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(bin); err != nil {
-		msg := fmt.Sprintf("controller-gen %s not found at %s (%v); install it with `make controller-gen-ref`, or run `make test`", controllerGenVersion, bin, err)
-		if fromEnv || os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	out, err := exec.Command(bin, "--version").CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s --version: %v\n%s", bin, err, out)
-	}
-	if v := strings.TrimSpace(string(out)); v != "Version: "+controllerGenVersion {
-		t.Fatalf("%s is not controller-gen %s: --version says %q; remove it and run `make controller-gen-ref`", bin, controllerGenVersion, v)
-	}
-	return bin
 }

@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"testing"
 	"time"
 )
 
@@ -70,15 +71,47 @@ var (
 		CRDOptions: []string{"crdVersions=v1"},
 		Source:     `Makefile generate-crds: cd pkg/apis/monitoring && controller-gen crd:crdVersions=v1 paths=./... output:crd:dir=...`,
 	}
+	// ClusterAPI is cluster-api's API module. Its v1beta2 types follow the
+	// current API conventions: optional structs are
+	// `json:"x,omitempty,omitzero"` with +optional and
+	// +kubebuilder:validation:MinProperties=1. The module holds no Makefile;
+	// cluster-api's (sigs.k8s.io/cluster-api v1.14.2, the repository root)
+	// generates this module's CRDs in three targets, all with
+	// crd:crdVersions=v1 and otherwise default options:
+	// generate-manifests-core (paths=./api/addons/... ./api/core/...
+	// ./api/ipam/... ./api/runtime/...), generate-manifests-kubeadm-bootstrap
+	// (paths=./api/bootstrap/kubeadm/...) and
+	// generate-manifests-kubeadm-control-plane
+	// (paths=./api/controlplane/kubeadm/...). Their other paths= are packages
+	// of the root module (controllers, webhooks), not of this one. The groups
+	// differ, so one run over the six patterns writes the same files as the
+	// three. api/deprecated/... is in none of them.
+	ClusterAPI = Module{
+		Name:    "cluster-api",
+		Path:    "sigs.k8s.io/cluster-api/api",
+		Version: "v1.14.2",
+		Packages: []string{
+			"addons/...", "core/...", "ipam/...", "runtime/...",
+			"bootstrap/kubeadm/...", "controlplane/kubeadm/...",
+		},
+		CRDOptions: []string{"crdVersions=v1"},
+		Source: `sigs.k8s.io/cluster-api@v1.14.2 Makefile generate-manifests-core, -kubeadm-bootstrap, -kubeadm-control-plane: ` +
+			`controller-gen paths=./api/{addons,core,ipam,runtime}/... | paths=./api/bootstrap/kubeadm/... | paths=./api/controlplane/kubeadm/... crd:crdVersions=v1 output:crd:dir=...`,
+	}
 )
+
+// All returns every module this package knows, Default's first.
+func All() []Module {
+	return append(Default(), ClusterAPI)
+}
 
 // Default returns the modules compat/ and bench/ run on.
 func Default() []Module {
 	return []Module{GatewayAPI, PrometheusOperator}
 }
 
-// Select returns the modules of Default whose names are listed
-// (comma-separated); an empty list selects all.
+// Select returns the modules of All whose names are listed
+// (comma-separated); an empty list selects Default.
 func Select(names string) ([]Module, error) {
 	if strings.TrimSpace(names) == "" {
 		return Default(), nil
@@ -87,7 +120,7 @@ func Select(names string) ([]Module, error) {
 	for _, n := range strings.Split(names, ",") {
 		n = strings.TrimSpace(n)
 		found := false
-		for _, m := range Default() {
+		for _, m := range All() {
 			if m.Name == n {
 				out = append(out, m)
 				found = true
@@ -95,7 +128,7 @@ func Select(names string) ([]Module, error) {
 		}
 		if !found {
 			var known []string
-			for _, m := range Default() {
+			for _, m := range All() {
 				known = append(known, m.Name)
 			}
 			return nil, fmt.Errorf("unknown module %q (known: %s)", n, strings.Join(known, ", "))
@@ -315,4 +348,41 @@ func moduleList(mods []Module) string {
 		s = append(s, m.String())
 	}
 	return strings.Join(s, ", ")
+}
+
+// ReferenceVersion is the controller-gen release controller-gen-default
+// replaces, the reference of compat/, bench/ and the schemapatch test.
+const ReferenceVersion = "v0.23.0"
+
+// ReferenceBinary finds controller-gen ReferenceVersion for a test:
+// $CONTROLLER_GEN_REF (set by the Makefile), else
+// <repoRoot>/bin/controller-gen-v0.23.0/controller-gen. When it is missing
+// the test fails in CI (CI=true) or when the Makefile named it, and is
+// skipped otherwise.
+func ReferenceBinary(t testing.TB, repoRoot string) string {
+	t.Helper()
+	bin, fromEnv := os.LookupEnv("CONTROLLER_GEN_REF")
+	if !fromEnv || bin == "" {
+		bin = filepath.Join(repoRoot, "bin", "controller-gen-"+ReferenceVersion, "controller-gen")
+		fromEnv = false
+	}
+	bin, err := filepath.Abs(bin) // generators run in other directories
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(bin); err != nil {
+		msg := fmt.Sprintf("controller-gen %s not found at %s (%v); install it with `make controller-gen-ref`, or run `make test`", ReferenceVersion, bin, err)
+		if fromEnv || os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	out, err := exec.Command(bin, "--version").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s --version: %v\n%s", bin, err, out)
+	}
+	if v := strings.TrimSpace(string(out)); v != "Version: "+ReferenceVersion {
+		t.Fatalf("%s is not controller-gen %s: --version says %q; remove it and run `make controller-gen-ref`", bin, ReferenceVersion, v)
+	}
+	return bin
 }
