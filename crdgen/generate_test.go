@@ -221,3 +221,31 @@ func TestDefaultsAloneDecidesAsCRD(t *testing.T) {
 		t.Errorf("defaults printed warnings, which are about the CRD and crd's to print:\n%s", defRes.diags)
 	}
 }
+
+// TestExplain: crd:explain=true says, at each field, what its property got
+// and why; the omitzero cases of testdata/api/conventions each have their
+// reason.
+func TestExplain(t *testing.T) {
+	res := generate(t, crdgen.Generator{Explain: ptr(true)}, true, "../testdata/api/conventions/...")
+	if res.failed {
+		t.Fatalf("generation failed:\n%s", res.diags)
+	}
+	for _, want := range []string{
+		`FrigateSpec.Deck (spec.deck): no default: omitzero, and the apiserver would refuse the zero struct: default.name: Invalid value: "": name in body should be at least 1 chars long [explain]`,
+		`FrigateSpec.Engine (spec.engine): default {"fuel":"diesel"} from implicit-struct-default: a non-pointer struct tagged omitzero: what the apiserver stores for Go's zero struct [explain]`,
+		`FrigateSpec.Hull (spec.hull): no default: omitzero: Go clients leave the zero struct out, and no default below it would change it [explain]`,
+		`FrigateSpec.Rigging (spec.rigging): default {"knots":12} from implicit-struct-default: a non-pointer struct: {} is refused, so {} with the defaults below it applied [explain]`,
+		`Deck.Colour (spec.deck.colour): default "blue" from +default [explain]`,
+		`Frigate.Spec (spec): no default: no marker, and the field is +required: clients must send it [explain]`,
+	} {
+		if !strings.Contains(res.diags, want) {
+			t.Errorf("explain lacks %q:\n%s", want, res.diags)
+		}
+	}
+	if strings.Contains(res.diags, "warning:") {
+		t.Errorf("testdata/api/conventions follows today's conventions and must not warn:\n%s", res.diags)
+	}
+	if n := strings.Count(res.diags, "[explain]"); n != 16 {
+		t.Errorf("%d explain lines, want one per field of testdata/api/conventions (16)", n)
+	}
+}

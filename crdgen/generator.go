@@ -54,13 +54,17 @@ type Generator struct {
 	// Verbose lists each finding in types from other modules instead of a
 	// one-line summary. Default false.
 	Verbose *bool `marker:",optional"`
+	// Explain prints, for each field of the generated modules, the default
+	// its property got and where it came from, or why it got none. Default
+	// false.
+	Explain *bool `marker:",optional"`
 }
 
 // Help describes the generator and its options for `-h` and `-w`.
 func (Generator) Help() *ctmarkers.DefinitionHelp {
 	h := *crd.Generator{}.Help()
 	h.Summary = "generates CustomResourceDefinition objects with KEP-1929 declarative defaults."
-	fields := make(map[string]ctmarkers.DetailedHelp, len(h.FieldHelp)+3)
+	fields := make(map[string]ctmarkers.DetailedHelp, len(h.FieldHelp)+4)
 	for k, v := range h.FieldHelp {
 		fields[k] = v
 	}
@@ -74,6 +78,10 @@ func (Generator) Help() *ctmarkers.DefinitionHelp {
 	}
 	fields["Verbose"] = ctmarkers.DetailedHelp{
 		Summary: "reports each finding in types from other modules instead of one summary line.",
+	}
+	fields["Explain"] = ctmarkers.DetailedHelp{
+		Summary: "prints, for each field of the generated modules, the default it got and why, or why it got none.",
+		Details: "One note per field and property, in go vet style; the defaults generator follows the same decisions.",
 	}
 	h.FieldHelp = fields
 	return &h
@@ -147,6 +155,9 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 	}
 	checks.generatorDone()
 	checks.report(b.d)
+	if boolOpt(g.Explain, false) {
+		b.d.model.Explain(DiagnosticsOutput)
+	}
 	if b.d.diags.Report(DiagnosticsOutput, boolOpt(g.Verbose, false), "crd:verbose=true") {
 		return fmt.Errorf("crd: errors in defaults; no CRD was written")
 	}

@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"reflect"
 	"slices"
+	"sort"
+	"strconv"
 	"strings"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -81,12 +84,60 @@ func (d *Decision) addAt(f Finding) {
 // generates (a type used by several CRDs or versions is decided in each).
 func (m *Model) Decisions(f *Field) []*Decision { return m.decisions[f] }
 
+// Explain writes one line per decision about a field of the modules being
+// generated, in go vet style at the field, as a note: the default each
+// property got and where it came from, or why it got none. The crd and
+// defaults generators read these same decisions.
+func (m *Model) Explain(w io.Writer) {
+	seen := map[string]bool{}
+	var lines []string
+	for _, d := range m.all {
+		if !m.own.is(d.Field.Pkg) {
+			continue
+		}
+		l := fmt.Sprintf("%s: note: %s [explain]", relPos(d.Field.Pos()), d)
+		if !seen[l] {
+			seen[l] = true
+			lines = append(lines, l)
+		}
+	}
+	sort.SliceStable(lines, func(i, j int) bool { return positionLess(lines[i], lines[j]) })
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
+	}
+}
+
+// positionLess orders "file:line:col: …" lines by file, then line, then
+// column.
+func positionLess(a, b string) bool {
+	fa, la, ca := splitPosition(a)
+	fb, lb, cb := splitPosition(b)
+	if fa != fb {
+		return fa < fb
+	}
+	if la != lb {
+		return la < lb
+	}
+	return ca < cb
+}
+
+func splitPosition(l string) (file string, line, col int) {
+	parts := strings.SplitN(l, ":", 4)
+	if len(parts) < 4 {
+		return l, 0, 0
+	}
+	line, _ = strconv.Atoi(parts[1])
+	col, _ = strconv.Atoi(parts[2])
+	return parts[0], line, col
+}
+
 // Decide takes the decision for f, whose generated property is prop (with
 // the defaults below it already decided), at jpath, where inherit is the
 // +implicitDefaults setting of an enclosing field or type.
 func (m *Model) Decide(prop *apiextensionsv1.JSONSchemaProps, f *Field, inherit *bool, jpath string) *Decision {
 	d := &Decision{Field: f, JPath: jpath}
 	m.decisions[f] = append(m.decisions[f], d)
+	m.all = append(m.all, d)
 	if msg := omitemptyOnStruct(f); msg != "" {
 		d.add(Warning, RuleOmitemptyStruct, msg, m)
 	}
@@ -236,7 +287,7 @@ func (m *Model) decideZero(d *Decision, prop *apiextensionsv1.JSONSchemaProps) {
 			raw, errs.ToAggregate().Error()), m)
 		return
 	}
-	d.Default, d.value, d.Source = raw, decode(raw), fmt.Sprintf("implicit default %s: zero value: the field has no omitempty", raw)
+	d.Default, d.value, d.Source = raw, decode(raw), "implicit-zero-default: the zero value of a field without omitempty"
 }
 
 // decideStruct is KEP-1929 "Changes to kubebuilder/default-gen" rule 1,
@@ -293,9 +344,12 @@ func (m *Model) decideStruct(d *Decision, prop *apiextensionsv1.JSONSchemaProps)
 		errs := tryDefault(prop, raw, string(raw) != "{}")
 		if len(errs) == 0 {
 			d.Default, d.value = raw, c
-			d.Source = "implicit default " + string(raw) + ": non-pointer struct"
-			if string(raw) != "{}" {
-				d.Source += ", with the defaults below it applied"
+			d.Source = "implicit-struct-default: a non-pointer struct"
+			switch {
+			case f.Tag.OmitZero:
+				d.Source += " tagged omitzero: what the apiserver stores for Go's zero struct"
+			case string(raw) != "{}":
+				d.Source += ": {} is refused, so {} with the defaults below it applied"
 			}
 			return
 		}

@@ -52,8 +52,10 @@ type Model struct {
 	pkgMark      map[*loader.Package]*bool
 	zeros        map[crd.TypeIdent]map[string]any
 
-	// decisions are by field, in the order they were taken.
+	// decisions are by field, in the order they were taken; all are every
+	// decision in that order.
 	decisions map[*Field][]*Decision
+	all       []*Decision
 }
 
 // New returns a model of the types p loads. roots are the packages being
