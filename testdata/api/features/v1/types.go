@@ -66,6 +66,15 @@ type TourSpec struct {
 	// A struct with a required child that can have no default: its {} is skipped.
 	Strict Strict `json:"strict"` // want `implicit default \{\} \(non-pointer struct\) skipped.*default.protocol: Required value`
 
+	// An empty value refused by MinProperties=1, which Go clients always
+	// send without omitzero: no default, and the fix is omitzero.
+	Sails Sails `json:"sails"` // want `implicit default \{\} \(non-pointer struct\) skipped.*should have at least 1 properties. Fix: the schema refuses an empty object.*add omitzero`
+
+	// The same struct, omitzero: absent and empty are one value. No
+	// default, no warning.
+	// +optional
+	Spare Sails `json:"spare,omitzero"`
+
 	// An opted-out subtree: nothing implicit below this field.
 	// +implicitDefaults=false
 	Quiet Settings `json:"quiet"`
@@ -94,6 +103,12 @@ type Strict struct {
 	// Required, with no possible default.
 	Protocol Protocol `json:"protocol"` // want `implicit default "" \(zero value: the field has no omitempty\) skipped.*Unsupported value`
 	Count    int      `json:"count"`
+}
+
+// +kubebuilder:validation:MinProperties=1
+type Sails struct {
+	// +optional
+	Count *int32 `json:"count,omitempty"`
 }
 
 type Settings struct {
