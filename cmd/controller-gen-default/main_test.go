@@ -2,24 +2,48 @@ package main_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
 
+// binDir holds the command built once for the package's tests.
+var binDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "controller-gen-default-test")
+	if err != nil {
+		panic(err)
+	}
+	binDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+var build = sync.OnceValues(func() (string, error) {
+	out, err := exec.Command("go", "build", "-o", binDir+string(filepath.Separator), ".", "../controller-gen-default-normalize").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return filepath.Join(binDir, "controller-gen-default"), nil
+})
+
 // binary builds the command, and with it controller-gen-default-normalize
-// into the same directory, as go install and make build do.
+// into the same directory, as go install and make build do; once for all
+// tests.
 func binary(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	out, err := exec.Command("go", "build", "-o", dir+string(filepath.Separator), ".", "../controller-gen-default-normalize").CombinedOutput()
+	bin, err := build()
 	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+		t.Fatal(err)
 	}
-	return filepath.Join(dir, "controller-gen-default")
+	return bin
 }
 
 func run(t *testing.T, bin string, args ...string) (stdout, stderr string, code int) {
@@ -79,6 +103,34 @@ func TestCLI(t *testing.T) {
 		}
 		if b, _ := os.ReadFile(existing); string(b) != "old content\n" {
 			t.Errorf("existing file changed: %q", b)
+		}
+	})
+
+	t.Run("defaults alone refuses bad markers at file:line and writes nothing", func(t *testing.T) {
+		out := t.TempDir()
+		_, stderr, code := run(t, bin, "object", "defaults", "paths=./testdata/forbidden/...", "output:dir="+out)
+		if code == 0 {
+			t.Fatalf("exit 0, want an error:\n%s", stderr)
+		}
+		for _, re := range []string{
+			`(?m)^testdata/forbidden/v1/types\.go:\d+:\d+: error: BadMarkerSpec\.Twice \(spec\.twice\): two different defaults: .*\[conflicting-defaults\]$`,
+			`(?m)^testdata/forbidden/v1/types\.go:\d+:\d+: error: BadMarkerSpec\.Count \(spec\.count\): \+default="three": .*\[default-type-mismatch\]$`,
+			`(?m)^testdata/forbidden/v1/types\.go:\d+:\d+: error: BadMarkerSpec\.Small \(spec\.small\): \+default=128: 128 does not fit in a int8 \[default-type-mismatch\]$`,
+		} {
+			if !regexp.MustCompile(re).MatchString(stderr) {
+				t.Errorf("stderr lacks %s:\n%s", re, stderr)
+			}
+		}
+		if entries, _ := os.ReadDir(out); len(entries) != 0 {
+			t.Errorf("wrote %d files despite errors", len(entries))
+		}
+		if _, err := os.Stat("../../testdata/forbidden/v1/zz_generated.defaults.go"); err == nil {
+			t.Error("wrote testdata/forbidden/v1/zz_generated.defaults.go despite errors")
+		}
+		// crd and defaults in one run: each error once
+		_, stderr, _ = run(t, bin, "crd", "defaults", "paths=./testdata/forbidden/...", "output:dir="+out)
+		if n := strings.Count(stderr, "two different defaults"); n != 1 {
+			t.Errorf("crd defaults printed the conflict %d times, want once:\n%s", n, stderr)
 		}
 	})
 
