@@ -3,6 +3,7 @@ package crdgen_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,12 +12,16 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/tools/go/packages"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/controller-tools/pkg/crd"
+	"sigs.k8s.io/controller-tools/pkg/genall"
 	"sigs.k8s.io/yaml"
 
 	"github.com/controller-gen-default/controller-gen-default/crdgen"
 	"github.com/controller-gen-default/controller-gen-default/defaultgen"
+	"github.com/controller-gen-default/controller-gen-default/internal/model"
+	"github.com/controller-gen-default/controller-gen-default/markers"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
@@ -247,5 +252,55 @@ func TestExplain(t *testing.T) {
 	}
 	if n := strings.Count(res.diags, "[explain]"); n != 16 {
 		t.Errorf("%d explain lines, want one per field of testdata/api/conventions (16)", n)
+	}
+}
+
+// TestLintIsTheGenerators: model.LintRoots, which tools that see only Go
+// code run (no schema), reports exactly the crd generator's findings of
+// the rules that need no schema, word for word, on the forbidden examples
+// and on the example API.
+func TestLintIsTheGenerators(t *testing.T) {
+	lintRules := map[string]bool{
+		"omitempty-struct": true, "struct-default-not-empty": true, "default-needs-omitempty": true,
+		"invalid-default": true, "unresolved-ref": true, "default-type-mismatch": true, "conflicting-defaults": true,
+	}
+	line := regexp.MustCompile(`^(\S+?):(\d+):(\d+): (\w+): (\S+)(?: \([^)]*\))?: (.*) \[([\w-]+)\]$`)
+	key := func(file, l, c, sev, goPath, msg, rule string) string {
+		abs, _ := filepath.Abs(file)
+		return strings.Join([]string{abs, l, c, sev, goPath, msg, rule}, "|")
+	}
+	for _, dir := range []string{"../testdata/forbidden/...", "../testdata/api/..."} {
+		t.Run(dir, func(t *testing.T) {
+			res := generate(t, crdgen.Generator{}, true, dir)
+			var want []string
+			for _, l := range strings.Split(res.diags, "\n") {
+				if m := line.FindStringSubmatch(l); m != nil && lintRules[m[7]] {
+					want = append(want, key(m[1], m[2], m[3], m[4], m[5], m[6], m[7]))
+				}
+			}
+			var gen genall.Generator = crdgen.Generator{}
+			rt, err := genall.Generators{&gen}.ForRootsWithConfig(&packages.Config{}, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := markers.Register(rt.Collector.Registry); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, f := range model.LintRoots(rt.Roots, rt.Collector, rt.Checker, model.Options{Implicit: true}) {
+				if f.Sev == model.Note {
+					continue
+				}
+				got = append(got, key(f.Pos.Filename, fmt.Sprint(f.Pos.Line), fmt.Sprint(f.Pos.Column), f.Sev.String(), f.GoPath, f.Msg, f.Rule))
+			}
+			sort.Strings(want)
+			sort.Strings(got)
+			if len(want) == 0 {
+				t.Fatalf("crd reported %d findings of the lint rules:\n%s", len(want), res.diags)
+			}
+			if strings.Join(want, "\n") != strings.Join(got, "\n") {
+				t.Errorf("lint found\n%s\nthe crd generator\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		})
 	}
 }

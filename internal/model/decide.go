@@ -138,18 +138,10 @@ func (m *Model) Decide(prop *apiextensionsv1.JSONSchemaProps, f *Field, inherit 
 	d := &Decision{Field: f, JPath: jpath}
 	m.decisions[f] = append(m.decisions[f], d)
 	m.all = append(m.all, d)
-	if msg := omitemptyOnStruct(f); msg != "" {
-		d.add(Warning, RuleOmitemptyStruct, msg, m)
-	}
-	ex, findings := m.Explicit(f)
-	for _, fnd := range findings {
-		d.addAt(fnd)
-	}
-	switch {
-	case ex != nil:
-		m.decideExplicit(d, prop, ex)
-	case len(findings) > 0:
-		d.Why = "its marker's value is refused"
+	switch refused := m.checkExplicit(d, prop); {
+	case d.explicit != nil && !refused:
+		d.Default, d.value, d.Source = d.explicit.Raw, d.explicit.Value, d.explicit.Source
+	case refused:
 	case !m.ImplicitFor(f, inherit):
 		d.Why = "no marker, and implicit defaults are off here (+implicitDefaults=false or crd:implicitDefaults=false)"
 	case f.Required():
@@ -167,6 +159,66 @@ func (m *Model) Decide(prop *apiextensionsv1.JSONSchemaProps, f *Field, inherit 
 		d.Why = "no marker, and no implicit default applies (a pointer, a list, a map, or omitempty/omitzero)"
 	}
 	return d
+}
+
+// Lint is the part of f's decision that needs no generated schema: rule 2
+// on its tag; its author's default evaluated, checked against KEP-1929's
+// rules 3 and "Non-pointer structs", and against the JSON type
+// controller-gen gives the Go type and the Go type itself. Its findings
+// are the ones Decide reports, word for word.
+func (m *Model) Lint(f *Field) []Finding {
+	d := &Decision{Field: f}
+	m.checkExplicit(d, goSchema(f.Shape, f.Type))
+	return d.Findings
+}
+
+// checkExplicit adds rule 2's finding and checks the author's default, if
+// any, against the KEP-1929 rules and the property's type; refused says
+// the default, or a marker's value, cannot be written.
+func (m *Model) checkExplicit(d *Decision, prop *apiextensionsv1.JSONSchemaProps) (refused bool) {
+	f := d.Field
+	if msg := omitemptyOnStruct(f); msg != "" {
+		d.add(Warning, RuleOmitemptyStruct, msg, m)
+	}
+	ex, findings := m.Explicit(f)
+	for _, fnd := range findings {
+		d.addAt(fnd)
+	}
+	if ex == nil {
+		if len(findings) > 0 {
+			d.Why = "its marker's value is refused"
+		}
+		return len(findings) > 0
+	}
+	d.explicit = ex
+	sev := m.kepSeverity(ex)
+	for _, r := range []struct {
+		rule string
+		msg  string
+	}{
+		{RuleStructDefaultEmpty, structDefaultMustBeEmpty(f, ex)},
+		{RuleNeedsOmitempty, nonZeroDefaultNeedsOmitempty(f, ex)},
+	} {
+		if r.msg == "" {
+			continue
+		}
+		d.addAt(Finding{Sev: sev, Pos: ex.Pos, GoPath: f.GoPath(), Rule: r.rule, Own: m.own.is(f.Pkg), Msg: r.msg})
+		if sev == Error {
+			d.Why, d.Rule = "the default breaks a KEP-1929 rule", r.rule
+			return true
+		}
+	}
+	msg := fitsSchema(ex.Value, prop)
+	if msg == "" {
+		msg = m.decodable(ex.Value, f.Type, f.Pkg)
+	}
+	if msg != "" {
+		d.addAt(Finding{Sev: Error, Pos: ex.Pos, GoPath: f.GoPath(), Rule: RuleTypeMismatch, Own: m.own.is(f.Pkg),
+			Msg: fmt.Sprintf("%s=%s: %s", ex.Source, ex.Raw, msg)})
+		d.Why, d.Rule = "the default does not have the field's type", RuleTypeMismatch
+		return true
+	}
+	return false
 }
 
 // DecideElement takes the decision for a list item or map value at jpath,
@@ -195,40 +247,6 @@ func (m *Model) DecideElement(s *apiextensionsv1.JSONSchemaProps, sh Shape, jpat
 	}
 	d.Default, d.value, d.Source = ex.Raw, ex.Value, ex.Source
 	return d
-}
-
-// decideExplicit checks the author's default against the KEP-1929 rules
-// and the property's type.
-func (m *Model) decideExplicit(d *Decision, prop *apiextensionsv1.JSONSchemaProps, ex *Explicit) {
-	d.explicit = ex
-	sev := m.kepSeverity(ex)
-	for _, r := range []struct {
-		rule string
-		msg  string
-	}{
-		{RuleStructDefaultEmpty, structDefaultMustBeEmpty(d.Field, ex)},
-		{RuleNeedsOmitempty, nonZeroDefaultNeedsOmitempty(d.Field, ex)},
-	} {
-		if r.msg == "" {
-			continue
-		}
-		d.addAt(Finding{Sev: sev, Pos: ex.Pos, GoPath: d.Field.GoPath(), Rule: r.rule, Own: m.own.is(d.Field.Pkg), Msg: r.msg})
-		if sev == Error {
-			d.Why, d.Rule = "the default breaks a KEP-1929 rule", r.rule
-			return
-		}
-	}
-	msg := fitsSchema(ex.Value, prop)
-	if msg == "" {
-		msg = m.decodable(ex.Value, d.Field.Type, d.Field.Pkg)
-	}
-	if msg != "" {
-		d.addAt(Finding{Sev: Error, Pos: ex.Pos, GoPath: d.Field.GoPath(), Rule: RuleTypeMismatch, Own: m.own.is(d.Field.Pkg),
-			Msg: fmt.Sprintf("%s=%s: %s", ex.Source, ex.Raw, msg)})
-		d.Why, d.Rule = "the default does not have the field's type", RuleTypeMismatch
-		return
-	}
-	d.Default, d.value, d.Source = ex.Raw, ex.Value, ex.Source
 }
 
 // kepSeverity is how a KEP-1929 rule violation by an explicit default is

@@ -112,7 +112,8 @@ func (ds *Diagnostics) ReportErrors(w io.Writer) bool {
 	return ds.report(w, false, "", true)
 }
 
-func (ds *Diagnostics) report(w io.Writer, verbose bool, optionHint string, errorsOnly bool) bool {
+// sort orders the findings by position.
+func (ds *Diagnostics) sort() {
 	sort.SliceStable(ds.list, func(i, j int) bool {
 		a, b := ds.list[i].Pos, ds.list[j].Pos
 		if a.Filename != b.Filename {
@@ -123,6 +124,10 @@ func (ds *Diagnostics) report(w io.Writer, verbose bool, optionHint string, erro
 		}
 		return a.Column < b.Column
 	})
+}
+
+func (ds *Diagnostics) report(w io.Writer, verbose bool, optionHint string, errorsOnly bool) bool {
+	ds.sort()
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	foreign := map[string]int{}

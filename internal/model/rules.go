@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"fmt"
+	"go/types"
 	"math"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -97,4 +98,46 @@ func jsonType(v any) string {
 		return "array"
 	}
 	return "null"
+}
+
+// goSchema is the type part of the schema controller-gen generates for a
+// Go type of shape sh, for checks made without the generated schema.
+func goSchema(sh Shape, t types.Type) *apiextensionsv1.JSONSchemaProps {
+	s := &apiextensionsv1.JSONSchemaProps{}
+	if sh.Named != nil && sh.Named.Obj().Pkg() != nil {
+		switch sh.Named.Obj().Pkg().Path() + "." + sh.Named.Obj().Name() {
+		case "k8s.io/apimachinery/pkg/util/intstr.IntOrString", "k8s.io/apimachinery/pkg/api/resource.Quantity":
+			s.XIntOrString = true
+			return s
+		case "k8s.io/apimachinery/pkg/apis/meta/v1.Duration", "k8s.io/apimachinery/pkg/apis/meta/v1.Time", "k8s.io/apimachinery/pkg/apis/meta/v1.MicroTime":
+			s.Type = "string"
+			return s
+		}
+	}
+	switch sh.Kind {
+	case KindStruct, KindMap:
+		s.Type = "object"
+	case KindList:
+		s.Type = "array"
+		if b, ok := types.Unalias(sh.Elem).Underlying().(*types.Basic); ok && b.Kind() == types.Byte {
+			s.Type = "string"
+		}
+	case KindScalar:
+		if p, ok := types.Unalias(t).(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if b, ok := types.Unalias(t).Underlying().(*types.Basic); ok {
+			switch {
+			case b.Info()&types.IsString != 0:
+				s.Type = "string"
+			case b.Info()&types.IsBoolean != 0:
+				s.Type = "boolean"
+			case b.Info()&types.IsInteger != 0:
+				s.Type = "integer"
+			case b.Info()&types.IsFloat != 0:
+				s.Type = "number"
+			}
+		}
+	}
+	return s
 }
