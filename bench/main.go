@@ -2,7 +2,7 @@
 // controller-gen v0.23.0 on real API modules (issue 7), and reports every
 // warning and error it prints on them.
 //
-//	go run ./bench [-rounds 5] [-warmup 1] [-modules gateway-api,prometheus-operator]
+//	go run ./bench [-rounds 5] [-warmup 1] [-modules gateway-api,prometheus-operator,cluster-api]
 //	               [-controller-gen bin/controller-gen-v0.23.0/controller-gen] [-ours path]
 //
 // The modules are fetched through the Go module proxy into a throwaway

@@ -304,3 +304,45 @@ func TestLintIsTheGenerators(t *testing.T) {
 		})
 	}
 }
+
+// TestReplacedFileNotes: when the crd generator replaces a CRD file, it
+// says which defaults differ from the file's, one note each at the Go
+// field, and points to impact for the changed and removed ones; a run that
+// changes nothing says nothing.
+func TestReplacedFileNotes(t *testing.T) {
+	out := t.TempDir()
+	first := generateIn(t, crdgen.Generator{}, true, out, "../testdata/api/conventions/...")
+	if first.failed || strings.Contains(first.diags, "note:") {
+		t.Fatalf("first run: failed=%v\n%s", first.failed, first.diags)
+	}
+	file := filepath.Join(out, "conventions.example.com_frigates.yaml")
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The file as an older API wrote it: another engine default, no
+	// rigging default, and a default on hull that the types no longer have.
+	old := strings.Replace(string(b), "fuel: diesel\n", "fuel: petrol\n", 1)
+	old = strings.Replace(old, "                default:\n                  knots: 12\n", "", 1)
+	old = strings.Replace(old, "              hull:\n", "              hull:\n                default:\n                  material: oak\n", 1)
+	if old == string(b) || strings.Count(old, "petrol") != 1 || strings.Contains(old, "knots: 12\n                  refused") {
+		t.Fatalf("the fixture edits did not apply; update them to the golden file")
+	}
+	if err := os.WriteFile(file, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := generateIn(t, crdgen.Generator{}, true, out, "../testdata/api/conventions/...")
+	for _, want := range []string{
+		`types.go:37:2: note: FrigateSpec.Engine (spec.engine): default changed: {"fuel":"diesel"}, was {"fuel":"petrol"} in frigates.conventions.example.com v1 [default-changed]`,
+		`types.go:42:2: note: FrigateSpec.Hull (spec.hull): default removed: was {"material":"oak"} in frigates.conventions.example.com v1 [default-removed]`,
+		`types.go:48:2: note: FrigateSpec.Rigging (spec.rigging): default added: {"knots":12} in frigates.conventions.example.com v1 [default-added]`,
+		"controller-gen-default impact --old old.yaml (the file as it was) --new ",
+	} {
+		if !strings.Contains(res.diags, want) {
+			t.Errorf("second run lacks %q:\n%s", want, res.diags)
+		}
+	}
+	if again := generateIn(t, crdgen.Generator{}, true, out, "../testdata/api/conventions/..."); strings.Contains(again.diags, "note:") {
+		t.Errorf("an unchanged run printed notes:\n%s", again.diags)
+	}
+}

@@ -164,6 +164,7 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 	if werr != nil {
 		return werr
 	}
+	b.d.noteChanges(DiagnosticsOutput, ctx.OutputRule, b.crds)
 	return staged.Commit()
 }
 

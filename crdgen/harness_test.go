@@ -33,7 +33,13 @@ type result struct {
 // command does, with the output in a fresh directory.
 func generate(t *testing.T, gen genall.Generator, ours bool, patterns ...string) result {
 	t.Helper()
-	out := t.TempDir()
+	return generateIn(t, gen, ours, t.TempDir(), patterns...)
+}
+
+// generateIn is generate with the output in the directory out, which may
+// hold files from an earlier run.
+func generateIn(t *testing.T, gen genall.Generator, ours bool, out string, patterns ...string) result {
+	t.Helper()
 	var diags bytes.Buffer
 	old := crdgen.DiagnosticsOutput
 	crdgen.DiagnosticsOutput = &diags

@@ -154,3 +154,17 @@ func WriteFile(path string, data []byte) error {
 	}
 	return os.Rename(name, path)
 }
+
+// Destination is the file that rule r would write itemPath to, through any
+// staging; ok is false for rules that write no file of their own (stdout,
+// none).
+func Destination(r genall.OutputRule, pkg *loader.Package, itemPath string) (string, bool) {
+	for {
+		s, ok := r.(rule)
+		if !ok {
+			break
+		}
+		r = s.inner
+	}
+	return filePath(r, pkg, itemPath)
+}

@@ -95,7 +95,7 @@ func (m *Model) Explain(w io.Writer) {
 		if !m.own.is(d.Field.Pkg) {
 			continue
 		}
-		l := fmt.Sprintf("%s: note: %s [explain]", relPos(d.Field.Pos()), d)
+		l := fmt.Sprintf("%s: note: %s [explain]", RelPos(d.Field.Pos()), d)
 		if !seen[l] {
 			seen[l] = true
 			lines = append(lines, l)
@@ -381,6 +381,12 @@ func (m *Model) decideStruct(d *Decision, prop *apiextensionsv1.JSONSchemaProps)
 		return
 	}
 	d.Why = "the apiserver would refuse {}: " + reason
+	if omitemptyOnStruct(f) != "" {
+		// rule 2's warning on the same field already says to use omitzero,
+		// which fixes this too: one warning, one fix
+		d.Why += " (omitempty-struct: use omitzero)"
+		return
+	}
 	d.add(Warning, RuleImplicitStruct, fmt.Sprintf("implicit default {} (non-pointer struct) skipped: the apiserver would reject it: %s. Fix: %s",
 		reason, structFix(prop, first)), m)
 }

@@ -146,7 +146,7 @@ func (ds *Diagnostics) report(w io.Writer, verbose bool, optionHint string, erro
 			}
 			continue
 		}
-		f.Pos = relPos(f.Pos)
+		f.Pos = RelPos(f.Pos)
 		fmt.Fprintln(bw, f.String())
 	}
 	if foreignN > 0 {
@@ -161,9 +161,9 @@ func (ds *Diagnostics) report(w io.Writer, verbose bool, optionHint string, erro
 	return ds.HasErrors()
 }
 
-// relPos makes a position relative to the working directory when it is
+// RelPos makes a position relative to the working directory when it is
 // below it, as go vet does.
-func relPos(pos token.Position) token.Position {
+func RelPos(pos token.Position) token.Position {
 	if wd, err := os.Getwd(); err == nil && pos.Filename != "" {
 		if rel, err := filepath.Rel(wd, pos.Filename); err == nil && !strings.HasPrefix(rel, "..") {
 			pos.Filename = rel

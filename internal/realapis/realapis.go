@@ -100,18 +100,17 @@ var (
 	}
 )
 
-// All returns every module this package knows, Default's first.
-func All() []Module {
-	return append(Default(), ClusterAPI)
-}
-
-// Default returns the modules compat/ and bench/ run on.
+// Default returns the modules compat/ and bench/ run on. When they are
+// prepared together, the throwaway module's build list is the union of
+// theirs: cluster-api/api (k8s.io/api v0.36.3 in its go.mod) then builds
+// against the newer k8s.io/api the others require; the other two resolve
+// as they do without it.
 func Default() []Module {
-	return []Module{GatewayAPI, PrometheusOperator}
+	return []Module{GatewayAPI, PrometheusOperator, ClusterAPI}
 }
 
-// Select returns the modules of All whose names are listed
-// (comma-separated); an empty list selects Default.
+// Select returns the modules of Default whose names are listed
+// (comma-separated); an empty list selects all.
 func Select(names string) ([]Module, error) {
 	if strings.TrimSpace(names) == "" {
 		return Default(), nil
@@ -120,7 +119,7 @@ func Select(names string) ([]Module, error) {
 	for _, n := range strings.Split(names, ",") {
 		n = strings.TrimSpace(n)
 		found := false
-		for _, m := range All() {
+		for _, m := range Default() {
 			if m.Name == n {
 				out = append(out, m)
 				found = true
@@ -128,7 +127,7 @@ func Select(names string) ([]Module, error) {
 		}
 		if !found {
 			var known []string
-			for _, m := range All() {
+			for _, m := range Default() {
 				known = append(known, m.Name)
 			}
 			return nil, fmt.Errorf("unknown module %q (known: %s)", n, strings.Join(known, ", "))
@@ -245,7 +244,7 @@ func Prepare(ctx context.Context, dir string, mods ...Module) (*Workspace, error
 		"{{if not .DepOnly}}ROOT {{.ImportPath}}\n{{end}}{{with .Error}}ERROR {{.}}\n{{end}}"}, patterns...)
 	out, err := goCmdOutput(ctx, dir, prepEnv, args...)
 	if err != nil {
-		return nil, fmt.Errorf("realapis: loading the API packages of %s: %w", moduleList(mods), err)
+		return nil, fetchErrorIf(fmt.Errorf("realapis: loading the API packages of %s: %w", moduleList(mods), err))
 	}
 	roots := map[string]int{}
 	var loadErrs []string
@@ -266,7 +265,7 @@ func Prepare(ctx context.Context, dir string, mods ...Module) (*Workspace, error
 		}
 	}
 	if len(loadErrs) > 0 {
-		return nil, fmt.Errorf("realapis: the API packages of %s do not load:\n\t%s", moduleList(mods), strings.Join(loadErrs, "\n\t"))
+		return nil, fetchErrorIf(fmt.Errorf("realapis: the API packages of %s do not load:\n\t%s", moduleList(mods), strings.Join(loadErrs, "\n\t")))
 	}
 	for _, m := range mods {
 		if roots[m.Name] == 0 {
@@ -284,6 +283,31 @@ func (w *Workspace) Command(ctx context.Context, bin string, args ...string) *ex
 	return cmd
 }
 
+// ErrFetch is wrapped by the errors of Prepare that come from the module
+// proxy refusing a module, or from a module missing from the cache when
+// offline (GOPROXY=off), so that a test can tell "no network" from a
+// module that does not build: errors.Is(err, realapis.ErrFetch).
+var ErrFetch = errors.New("realapis: module download refused")
+
+// fetchError is an error of Prepare that is also ErrFetch.
+type fetchError struct{ error }
+
+func (e fetchError) Unwrap() []error { return []error{e.error, ErrFetch} }
+
+// fetchFailureRx matches what the go command prints when it cannot
+// download a module: the proxy refused it or could not be reached, or
+// downloads are off.
+var fetchFailureRx = regexp.MustCompile(`module lookup disabled|reading (?:https?|file)://|Get "https?://|dial tcp|no such host|connection refused|i/o timeout|TLS handshake timeout|proxyconnect`)
+
+// fetchErrorIf marks err as ErrFetch when its text says that a module could
+// not be downloaded (go list downloads the API modules' dependencies).
+func fetchErrorIf(err error) error {
+	if fetchFailureRx.MatchString(err.Error()) {
+		return fetchError{err}
+	}
+	return err
+}
+
 // download runs go mod download for one module and turns a refusal into an
 // error that names module@version.
 func download(ctx context.Context, dir string, env []string, proxy string, m Module) error {
@@ -299,12 +323,12 @@ func download(ctx context.Context, dir string, env []string, proxy string, m Mod
 	_ = json.Unmarshal(stdout.Bytes(), &info)
 	switch {
 	case info.Error != "":
-		return fmt.Errorf("realapis: cannot fetch %s (GOPROXY=%s): %s\n"+
-			"pick another version of %s in internal/realapis", m, proxy, info.Error, m.Path)
+		return fetchError{fmt.Errorf("realapis: cannot fetch %s (GOPROXY=%s): %s\n"+
+			"pick another version of %s in internal/realapis", m, proxy, info.Error, m.Path)}
 	case ctx.Err() != nil:
 		return fmt.Errorf("realapis: fetching %s (GOPROXY=%s): %w", m, proxy, ctx.Err())
 	case runErr != nil:
-		return fmt.Errorf("realapis: cannot fetch %s (GOPROXY=%s): %v\n%s", m, proxy, runErr, strings.TrimSpace(stderr.String()))
+		return fetchError{fmt.Errorf("realapis: cannot fetch %s (GOPROXY=%s): %v\n%s", m, proxy, runErr, strings.TrimSpace(stderr.String()))}
 	case info.Dir == "":
 		return fmt.Errorf("realapis: go mod download %s reported no directory", m)
 	}

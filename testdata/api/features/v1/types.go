@@ -21,7 +21,7 @@ type Tour struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
-	Spec   TourSpec   `json:"spec,omitempty"` // want `omitempty has no effect on a non-pointer struct` `implicit default \{\} \(non-pointer struct\) skipped.*default.mode: Required value`
+	Spec   TourSpec   `json:"spec,omitempty"` // want `omitempty has no effect on a non-pointer struct`
 	Status TourStatus `json:"status,omitzero"`
 }
 

@@ -1,0 +1,95 @@
+package crdgen
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"sigs.k8s.io/controller-tools/pkg/genall"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
+	"github.com/controller-gen-default/controller-gen-default/internal/model"
+	"github.com/controller-gen-default/controller-gen-default/normalize"
+	"github.com/controller-gen-default/controller-gen-default/normalize/defaultdiff"
+)
+
+// noteChanges says, for each CRD file the run replaces, which defaults
+// differ from the file's, one note each at the Go field. A changed or
+// removed default changes what objects already stored read as (the
+// apiserver defaults on every read), so those point to `impact`. Files
+// that are new, unreadable, or not written to disk get no note.
+func (d *defaulter) noteChanges(w io.Writer, rule genall.OutputRule, crds []apiextensionsv1.CustomResourceDefinition) {
+	var affects []string
+	for i := range crds {
+		c := &crds[i]
+		path, ok := atomicout.Destination(rule, nil, fmt.Sprintf("%s_%s.yaml", c.Spec.Group, c.Spec.Names.Plural))
+		if !ok {
+			continue
+		}
+		old, err := normalize.LoadCRDs(path)
+		if err != nil || len(old) != 1 || old[0].Name != c.Name {
+			continue
+		}
+		for _, ch := range defaultdiff.Diff(old[0], c) {
+			n := d.changeNode(c.Name, ch)
+			fmt.Fprintf(w, "%s: note: %s (%s): %s [default-%s]\n", model.RelPos(n.at), n.goPath, ch.Path, changeText(c.Name, ch), ch.Kind())
+			if ch.Kind() != defaultdiff.Added && !contains(affects, path) {
+				affects = append(affects, path)
+			}
+		}
+	}
+	for _, p := range affects {
+		p = relPath(p)
+		old := "old.yaml (the file as it was)"
+		if !filepath.IsAbs(p) {
+			old = fmt.Sprintf("old.yaml (git show HEAD:%s > old.yaml)", p)
+		}
+		fmt.Fprintf(w, "note: %s: changed or removed defaults change what objects already stored read as; to see what they become: "+
+			"controller-gen-default impact --old %s --new %s OBJECTS.yaml\n", p, old, p)
+	}
+}
+
+// changeNode is the Go source of a changed default: the field that writes
+// it now, else (a removed default) the field at its path, else the CRD's
+// root type.
+func (d *defaulter) changeNode(crdName string, ch defaultdiff.Change) node {
+	spath := defaultdiff.SchemaPathOf(ch.Path)
+	if o, ok := d.origins[originKey(crdName, ch.Version, spath)]; ok {
+		return node{at: o.at, goPath: o.goPath, jpath: o.jpath, own: o.own}
+	}
+	if n, ok := d.locate(crdName, ch.Version, spath); ok {
+		return n
+	}
+	return d.roots[crdName]
+}
+
+func changeText(crdName string, ch defaultdiff.Change) string {
+	where := fmt.Sprintf(" in %s %s", crdName, ch.Version)
+	switch ch.Kind() {
+	case defaultdiff.Added:
+		return fmt.Sprintf("default added: %s%s", ch.New, where)
+	case defaultdiff.Removed:
+		return fmt.Sprintf("default removed: was %s%s", ch.Old, where)
+	}
+	return fmt.Sprintf("default changed: %s, was %s%s", ch.New, ch.Old, where)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// relPath is p relative to the working directory when it is below it.
+func relPath(p string) string {
+	if wd, err := os.Getwd(); err == nil && strings.HasPrefix(p, wd+string(os.PathSeparator)) {
+		return p[len(wd)+1:]
+	}
+	return p
+}
