@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"go/types"
 	"io"
 	"reflect"
 	"slices"
@@ -13,6 +14,7 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/controller-tools/pkg/loader"
 
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
@@ -140,7 +142,7 @@ func (m *Model) Decide(prop *apiextensionsv1.JSONSchemaProps, f *Field, inherit 
 	m.all = append(m.all, d)
 	switch refused := m.checkExplicit(d, prop); {
 	case d.explicit != nil && !refused:
-		d.Default, d.value, d.Source = d.explicit.Raw, d.explicit.Value, d.explicit.Source
+		m.writeExplicit(d, prop)
 	case refused:
 	case !m.ImplicitFor(f, inherit):
 		d.Why = "no marker, and implicit defaults are off here (+implicitDefaults=false or crd:implicitDefaults=false)"
@@ -159,6 +161,47 @@ func (m *Model) Decide(prop *apiextensionsv1.JSONSchemaProps, f *Field, inherit 
 		d.Why = "no marker, and no implicit default applies (a pointer, a list, a map, or omitempty/omitzero)"
 	}
 	return d
+}
+
+// writeExplicit decides for the author's default, checked already. With
+// implicit defaults on (KEP-1929's promise that Go clients and the CRD
+// agree), the default is written as a Go client encodes it (goEncoding),
+// and a +default={} on an omitzero struct follows rule 1 for omitzero
+// structs, as if it were implicit: Go clients leave the zero struct out.
+func (m *Model) writeExplicit(d *Decision, prop *apiextensionsv1.JSONSchemaProps) {
+	f, ex := d.Field, d.explicit
+	if m.opts.Implicit && f.Shape.NonPointerStruct() && f.Tag.OmitZero && string(canonical(ex.Raw)) == "{}" {
+		m.decideStruct(d, prop)
+		d.Source = ex.Source + "={} on an omitzero struct, as " + d.Source
+		d.Why = ex.Source + "={} on an omitzero struct, as " + RuleImplicitStruct + ": " + d.Why
+		return
+	}
+	d.Default, d.value, d.Source = ex.Raw, ex.Value, ex.Source
+	if m.opts.Implicit {
+		m.asGoEncodes(d, prop, f.Type, f.Pkg)
+	}
+}
+
+// asGoEncodes rewrites an object or list default as a Go client encodes
+// it, when the apiserver would store the two differently (a field without
+// omitempty that has no default of its own, left out of the author's
+// value; a zero value that omitempty leaves out).
+func (m *Model) asGoEncodes(d *Decision, prop *apiextensionsv1.JSONSchemaProps, t types.Type, pkg *loader.Package) {
+	switch d.value.(type) {
+	case map[string]any, []any:
+	default:
+		return
+	}
+	enc := m.goEncoding(d.value, t, pkg)
+	if reflect.DeepEqual(enc, d.value) || storedAlike(prop, d.value, enc) {
+		return
+	}
+	raw, err := json.Marshal(enc)
+	if err != nil {
+		return
+	}
+	d.Default, d.value = raw, enc
+	d.Source += fmt.Sprintf(", written as Go clients encode it: %s", raw)
 }
 
 // Lint is the part of f's decision that needs no generated schema: rule 2
@@ -246,6 +289,9 @@ func (m *Model) DecideElement(s *apiextensionsv1.JSONSchemaProps, sh Shape, jpat
 		return d
 	}
 	d.Default, d.value, d.Source = ex.Raw, ex.Value, ex.Source
+	if m.opts.Implicit && sh.Named != nil {
+		m.asGoEncodes(d, s, sh.Named, sh.Ident.Package)
+	}
 	return d
 }
 
@@ -342,11 +388,11 @@ func (m *Model) decideStruct(d *Decision, prop *apiextensionsv1.JSONSchemaProps)
 			d.Why = fmt.Sprintf("omitzero, and the schema cannot be read: %v", firstErr(err1, err2))
 			return
 		}
-		if reflect.DeepEqual(base, stored) {
+		if jsonEqual(base, stored) {
 			d.Why = "omitzero: Go clients leave the zero struct out, and no default below it would change it"
 			return
 		}
-		if empty, err := normalize.StoredValue(prop, map[string]any{}, true); err == nil && reflect.DeepEqual(empty, stored) {
+		if empty, err := normalize.StoredValue(prop, map[string]any{}, true); err == nil && jsonEqual(empty, stored) {
 			candidates = append(candidates, map[string]any{})
 		}
 		candidates = append(candidates, stored)
@@ -441,4 +487,22 @@ func firstErr(errs ...error) error {
 		}
 	}
 	return nil
+}
+
+// storedAlike reports whether the apiserver stores a and b alike as the
+// value of a property whose schema is s (nested defaults applied).
+func storedAlike(s *apiextensionsv1.JSONSchemaProps, a, b any) bool {
+	wrap := &apiextensionsv1.JSONSchemaProps{Type: "object", Properties: map[string]apiextensionsv1.JSONSchemaProps{"v": *s}}
+	sa, err1 := normalize.StoredValue(wrap, map[string]any{"v": a}, true)
+	sb, err2 := normalize.StoredValue(wrap, map[string]any{"v": b}, true)
+	return err1 == nil && err2 == nil && jsonEqual(sa, sb)
+}
+
+// jsonEqual compares two decoded JSON values by their encoding, so that
+// numbers compare alike whether they are int64 (the apiserver's decoding)
+// or float64 (encoding/json's).
+func jsonEqual(a, b any) bool {
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && string(ja) == string(jb)
 }

@@ -2,10 +2,14 @@ package model
 
 import (
 	"encoding/json"
+	"go/types"
+	"reflect"
+	"strings"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-tools/pkg/crd"
+	"sigs.k8s.io/controller-tools/pkg/loader"
 )
 
 // zeroJSON is what encoding/json writes for the zero value of the struct
@@ -137,4 +141,156 @@ func stripDefaults(s *apiextensionsv1.JSONSchemaProps) {
 	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
 		stripDefaults(s.AdditionalProperties.Schema)
 	}
+}
+
+// goEncoding is value as a Go client encodes it once it has decoded it
+// into a Go value of type t (encoding/json both ways): fields without
+// omitempty that value leaves out appear with their zero value, fields
+// that omitempty or omitzero leave out when zero disappear, and nulls
+// (nil pointers, slices and maps) are left out, as the apiserver prunes
+// them. Keys that are no field of t stay, for the apiserver's check to
+// report. The Go defaulter and the apiserver then store the same object
+// for the default; written as the author wrote it, they may not.
+func (m *Model) goEncoding(value any, t types.Type, pkg *loader.Package) any {
+	t = types.Unalias(t)
+	if p, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(p.Elem())
+	}
+	if n, ok := t.(*types.Named); ok && (m.hasOwnEncoding(n) || n.Obj().Pkg() == nil) {
+		return value
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		obj, ok := value.(map[string]any)
+		sh := m.ShapeOf(t, pkg)
+		if !ok || !sh.HasIdent {
+			return value
+		}
+		return m.structEncoding(obj, sh.Ident)
+	case *types.Slice:
+		if b, ok := u.Elem().Underlying().(*types.Basic); ok && b.Kind() == types.Byte {
+			return value
+		}
+		return m.listEncoding(value, u.Elem(), pkg)
+	case *types.Array:
+		return m.listEncoding(value, u.Elem(), pkg)
+	case *types.Map:
+		obj, ok := value.(map[string]any)
+		if !ok {
+			return value
+		}
+		out := make(map[string]any, len(obj))
+		for k, v := range obj {
+			if v != nil {
+				out[k] = m.goEncoding(v, u.Elem(), pkg)
+			}
+		}
+		return out
+	}
+	return value
+}
+
+func (m *Model) listEncoding(value any, elem types.Type, pkg *loader.Package) any {
+	list, ok := value.([]any)
+	if !ok {
+		return value
+	}
+	out := make([]any, len(list))
+	for i, v := range list {
+		out[i] = m.goEncoding(v, elem, pkg)
+	}
+	return out
+}
+
+// structEncoding is goEncoding for an object of the struct type id.
+func (m *Model) structEncoding(obj map[string]any, id crd.TypeIdent) map[string]any {
+	out := map[string]any{}
+	fields := m.Fields(id)
+	known := map[string]bool{}
+	for _, f := range fields {
+		v, present := lookupFold(obj, f.Tag.Name)
+		for k := range obj {
+			if strings.EqualFold(k, f.Tag.Name) {
+				known[k] = true
+			}
+		}
+		var enc any
+		switch {
+		case present && v != nil:
+			enc = m.goEncoding(v, f.Type, f.Pkg)
+		case f.Tag.Omits(f.Shape.NonPointerStruct()):
+			continue
+		default:
+			z, ok := m.zeroValue(f.Shape)
+			if !ok {
+				continue // unknown zero: leave it to the apiserver
+			}
+			enc = z
+		}
+		if enc == nil || m.omitted(f, enc) {
+			continue
+		}
+		out[f.Tag.Name] = dropNulls(enc)
+	}
+	for k, v := range obj {
+		if !known[k] {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// omitted reports whether encoding/json leaves out a field, not null,
+// whose encoding is enc: omitempty leaves out false, 0, "", and empty lists
+// and maps (not structs, not pointers); omitzero leaves out the zero value.
+func (m *Model) omitted(f *Field, enc any) bool {
+	if f.Shape.Pointer {
+		return false // a non-nil pointer is written, whatever it points to
+	}
+	empty := false
+	switch v := enc.(type) {
+	case string:
+		empty = v == ""
+	case bool:
+		empty = !v
+	case float64:
+		empty = v == 0
+	case []any:
+		empty = len(v) == 0
+	case map[string]any:
+		empty = len(v) == 0
+	}
+	switch {
+	case f.Tag.OmitEmpty && !f.Shape.NonPointerStruct() && empty:
+		return true
+	case f.Tag.OmitZero && f.Shape.NonPointerStruct() && f.Shape.HasIdent:
+		z, ok := m.zeroJSON(f.Shape.Ident)
+		return ok && reflect.DeepEqual(dropNulls(z), enc)
+	case f.Tag.OmitZero && !f.Shape.NonPointerStruct():
+		_, isList := enc.([]any)
+		_, isMap := enc.(map[string]any)
+		return empty && !isList && !isMap // an empty, non-nil slice or map is not zero
+	}
+	return false
+}
+
+// dropNulls leaves out the null values of objects.
+func dropNulls(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			if e != nil {
+				out[k] = dropNulls(e)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = dropNulls(e)
+		}
+		return out
+	}
+	return v
 }

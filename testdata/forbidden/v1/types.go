@@ -78,6 +78,11 @@ type BadMarkerSpec struct {
 	// +default=128
 	Small int8 `json:"small,omitempty"` // want `\+default=128: 128 does not fit in a int8`
 
+	// Go clients encode this default as {"cabin":0}: Cabin has no
+	// omitempty, and 0 is below its minimum.
+	// +default={}
+	Boat *Boat `json:"boat,omitempty"` // want `properties\[boat\].default.cabin: Invalid value: 0: .*greater than or equal to 1 \(\+default, written as Go clients encode it: \{"cabin":0\}\)`
+
 	// A quantity that does not parse.
 	// +default="lots"
 	Memory *resource.Quantity `json:"memory,omitempty"` // want `\+default="lots": "lots" is not a quantity`
@@ -137,6 +142,11 @@ type Pair struct {
 // +kubebuilder:validation:Minimum=1
 // +default=0
 type Port int32 // want `additionalProperties.default: Invalid value: 0: .*should be greater than or equal to 1.*not validate defaults under additionalProperties.*\[nested-defaults\]`
+
+type Boat struct {
+	// +kubebuilder:validation:Minimum=1
+	Cabin int32 `json:"cabin"` // want `implicit default 0 \(zero value: the field has no omitempty\) skipped`
+}
 
 // +default={"size": 3}
 type Window struct {

@@ -75,6 +75,12 @@ type TourSpec struct {
 	// +optional
 	Spare Sails `json:"spare,omitzero"`
 
+	// A default that leaves out a field Go clients always send (Name, +required
+	// so without a default of its own): written as they encode it,
+	// {"name":"","port":80}, so that the CRD and Go store the same object.
+	// +default={"port": 80}
+	Endpoint *Endpoint `json:"endpoint,omitempty"`
+
 	// An opted-out subtree: nothing implicit below this field.
 	// +implicitDefaults=false
 	Quiet Settings `json:"quiet"`
@@ -103,6 +109,13 @@ type Strict struct {
 	// Required, with no possible default.
 	Protocol Protocol `json:"protocol"` // want `implicit default "" \(zero value: the field has no omitempty\) skipped.*Unsupported value`
 	Count    int      `json:"count"`
+}
+
+type Endpoint struct {
+	// +required
+	Name string `json:"name"`
+	// +optional
+	Port int32 `json:"port,omitempty"`
 }
 
 // +kubebuilder:validation:MinProperties=1

@@ -78,6 +78,11 @@ func setDefaults_TourSpec(in *TourSpec) {
 			panic(err) // checked at generation time: cannot happen
 		}
 	}
+	if in.Endpoint == nil {
+		if err := json.Unmarshal([]byte(`{"name":"","port":80}`), &in.Endpoint); err != nil {
+			panic(err) // checked at generation time: cannot happen
+		}
+	}
 }
 
 func setDefaults_Backoff(in *Backoff) {

@@ -1,0 +1,684 @@
+package randapi
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"sigs.k8s.io/yaml"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/equiv"
+	"github.com/controller-gen-default/controller-gen-default/normalize"
+	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
+)
+
+var (
+	seedFlag    = flag.Uint64("randapi.seed", 0, "seed of the random API and objects (0: a new seed, logged)")
+	kindsFlag   = flag.Int("randapi.kinds", 80, "number of random kinds")
+	objectsFlag = flag.Int("randapi.objects", 40, "random objects per kind")
+	shrinkFlag  = flag.Int("randapi.shrink", 40, "attempts at removing a field when shrinking a failing kind's types")
+	shrinkKinds = flag.Int("randapi.shrinkkinds", 1, "failing kinds whose types are shrunk")
+	reportKinds = flag.Int("randapi.reportkinds", 8, "failing kinds reported in full (the others in one line each)")
+	zeroFlag    = flag.Float64("randapi.zerodefaults", 0, "how often a value in a default is a zero value that encoding/json omits; the crd generator refuses such defaults where Go's encoding of them is invalid (see Config.ZeroDefaults)")
+	focusFlag   = flag.String("randapi.focus", "", "comma-separated kinds to report and shrink, of those that fail (default: all)")
+	dirFlag     = flag.String("randapi.dir", "", "write the random module into this directory, and keep it (default: a temporary directory)")
+)
+
+const repoModule = "github.com/controller-gen-default/controller-gen-default"
+
+// TestRuleOfThumb generates a random API, runs controller-gen-default on
+// it, and checks the invariants of the package documentation on random
+// objects of every kind.
+func TestRuleOfThumb(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs controller-gen-default on a random API")
+	}
+	seed := *seedFlag
+	if seed == 0 {
+		seed = rand.Uint64()
+	}
+	replay := fmt.Sprintf("go test ./internal/randapi -run TestRuleOfThumb -randapi.seed=%d -randapi.kinds=%d", seed, *kindsFlag)
+	if *zeroFlag != 0 {
+		replay += fmt.Sprintf(" -randapi.zerodefaults=%g", *zeroFlag)
+	}
+	t.Logf("seed %d (replay: %s)", seed, replay)
+
+	api := Generate(Config{Seed: seed, Kinds: *kindsFlag, ZeroDefaults: *zeroFlag})
+	kinds := api.Kinds()
+	t.Logf("%d kinds and %d named types in %d packages", len(kinds), api.Types(), len(api.Packages))
+
+	w := newWorkspace(t)
+	dir := t.TempDir()
+	if *dirFlag != "" {
+		var err error
+		if dir, err = filepath.Abs(*dirFlag); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("module in %s", dir)
+	}
+	start := time.Now()
+	// Check 3: the generator runs, and its code compiles.
+	gen, err := w.generate(t.Context(), dir, api.Packages, kinds)
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	t.Logf("generated and compiled in %s", time.Since(start).Round(time.Millisecond))
+
+	// Check 1: the apiserver accepts every CRD.
+	for _, k := range kinds {
+		if errs := normalize.ValidateCRD(t.Context(), gen.crds[k.Name]); len(errs) > 0 {
+			t.Errorf("seed %d, kind %s: the apiserver rejects the CRD: %v", seed, k.Name, errs.ToAggregate())
+		}
+	}
+	if t.Failed() {
+		t.FailNow()
+	}
+
+	// Check 2: the rule of thumb on random objects.
+	start = time.Now()
+	checkers := map[string]*checker{}
+	for _, k := range kinds {
+		p, err := pipeline.New(gen.crds[k.Name], k.Pkg.Version)
+		if err != nil {
+			t.Fatalf("kind %s: %v", k.Name, err)
+		}
+		checkers[k.Name] = &checker{kind: k.Name, p: p}
+	}
+	failures, objects, err := w.ruleOfThumb(t.Context(), dir, gen.harness, seed, checkers)
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	t.Logf("compared %d objects in %s", objects, time.Since(start).Round(time.Millisecond))
+	if len(failures) == 0 {
+		return
+	}
+
+	var failing []*Kind
+	for _, k := range kinds {
+		if len(failures[k.Name]) > 0 {
+			failing = append(failing, k)
+		}
+	}
+	t.Errorf("seed %d: %d of %d kinds break the rule of thumb (replay: %s)", seed, len(failing), len(kinds), replay)
+	if *focusFlag != "" {
+		focus := strings.Split(*focusFlag, ",")
+		failing = slices.DeleteFunc(failing, func(k *Kind) bool { return !slices.Contains(focus, k.Name) })
+	}
+	srv, err := w.serve(t.Context(), dir, gen.harness)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.close()
+	for i, k := range failing {
+		fs := failures[k.Name]
+		if i >= *reportKinds {
+			t.Errorf("seed %d, kind %s: %d of %d objects differ, first: %s", seed, k.Name, len(fs), *objectsFlag, fs[0].summary())
+			continue
+		}
+		small := checkers[k.Name].shrink(srv, fs[0])
+		t.Errorf("seed %d, kind %s: %d of %d objects differ\n%s\nshrunk object:\n%s", seed, k.Name, len(fs), *objectsFlag, fs[0], small)
+		if i < *shrinkKinds {
+			w.shrinkType(t, k, small)
+		}
+	}
+}
+
+// ruleOfThumb runs the harness's random objects through checkers, and
+// returns the failures by kind, and how many objects it compared.
+func (w *workspace) ruleOfThumb(ctx context.Context, dir, harness string, seed uint64, checkers map[string]*checker) (map[string][]failure, int, error) {
+	out, err := w.command(ctx, dir, harness, "-fill", "-seed", fmt.Sprint(seed), "-n", fmt.Sprint(*objectsFlag))
+	if err != nil {
+		return nil, 0, err
+	}
+	failures := map[string][]failure{}
+	objects := 0
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var line struct {
+			Kind  string
+			In, A json.RawMessage
+		}
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			return nil, 0, fmt.Errorf("harness output: %v\n%s", err, sc.Bytes())
+		}
+		c, ok := checkers[line.Kind]
+		if !ok {
+			return nil, 0, fmt.Errorf("harness output: no kind %q", line.Kind)
+		}
+		objects++
+		if f := c.check(line.In, line.A); f != nil {
+			failures[line.Kind] = append(failures[line.Kind], *f)
+		}
+	}
+	return failures, objects, sc.Err()
+}
+
+// failure is one object on which (a) and (b) differ, or that the
+// apiserver would not decode.
+type failure struct {
+	in, a []byte
+	b     map[string]any
+	// err is set when the object cannot be compared: the apiserver would
+	// not decode it, or (a) is not JSON.
+	err string
+	// diffs are the differences of (a) and (b), one per path.
+	diffs []string
+}
+
+func (f failure) String() string {
+	var s strings.Builder
+	fmt.Fprintf(&s, "input: %s\n", f.in)
+	if f.err != "" {
+		fmt.Fprintf(&s, "%s\n", f.err)
+		return s.String()
+	}
+	b, _ := json.Marshal(f.b)
+	fmt.Fprintf(&s, "(a) Go:  %s\n(b) CRD: %s\n", stripMetadata(f.a), stripMetadata(b))
+	for _, d := range f.diffs {
+		fmt.Fprintf(&s, "  %s\n", d)
+	}
+	return s.String()
+}
+
+func (f failure) summary() string {
+	if f.err != "" {
+		return f.err
+	}
+	return strings.Join(f.diffs, "; ")
+}
+
+// checker compares (a) and (b) for the objects of one kind.
+type checker struct {
+	kind string
+	p    *pipeline.Pipeline
+}
+
+// check returns the failure of one object: in as a Go client sends it, a
+// as the generated defaulting functions leave it.
+func (c *checker) check(in, a []byte) *failure {
+	obj, err := pipeline.DecodeObject(in)
+	if err != nil {
+		return &failure{in: in, a: a, err: "the apiserver would not decode it: " + err.Error()}
+	}
+	res := c.p.Decode(obj)
+	if len(res.Errors) > 0 {
+		return &failure{in: in, a: a, err: "the apiserver would not decode it: " + res.Errors.ToAggregate().Error()}
+	}
+	diffs, err := compare(a, res.Object)
+	if err != nil {
+		return &failure{in: in, a: a, err: "cannot compare: " + err.Error()}
+	}
+	if len(diffs) == 0 {
+		return nil
+	}
+	return &failure{in: in, a: a, b: res.Object, diffs: diffs}
+}
+
+// shrink removes fields of f's input while the failure stays of the same
+// sort (a difference, or an error), and returns the smallest one.
+// Each smaller input is taken as a Go client sends it after reading it
+// (a removed non-omitempty field comes back as its zero value): the rule
+// of thumb is about what Go clients send.
+func (c *checker) shrink(srv *server, f failure) failure {
+	try := func(in []byte) *failure {
+		sent, a, err := srv.defaulted(c.kind, in)
+		if err != nil {
+			return nil
+		}
+		return c.check(sent, a)
+	}
+	small := equiv.Shrink(f.in, func(in []byte) bool {
+		g := try(in)
+		return g != nil && (g.err != "") == (f.err != "")
+	}, 200)
+	if g := try(small); g != nil {
+		return *g
+	}
+	return f
+}
+
+// compare returns the differences of (a) and (b) as JSON values, metadata
+// aside, one line per path.
+func compare(a []byte, b map[string]any) ([]string, error) {
+	av, err := decodeJSON(a)
+	if err != nil {
+		return nil, fmt.Errorf("(a): %w", err)
+	}
+	bb, err := json.Marshal(b)
+	if err != nil {
+		return nil, fmt.Errorf("(b): %w", err)
+	}
+	bv, err := decodeJSON(bb)
+	if err != nil {
+		return nil, fmt.Errorf("(b): %w", err)
+	}
+	for _, m := range []any{av, bv} {
+		if m, ok := m.(map[string]any); ok {
+			delete(m, "metadata")
+		}
+	}
+	var out []string
+	diff("", av, bv, &out)
+	return out, nil
+}
+
+// decodeJSON decodes b with numbers as written, so that integers of any
+// size compare exactly.
+func decodeJSON(b []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	err := d.Decode(&v)
+	return v, err
+}
+
+// diff appends the differences of a and b below path to out: keys of one
+// object only, lists of different lengths, different scalars.
+func diff(path string, a, b any, out *[]string) {
+	am, aok := a.(map[string]any)
+	bm, bok := b.(map[string]any)
+	if aok && bok {
+		keys := map[string]bool{}
+		for k := range am {
+			keys[k] = true
+		}
+		for k := range bm {
+			keys[k] = true
+		}
+		for _, k := range sortedKeys(keys) {
+			p := strings.TrimPrefix(path+"."+k, ".")
+			av, ina := am[k]
+			bv, inb := bm[k]
+			switch {
+			case !inb:
+				*out = append(*out, fmt.Sprintf("%s: only in (a): %s", p, marshalSorted(av)))
+			case !ina:
+				*out = append(*out, fmt.Sprintf("%s: only in (b): %s", p, marshalSorted(bv)))
+			default:
+				diff(p, av, bv, out)
+			}
+		}
+		return
+	}
+	al, aok := a.([]any)
+	bl, bok := b.([]any)
+	if aok && bok && len(al) == len(bl) {
+		for i := range al {
+			diff(fmt.Sprintf("%s[%d]", path, i), al[i], bl[i], out)
+		}
+		return
+	}
+	if !reflect.DeepEqual(a, b) {
+		*out = append(*out, fmt.Sprintf("%s: (a) %s, (b) %s", path, marshalSorted(a), marshalSorted(b)))
+	}
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// marshalSorted is v as JSON, object keys in order.
+func marshalSorted(v any) string {
+	b, _ := json.Marshal(v) // maps marshal with sorted keys
+	return string(b)
+}
+
+// stripMetadata is an object's JSON without metadata, for reports.
+func stripMetadata(b []byte) string {
+	v, err := decodeJSON(b)
+	if m, ok := v.(map[string]any); err == nil && ok {
+		delete(m, "metadata")
+		return marshalSorted(m)
+	}
+	return string(b)
+}
+
+// workspace builds controller-gen-default once, and writes throwaway
+// modules that use this repository through a replace directive, with its
+// requirements and checksums, so that nothing is downloaded.
+type workspace struct {
+	bin   string // controller-gen-default
+	gomod []byte
+	gosum []byte
+	env   []string
+}
+
+func newWorkspace(t *testing.T) *workspace {
+	t.Helper()
+	root, err := repoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &workspace{bin: filepath.Join(t.TempDir(), "controller-gen-default"), env: goEnv()}
+	build := exec.CommandContext(t.Context(), "go", "build", "-o", w.bin, "./cmd/controller-gen-default")
+	build.Dir, build.Env = root, w.env
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/controller-gen-default: %v\n%s", err, out)
+	}
+	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.gosum, err = os.ReadFile(filepath.Join(root, "go.sum")); err != nil {
+		t.Fatal(err)
+	}
+	moduleLine := regexp.MustCompile(`(?m)^module .*$`)
+	w.gomod = moduleLine.ReplaceAll(mod, []byte("module "+Module))
+	w.gomod = fmt.Appendf(w.gomod, "\nrequire %s v0.0.0-00010101000000-000000000000\n\nreplace %[1]s => %s\n", repoModule, root)
+	return w
+}
+
+// repoRoot is the nearest directory above the working directory whose
+// go.mod declares this repository's module.
+func repoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && bytes.Contains(b, []byte("module "+repoModule+"\n")) {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod of " + repoModule + " above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// goEnv is the test's environment for go commands in a throwaway module:
+// the local toolchain, no workspace file, go.mod and go.sum updated as
+// needed.
+func goEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		switch strings.SplitN(kv, "=", 2)[0] {
+		case "GOTOOLCHAIN", "GOWORK", "GOFLAGS":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "GOTOOLCHAIN=local", "GOWORK=off", "GOFLAGS=-mod=mod")
+}
+
+// generated is the output of controller-gen-default for a module.
+type generated struct {
+	crds    map[string]*apiextensionsv1.CustomResourceDefinition // by kind
+	harness string                                               // the harness binary
+	stderr  string                                               // the generator's warnings
+}
+
+// generate writes pkgs into dir as a fresh module, runs
+// `controller-gen-default object crd defaults` on them, loads the CRDs and
+// builds the harness for kinds. Any error is a failure of check 3.
+func (w *workspace) generate(ctx context.Context, dir string, pkgs []*Package, kinds []*Kind) (*generated, error) {
+	for _, sub := range []string{"api", "crds", "harness"} {
+		if err := os.RemoveAll(filepath.Join(dir, sub)); err != nil {
+			return nil, err
+		}
+	}
+	files := map[string][]byte{"go.mod": w.gomod, "go.sum": w.gosum}
+	for _, p := range pkgs {
+		src, err := p.Files()
+		if err != nil {
+			return nil, err
+		}
+		for name, b := range src {
+			files[filepath.Join(p.Dir, name)] = b
+		}
+	}
+	if err := writeFiles(dir, files); err != nil {
+		return nil, err
+	}
+
+	crdDir := filepath.Join(dir, "crds")
+	cmd := exec.CommandContext(ctx, w.bin, "object", "crd", "defaults", "paths=./api/...", "output:crd:dir="+crdDir)
+	cmd.Dir, cmd.Env = dir, w.env
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stderr, &stderr
+	err := cmd.Run()
+	if err != nil || bytes.Contains(stderr.Bytes(), []byte("panic")) {
+		return nil, fmt.Errorf("controller-gen-default object crd defaults paths=./api/...: %v\n%s", err, errorLines(stderr.String()))
+	}
+	g := &generated{crds: map[string]*apiextensionsv1.CustomResourceDefinition{}, stderr: stderr.String()}
+	crds, err := normalize.LoadCRDs(crdDir)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range crds {
+		g.crds[c.Spec.Names.Kind] = c
+	}
+	for _, k := range kinds {
+		if g.crds[k.Name] == nil {
+			return nil, fmt.Errorf("no CRD for kind %s", k.Name)
+		}
+	}
+
+	src, err := HarnessSource(kinds)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeFiles(dir, map[string][]byte{"harness/main.go": src}); err != nil {
+		return nil, err
+	}
+	g.harness = filepath.Join(dir, "harness", "harness")
+	// Without symbols and DWARF: linking is most of the build, which
+	// shrinking repeats.
+	if _, err := w.command(ctx, dir, "go", "build", "-ldflags=-s -w", "-o", g.harness, "./harness"); err != nil {
+		return nil, fmt.Errorf("the generated code does not compile: %v", err)
+	}
+	return g, nil
+}
+
+// errorLines keeps a generator's output short: its errors and whatever is
+// not a warning.
+func errorLines(s string) string {
+	var out []string
+	warnings := 0
+	for _, l := range strings.Split(strings.TrimSpace(s), "\n") {
+		if strings.Contains(l, ": warning: ") {
+			warnings++
+			continue
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n") + fmt.Sprintf("\n(%d warnings not shown)", warnings)
+}
+
+func writeFiles(dir string, files map[string][]byte) error {
+	for name, b := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// command runs a program in dir and returns its standard output.
+func (w *workspace) command(ctx context.Context, dir, name string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir, cmd.Env = dir, w.env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, stderr.Bytes())
+	}
+	return out, nil
+}
+
+// server is a harness in -serve mode: the Go side of the rule of thumb for
+// any input, which shrinking needs.
+type server struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Scanner
+}
+
+func (w *workspace) serve(ctx context.Context, dir, harness string) (*server, error) {
+	cmd := exec.CommandContext(ctx, harness, "-serve")
+	cmd.Dir, cmd.Env, cmd.Stderr = dir, w.env, os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	return &server{cmd: cmd, in: in, out: sc}, nil
+}
+
+// defaulted returns the object as a Go client sends it (sent), and (a) for
+// it.
+func (s *server) defaulted(kind string, in []byte) (sent, a []byte, err error) {
+	req, _ := json.Marshal(map[string]any{"kind": kind, "in": json.RawMessage(in)})
+	if _, err := s.in.Write(append(req, '\n')); err != nil {
+		return nil, nil, err
+	}
+	if !s.out.Scan() {
+		return nil, nil, fmt.Errorf("harness -serve stopped: %v", s.out.Err())
+	}
+	var resp struct {
+		Sent, A json.RawMessage
+		Error   string
+	}
+	if err := json.Unmarshal(s.out.Bytes(), &resp); err != nil {
+		return nil, nil, err
+	}
+	if resp.Error != "" {
+		return nil, nil, errors.New(resp.Error)
+	}
+	return resp.Sent, resp.A, nil
+}
+
+func (s *server) close() {
+	s.in.Close()
+	_ = s.cmd.Wait()
+}
+
+// shrinkType looks for a smaller API that still fails on f's input: the
+// kind alone in its package, then with one field after another removed
+// (anywhere in its types), then markers, as long as the failure stays. It
+// reports the Go source of the smallest API found, what
+// controller-gen-default says about it, its CRD schema and its failure.
+func (w *workspace) shrinkType(t *testing.T, k *Kind, f failure) {
+	t.Helper()
+	start := time.Now()
+	dir := t.TempDir()
+	nk := k.Only()
+	in := f.in
+	var gen *generated
+	// fails runs the whole pipeline for nk and reports its failure on in.
+	fails := func() *failure {
+		var err error
+		gen, err = w.generate(t.Context(), dir, []*Package{nk.Pkg}, []*Kind{nk})
+		if err != nil {
+			return nil
+		}
+		crd := gen.crds[nk.Name]
+		if len(normalize.ValidateCRD(t.Context(), crd)) > 0 {
+			return nil
+		}
+		p, err := pipeline.New(crd, nk.Pkg.Version)
+		if err != nil {
+			return nil
+		}
+		srv, err := w.serve(t.Context(), dir, gen.harness)
+		if err != nil {
+			return nil
+		}
+		defer srv.close()
+		c := &checker{kind: nk.Name, p: p}
+		sent, a, err := srv.defaulted(nk.Name, in)
+		if err != nil {
+			return nil
+		}
+		g := c.check(sent, a)
+		if g == nil || (g.err != "") != (f.err != "") {
+			return nil
+		}
+		small := c.shrink(srv, *g)
+		return &small
+	}
+	last, lastGen := fails(), gen
+	if last == nil {
+		t.Errorf("kind %s: the failure does not reproduce with the kind alone in its package "+
+			"(the CRD or Go code of a kind depends on the other kinds of its package?)", k.Name)
+		return
+	}
+	// Passes over the steps, while one makes progress: a step that loses
+	// the failure in one pass may not in the next, once others are taken.
+	attempts, taken := 0, 0
+	for progress := true; progress && attempts < *shrinkFlag; {
+		progress = false
+		for _, s := range nk.Steps() {
+			if attempts >= *shrinkFlag {
+				break
+			}
+			if !nk.Uses(s.Owner) {
+				continue // an earlier step of this pass removed it
+			}
+			attempts++
+			undo := s.Apply()
+			if g := fails(); g != nil {
+				last, lastGen, in, progress = g, gen, g.in, true
+				taken++
+				continue
+			}
+			undo()
+		}
+	}
+	src, err := nk.Pkg.TypesSource()
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	// The schema of spec and status only: apiVersion, kind and metadata are
+	// always the same.
+	schema := lastGen.crds[nk.Name].Spec.Versions[0].Schema.OpenAPIV3Schema.DeepCopy()
+	for _, p := range []string{"apiVersion", "kind", "metadata"} {
+		delete(schema.Properties, p)
+	}
+	schemaYAML, _ := yaml.Marshal(schema)
+	said := lastGen.stderr
+	if said == "" {
+		said = "(nothing)\n"
+	}
+	t.Errorf("kind %s: smallest API found (%d simplifications in %d attempts, %s):\n%s\ncontroller-gen-default says:\n%s\nCRD schema:\n%s\n%s",
+		k.Name, taken, attempts, time.Since(start).Round(time.Second), src, said, schemaYAML, last)
+}
