@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"go/format"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -17,16 +19,21 @@ import (
 // hack/kubebuilder, with the plugin installed by its own install command:
 //
 //   - init --plugins go/v4,KEY, then create api (whose `make generate` runs
-//     controller-gen-default), then `make generate manifests` on types with
-//     +default and non-pointer structs: the CRD carries the KEP-1929 defaults;
+//     controller-gen-default object and defaults), types with +default,
+//     omitzero and non-pointer structs, then create webhook --defaulting
+//     (the plugin makes the scaffolded Default call SetObjectDefaults_Frigate),
+//     then `make generate manifests`: the CRDs carry the KEP-1929 defaults;
 //   - edit --plugins KEY --offline-envtest, then the scaffold's `make test`:
-//     envtest runs from binaries built by e2e/assets/build.sh, not downloaded,
-//     and a test added to the project reads the defaults back from the
-//     apiserver (needs the envtest binaries: $KUBEBUILDER_ASSETS or
+//     envtest runs from binaries built by e2e/assets/build.sh, not downloaded;
+//     a test added to the controller suite reads the defaults back from the
+//     apiserver, and one added to the webhook suite creates Frigates as JSON
+//     through the apiserver and the defaulting webhook and reads them back as
+//     stored (needs the envtest binaries: $KUBEBUILDER_ASSETS or
 //     bin/k8s/<version>-<os>-<arch> of this repository, see `make envtest-assets`);
-//   - edit --plugins KEY on a project scaffolded without the plugin: the
-//     Makefile changes, a second edit changes nothing, an unrecognisable
-//     Makefile fails with instructions and stays as it was.
+//   - edit --plugins KEY on a project scaffolded without the plugin, with a
+//     defaulting webhook: the Makefile and the webhook change, a second edit
+//     changes nothing, an unrecognisable Makefile fails with instructions and
+//     nothing changes; then make generate and go build succeed.
 //
 // The scaffolded Makefile installs controller-gen-default with `go install
 // …@version`, which cannot reach this checkout: the test builds
@@ -36,7 +43,8 @@ import (
 // CRD part is skipped (it fails when $CI is set).
 //
 // It needs make, bash and the Go module proxy (kubebuilder init runs go mod
-// tidy); -short skips it. It takes 3 to 8 minutes on 2 cores.
+// tidy); -short skips it. It takes 2 to 3 minutes with warm caches on 2
+// cores, up to about 8 minutes cold.
 func TestKubebuilderE2E(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping the kubebuilder e2e test")
@@ -111,7 +119,7 @@ func TestKubebuilderE2E(t *testing.T) {
 			"\nCONTROLLER_GEN ?= $(LOCALBIN)/controller-gen-default\n",
 			"\n\t" + installCall + "\n",
 			manifestsLine,
-			"\n\t\"$(CONTROLLER_GEN)\" object:headerFile=\"hack/boilerplate.go.txt\",year=$(YEAR) paths=\"./...\"\n",
+			generateLine,
 		} {
 			if !strings.Contains(mk, want) {
 				t.Errorf("Makefile lacks %q", want)
@@ -128,7 +136,7 @@ func TestKubebuilderE2E(t *testing.T) {
 		return
 	}
 
-	t.Run("create api and make manifests", func(t *testing.T) {
+	t.Run("create api", func(t *testing.T) {
 		args := []string{"create", "api", "--group", "ship", "--version", "v1", "--kind", "Frigate", "--resource", "--controller"}
 		if cgdErr != nil {
 			args = append(args, "--make=false")
@@ -139,42 +147,121 @@ func TestKubebuilderE2E(t *testing.T) {
 		if cgdErr != nil {
 			t.Skip("controller-gen-default does not build: CRD checks skipped")
 		}
-		if !strings.Contains(out, "/bin/controller-gen-default\" object:headerFile=") {
-			t.Errorf("create api's make generate did not run controller-gen-default:\n%s", out)
+		if !strings.Contains(out, "/bin/controller-gen-default\" object:headerFile=\"hack/boilerplate.go.txt\",year=") ||
+			!strings.Contains(out, " defaults:headerFile=\"hack/boilerplate.go.txt\",year=") {
+			t.Errorf("create api's make generate did not run controller-gen-default object and defaults:\n%s", out)
 		}
-		writeFile(t, fleet, "api/v1/frigate_types.go", frigateTypes)
-		out = mustRun(t, fleet, env, "make", "generate", "manifests")
+		if !strings.Contains(readFile(t, fleet, "api/v1/zz_generated.defaults.go"), "\nfunc SetObjectDefaults_Frigate(in *Frigate) {\n") {
+			t.Errorf("create api's make generate wrote no SetObjectDefaults_Frigate")
+		}
+		// The types of the test, in the scaffolded files.
+		types := readFile(t, fleet, "api/v1/frigate_types.go")
+		i := strings.Index(types, "// FrigateSpec defines")
+		j := strings.Index(types, "// FrigateStatus defines")
+		if i < 0 || j < i {
+			t.Fatalf("the scaffolded frigate_types.go has no FrigateSpec:\n%s", types)
+		}
+		writeFile(t, fleet, "api/v1/frigate_types.go", types[:i]+frigateSpec+"\n"+types[j:])
+		writeFile(t, fleet, "api/v1/sloop_types.go", sloopTypes)
+		// The scaffold's controller test creates a Frigate: mode is required.
+		ct := readFile(t, fleet, "internal/controller/frigate_controller_test.go")
+		const todo = "// TODO(user): Specify other spec details if needed.\n"
+		if !strings.Contains(ct, todo) {
+			t.Fatalf("the scaffolded controller test has no %q", todo)
+		}
+		writeFile(t, fleet, "internal/controller/frigate_controller_test.go", strings.Replace(ct, todo, "Spec: shipv1.FrigateSpec{Mode: \"Cruise\"},\n", 1))
+	})
+	if t.Failed() {
+		return
+	}
+
+	const webhookFile = "internal/webhook/v1/frigate_webhook.go"
+	t.Run("create webhook", func(t *testing.T) {
+		if cgdErr != nil {
+			t.Skip("controller-gen-default does not build")
+		}
+		// kubebuilder runs go/v4 first (layout order), then the plugin, which
+		// finds the scaffolded webhook in the universe; then go/v4's make
+		// generate runs.
+		out := kubebuilder(t, fleet, "create", "webhook", "--group", "ship", "--version", "v1", "--kind", "Frigate", "--defaulting")
+		if !strings.Contains(out, pluginKey+": "+webhookFile+":53: Frigate's Default now calls shipv1.SetObjectDefaults_Frigate(obj)") {
+			t.Errorf("create webhook output lacks the plugin's log:\n%s", out)
+		}
+		got := readFile(t, fleet, webhookFile)
+		if b, err := format.Source([]byte(got)); err != nil || string(b) != got {
+			t.Errorf("%s is not gofmt'd: %v\n%s", webhookFile, err, lineDiff(got, string(b)))
+		}
+		// The Default method is the one of the protocol test's golden file.
+		want, err := os.ReadFile("testdata/frigate_webhook.go.golden")
+		if err != nil {
+			t.Fatal(err)
+		}
+		const from = "// Default implements webhook.CustomDefaulter"
+		if i, j := strings.Index(got, from), strings.Index(string(want), from); i < 0 || j < 0 || got[i:] != string(want[j:]) {
+			t.Errorf("%s differs from testdata/frigate_webhook.go.golden:\n%s", webhookFile, lineDiff(string(want), got))
+		}
+	})
+	if t.Failed() {
+		return
+	}
+
+	t.Run("make generate manifests", func(t *testing.T) {
+		if cgdErr != nil {
+			t.Skip("controller-gen-default does not build")
+		}
+		out := mustRun(t, fleet, env, "make", "generate", "manifests")
 		if strings.Contains(out, "Downloading") {
 			t.Errorf("make installed a tool instead of using the local controller-gen-default:\n%s", out)
 		}
-		crd := readFile(t, fleet, "config/crd/bases/ship.example.com_frigates.yaml")
-		spec := yamlChild(t, yamlChild(t, crd, "openAPIV3Schema", "properties"), "spec", "properties")
-		for _, c := range []struct{ path, want string }{
+		if d := readFile(t, fleet, "api/v1/zz_generated.defaults.go"); !strings.Contains(d, "\nfunc SetObjectDefaults_Frigate(in *Frigate) {\n") ||
+			!strings.Contains(d, "\nfunc SetObjectDefaults_Sloop(in *Sloop) {\n") {
+			t.Errorf("zz_generated.defaults.go lacks SetObjectDefaults_Frigate or _Sloop:\n%s", d)
+		}
+		check := func(file string, cases []struct{ path, want string }) {
+			crd := readFile(t, fleet, "config/crd/bases/"+file)
+			spec := yamlChild(t, yamlChild(t, crd, "openAPIV3Schema", "properties"), "spec", "properties")
+			for _, c := range cases {
+				parts := strings.Split(c.path, "/")
+				b := spec
+				for _, p := range parts[:len(parts)-1] {
+					b = yamlChild(t, b, p)
+				}
+				if got := yamlScalar(b, parts[len(parts)-1]); got != c.want {
+					t.Errorf("%s: spec.%s = %q, want %q", file, strings.ReplaceAll(c.path, "/", "."), got, c.want)
+				}
+			}
+			if t.Failed() {
+				t.Logf("%s:\n%s", file, crd)
+			}
+		}
+		check("ship.example.com_frigates.yaml", []struct{ path, want string }{
+			{"engine/default/fuel", "diesel"}, // {} is not valid (minProperties: 1): the default is {fuel: diesel}
+			{"engine/properties/fuel/default", "diesel"},
+			{"deck/default", ""}, // an omitzero struct with a required field: no default
+			{"deck/properties/colour/default", "blue"},
+			{"mode/default", ""},
+		})
+		check("ship.example.com_sloops.yaml", []struct{ path, want string }{
 			{"color/default", "blue"},
 			{"crew/default", "0"},    // KEP-1929: a scalar without omitempty
 			{"engine/default", "{}"}, // KEP-1929: a non-pointer struct
 			{"engine/properties/cylinders/default", "4"},
 			{"engine/properties/fuel/default", "diesel"},
 			{"hull/default/material", "steel"}, // +default on the type
-		} {
-			parts := strings.Split(c.path, "/")
-			b := spec
-			for _, p := range parts[:len(parts)-1] {
-				b = yamlChild(t, b, p)
-			}
-			if got := yamlScalar(b, parts[len(parts)-1]); got != c.want {
-				t.Errorf("spec.%s = %q, want %q", strings.ReplaceAll(c.path, "/", "."), got, c.want)
-			}
-		}
-		if t.Failed() {
-			t.Logf("CRD:\n%s", crd)
-		}
+		})
 	})
 
 	t.Run("offline envtest", func(t *testing.T) {
+		webhook := ""
+		if cgdErr == nil {
+			webhook = readFile(t, fleet, webhookFile)
+		}
 		out := kubebuilder(t, fleet, "edit", "--plugins", pluginKey, "--"+flagOfflineEnvtest)
 		if !strings.Contains(out, "make envtest-assets") {
 			t.Errorf("edit --offline-envtest output:\n%s", out)
+		}
+		if cgdErr == nil && readFile(t, fleet, webhookFile) != webhook || strings.Contains(out, "Default now calls") {
+			t.Errorf("edit changed the webhook that create webhook had edited:\n%s", out)
 		}
 		if mk := readFile(t, fleet, "Makefile"); !strings.Contains(mk, "\nsetup-envtest: envtest-assets\ntest: envtest-assets\n") {
 			t.Errorf("Makefile lacks the offline-envtest block:\n%s", mk)
@@ -198,8 +285,10 @@ func TestKubebuilderE2E(t *testing.T) {
 			}
 		}
 		writeFile(t, fleet, "internal/controller/defaults_test.go", defaultsTest)
+		writeFile(t, fleet, "internal/webhook/v1/defaults_test.go", webhookDefaultsTest)
 		out = mustRun(t, fleet, append(env, "KUBEBUILDER_ASSETS="), "make", "test", "CONTROLLER_GEN_DEFAULT_ASSETS_DIR="+filepath.Join(repo, "e2e/assets"))
-		for _, want := range []string{"envtest binaries for Kubernetes " + envtestK8sVersion + " in " + dst, "ok  \texample.com/fleet/internal/controller"} {
+		for _, want := range []string{"envtest binaries for Kubernetes " + envtestK8sVersion + " in " + dst,
+			"ok  \texample.com/fleet/internal/controller", "ok  \texample.com/fleet/internal/webhook/v1"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("make test output lacks %q:\n%s", want, out)
 			}
@@ -212,18 +301,28 @@ func TestKubebuilderE2E(t *testing.T) {
 			t.Fatal(err)
 		}
 		kubebuilder(t, dir, "init", "--domain", "example.com", "--repo", "example.com/plain", "--fetch-deps=false")
+		// An API with a defaulting webhook, scaffolded by go/v4 alone.
+		kubebuilder(t, dir, "create", "api", "--group", "ship", "--version", "v1", "--kind", "Frigate", "--resource", "--controller=false", "--make=false")
+		kubebuilder(t, dir, "create", "webhook", "--group", "ship", "--version", "v1", "--kind", "Frigate", "--defaulting", "--make=false")
+		webhookBefore := readFile(t, dir, webhookFile)
 		before := readFile(t, dir, "Makefile")
 		projectBefore := readFile(t, dir, "PROJECT")
 		// A user edit that must survive.
 		before = strings.Replace(before, "IMG ?= controller:latest\n", "IMG ?= registry.example.com/plain:dev\n", 1)
 		writeFile(t, dir, "Makefile", before)
 
-		kubebuilder(t, dir, "edit", "--plugins", pluginKey)
+		out := kubebuilder(t, dir, "edit", "--plugins", pluginKey)
 		after := readFile(t, dir, "Makefile")
 		d := lineDiff(before, after)
 		if !strings.Contains(d, "+CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen-default\n") ||
-			!strings.Contains(d, "+\t"+installCall+"\n") || strings.Count(d, "\n") != 6 {
+			!strings.Contains(d, "+\t"+installCall+"\n") || !strings.Contains(d, "+"+generateLine[1:]) || strings.Count(d, "\n") != 8 {
 			t.Errorf("edit changed:\n%s", d)
+		}
+		// The webhook that was there calls the generated defaulter.
+		webhookAfter := readFile(t, dir, webhookFile)
+		if got, want := addedOnly(t, webhookBefore, webhookAfter), wantCall("\t", "shipv1.SetObjectDefaults_Frigate(obj)"); !slices.Equal(got, want) ||
+			!strings.Contains(out, webhookFile+":53: Frigate's Default now calls shipv1.SetObjectDefaults_Frigate(obj)") {
+			t.Errorf("edit added to %s:\n%q\nwant:\n%q\noutput:\n%s", webhookFile, got, want, out)
 		}
 		if !strings.Contains(after, "IMG ?= registry.example.com/plain:dev\n") || !strings.Contains(after, manifestsLine) {
 			t.Errorf("edit lost a user edit or the manifests line")
@@ -233,8 +332,8 @@ func TestKubebuilderE2E(t *testing.T) {
 			t.Logf("PROJECT changed:\n%s", lineDiff(projectBefore, p))
 		}
 
-		out := kubebuilder(t, dir, "edit", "--plugins", pluginKey)
-		if readFile(t, dir, "Makefile") != after || !strings.Contains(out, "nothing to change") {
+		out = kubebuilder(t, dir, "edit", "--plugins", pluginKey)
+		if readFile(t, dir, "Makefile") != after || readFile(t, dir, webhookFile) != webhookAfter || !strings.Contains(out, "nothing to change") {
 			t.Errorf("second edit changed the Makefile or did not say so:\n%s", out)
 		}
 		dry := mustRun(t, dir, env, "make", "-n", "controller-gen")
@@ -246,16 +345,35 @@ func TestKubebuilderE2E(t *testing.T) {
 		// instructions, and the Makefile stays as it was.
 		broken := strings.Replace(before, installCallStock, "GOBIN=$(LOCALBIN) go install "+stockToolPackage+"@$(CONTROLLER_TOOLS_VERSION)", 1)
 		writeFile(t, dir, "Makefile", broken)
+		writeFile(t, dir, webhookFile, webhookBefore)
 		out, err := run1(dir, env, kb, "edit", "--plugins", pluginKey)
 		if err == nil || !strings.Contains(out, "changed nothing") || !strings.Contains(out, installCall) {
 			t.Errorf("edit of an unrecognisable Makefile: %v\n%s", err, out)
 		}
-		if readFile(t, dir, "Makefile") != broken {
-			t.Errorf("the unrecognisable Makefile was changed")
+		if readFile(t, dir, "Makefile") != broken || readFile(t, dir, webhookFile) != webhookBefore {
+			t.Errorf("the unrecognisable Makefile or the webhook was changed")
 		}
+
+		// The edited project generates and builds: make generate writes
+		// SetObjectDefaults_Frigate, which the edited webhook calls before
+		// it exists (type errors do not stop controller-gen's generators).
+		if cgdErr != nil {
+			t.Skip("controller-gen-default does not build")
+		}
+		writeFile(t, dir, "Makefile", after)
+		writeFile(t, dir, webhookFile, webhookAfter)
+		placeTool(t, dir, cgd)
+		mustRun(t, dir, env, "make", "generate")
+		if !strings.Contains(readFile(t, dir, "api/v1/zz_generated.defaults.go"), "\nfunc SetObjectDefaults_Frigate(in *Frigate) {\n") {
+			t.Errorf("make generate wrote no SetObjectDefaults_Frigate")
+		}
+		mustRun(t, dir, env, "go", "build", "./...")
 	})
 	t.Logf("e2e took %s", time.Since(start).Round(time.Second))
 }
+
+// generateLine is the generate recipe of a v4.15.0 Makefile, edited.
+const generateLine = "\n\t\"$(CONTROLLER_GEN)\" object:headerFile=\"hack/boilerplate.go.txt\",year=$(YEAR) defaults:headerFile=\"hack/boilerplate.go.txt\",year=$(YEAR) paths=\"./...\"\n"
 
 const installCallStock = "$(call go-install-tool,$(CONTROLLER_GEN)," + stockToolPackage + ",$(CONTROLLER_TOOLS_VERSION))"
 
@@ -392,16 +510,54 @@ func yamlScalar(block, key string) string {
 	return ""
 }
 
-// frigateTypes replaces the scaffolded api/v1/frigate_types.go.
-const frigateTypes = `package v1
+// frigateSpec replaces FrigateSpec in the scaffolded api/v1/frigate_types.go.
+// The CRD defaults engine to {fuel: diesel} ({} would break minProperties)
+// and gives deck, an omitzero struct with a required name, no default; the
+// Go defaulter leaves a zero deck alone.
+const frigateSpec = `// FrigateSpec defines the desired state of Frigate.
+type FrigateSpec struct {
+	// +required
+	Mode Mode ` + "`json:\"mode\"`" + `
+	// +optional
+	Deck Deck ` + "`json:\"deck,omitzero\"`" + `
+	// +optional
+	Engine Engine ` + "`json:\"engine,omitzero\"`" + `
+}
+
+// +kubebuilder:validation:Enum=Cruise;Anchor
+type Mode string
+
+type Deck struct {
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	Name string ` + "`json:\"name\"`" + `
+	// +optional
+	// +default="blue"
+	Colour string ` + "`json:\"colour,omitempty\"`" + `
+}
+
+// +kubebuilder:validation:MinProperties=1
+type Engine struct {
+	// +optional
+	Power *int32 ` + "`json:\"power,omitempty\"`" + `
+	// +optional
+	// +default="diesel"
+	Fuel string ` + "`json:\"fuel,omitempty\"`" + `
+}
+`
+
+// sloopTypes is api/v1/sloop_types.go, a second kind added by hand (no
+// controller, no webhook): +default on fields and on a type, a non-pointer
+// struct and a scalar without omitempty.
+const sloopTypes = `package v1
 
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
-// Engine is a non-pointer struct field of FrigateSpec: KEP-1929 defaults it to {}.
-type Engine struct {
+// SloopEngine is a non-pointer struct field of SloopSpec: KEP-1929 defaults it to {}.
+type SloopEngine struct {
 	// +default=4
 	// +optional
 	Cylinders int32 ` + "`json:\"cylinders,omitempty\"`" + `
@@ -418,14 +574,14 @@ type Hull struct {
 	Material string ` + "`json:\"material,omitempty\"`" + `
 }
 
-// FrigateSpec defines the desired state of Frigate.
-type FrigateSpec struct {
+// SloopSpec defines the desired state of Sloop.
+type SloopSpec struct {
 	// +default="blue"
 	// +optional
 	Color string ` + "`json:\"color,omitempty\"`" + `
 
 	// +optional
-	Engine Engine ` + "`json:\"engine,omitzero\"`" + `
+	Engine SloopEngine ` + "`json:\"engine,omitzero\"`" + `
 
 	// +optional
 	Hull *Hull ` + "`json:\"hull,omitempty\"`" + `
@@ -435,43 +591,31 @@ type FrigateSpec struct {
 	Crew int32 ` + "`json:\"crew\"`" + `
 }
 
-// FrigateStatus defines the observed state of Frigate.
-type FrigateStatus struct {
-	// +listType=map
-	// +listMapKey=type
-	// +optional
-	Conditions []metav1.Condition ` + "`json:\"conditions,omitempty\"`" + `
-}
-
 // +kubebuilder:object:root=true
-// +kubebuilder:subresource:status
 
-// Frigate is the Schema for the frigates API.
-type Frigate struct {
+// Sloop is the Schema for the sloops API.
+type Sloop struct {
 	metav1.TypeMeta ` + "`json:\",inline\"`" + `
 
 	// +optional
 	metav1.ObjectMeta ` + "`json:\"metadata,omitzero\"`" + `
 
 	// +required
-	Spec FrigateSpec ` + "`json:\"spec\"`" + `
-
-	// +optional
-	Status FrigateStatus ` + "`json:\"status,omitzero\"`" + `
+	Spec SloopSpec ` + "`json:\"spec\"`" + `
 }
 
 // +kubebuilder:object:root=true
 
-// FrigateList contains a list of Frigate.
-type FrigateList struct {
+// SloopList contains a list of Sloop.
+type SloopList struct {
 	metav1.TypeMeta ` + "`json:\",inline\"`" + `
 	metav1.ListMeta ` + "`json:\"metadata,omitzero\"`" + `
-	Items           []Frigate ` + "`json:\"items\"`" + `
+	Items           []Sloop ` + "`json:\"items\"`" + `
 }
 
 func init() {
 	SchemeBuilder.Register(func(s *runtime.Scheme) error {
-		s.AddKnownTypes(SchemeGroupVersion, &Frigate{}, &FrigateList{})
+		s.AddKnownTypes(SchemeGroupVersion, &Sloop{}, &SloopList{})
 		return nil
 	})
 }
@@ -492,14 +636,70 @@ import (
 
 var _ = Describe("KEP-1929 defaults", func() {
 	It("are applied by the apiserver", func() {
-		f := &shipv1.Frigate{ObjectMeta: metav1.ObjectMeta{Name: "defaults", Namespace: "default"}}
-		Expect(k8sClient.Create(ctx, f)).To(Succeed())
-		got := &shipv1.Frigate{}
+		s := &shipv1.Sloop{ObjectMeta: metav1.ObjectMeta{Name: "defaults", Namespace: "default"}}
+		Expect(k8sClient.Create(ctx, s)).To(Succeed())
+		got := &shipv1.Sloop{}
 		Expect(k8sClient.Get(ctx, types.NamespacedName{Name: "defaults", Namespace: "default"}, got)).To(Succeed())
 		Expect(got.Spec.Color).To(Equal("blue"))
-		Expect(got.Spec.Engine).To(Equal(shipv1.Engine{Cylinders: 4, Fuel: "diesel"}))
+		Expect(got.Spec.Engine).To(Equal(shipv1.SloopEngine{Cylinders: 4, Fuel: "diesel"}))
 		Expect(got.Spec.Hull).To(Equal(&shipv1.Hull{Material: "steel"}))
 		Expect(k8sClient.Delete(ctx, got)).To(Succeed())
+	})
+})
+`
+
+// webhookDefaultsTest is added to the scaffolded webhook suite, whose envtest
+// apiserver calls the scaffolded defaulting webhook (its Default calls
+// SetObjectDefaults_Frigate, as the plugin edited it). Objects are sent as
+// JSON (unstructured), not through Go types, and read back as stored.
+const webhookDefaultsTest = `package v1
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	shipv1 "example.com/fleet/api/v1"
+)
+
+var _ = Describe("Frigate defaults through the webhook and the apiserver", func() {
+	// create sends spec as JSON and returns the stored spec.
+	create := func(name string, spec map[string]any) map[string]any {
+		obj := &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "ship.example.com/v1",
+			"kind":       "Frigate",
+			"metadata":   map[string]any{"name": name, "namespace": "default"},
+			"spec":       spec,
+		}}
+		Expect(k8sClient.Create(ctx, obj)).To(Succeed())
+		got := &unstructured.Unstructured{}
+		got.SetGroupVersionKind(obj.GroupVersionKind())
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(obj), got)).To(Succeed())
+		GinkgoWriter.Printf("stored %s: %v\n", name, got.Object["spec"])
+		return got.Object["spec"].(map[string]any)
+	}
+
+	It("stores {mode: Cruise} as the CRD alone does: engine defaulted, no deck", func() {
+		Expect(create("cruise", map[string]any{"mode": "Cruise"})).To(Equal(map[string]any{
+			"mode":   "Cruise",
+			"engine": map[string]any{"fuel": "diesel"},
+		}))
+	})
+
+	It("runs the generated Go defaulter", func() {
+		// fuel: "" is present, so the CRD keeps it; only the Go defaulter,
+		// for which "" is unset, makes it diesel: the webhook ran it.
+		Expect(create("empty-fuel", map[string]any{"mode": "Anchor", "engine": map[string]any{"fuel": ""}})).To(Equal(map[string]any{
+			"mode":   "Anchor",
+			"engine": map[string]any{"fuel": "diesel"},
+		}))
+	})
+
+	It("defaults a Go object as the CRD does", func() {
+		obj := &shipv1.Frigate{Spec: shipv1.FrigateSpec{Mode: "Cruise"}}
+		Expect((&FrigateCustomDefaulter{}).Default(ctx, obj)).To(Succeed())
+		Expect(obj.Spec).To(Equal(shipv1.FrigateSpec{Mode: "Cruise", Engine: shipv1.Engine{Fuel: "diesel"}}))
 	})
 })
 `

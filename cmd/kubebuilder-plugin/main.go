@@ -1,6 +1,8 @@
 // Command kubebuilder-plugin is the kubebuilder external plugin
 // defaults.controller-gen-default.github.io/v1: it makes a kubebuilder
-// project's Makefile run controller-gen-default instead of controller-gen.
+// project's Makefile run controller-gen-default instead of controller-gen,
+// with its defaults generator next to object, and makes the project's
+// defaulting webhooks call the generated SetObjectDefaults_<Kind>.
 //
 // kubebuilder runs it with no arguments and speaks JSON on stdin and stdout
 // (see protocol.go). Run by hand, it installs itself where kubebuilder looks

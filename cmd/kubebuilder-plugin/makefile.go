@@ -57,7 +57,9 @@ func (e *unrecognisedError) messages() []string {
 		"  and in the rule that installs $(CONTROLLER_GEN):",
 		"  "+installCall,
 		"  (without kubebuilder's go-install-tool: GOBIN=$(LOCALBIN) go install "+toolPackage+"@$("+toolVersionVar+"))",
-		"Recipes keep running \"$(CONTROLLER_GEN)\" with the same arguments. Then run `kubebuilder edit --plugins "+pluginKey+"` again: it changes nothing once the Makefile is right.",
+		"  and, for the Go defaulters (zz_generated.defaults.go), next to object:… in the generate recipe the same arguments for defaults:",
+		"  \"$(CONTROLLER_GEN)\" object:headerFile=\"hack/boilerplate.go.txt\",year=$(YEAR) defaults:headerFile=\"hack/boilerplate.go.txt\",year=$(YEAR) paths=\"./...\"",
+		"Recipes otherwise keep running \"$(CONTROLLER_GEN)\" with the same arguments. Then run `kubebuilder edit --plugins "+pluginKey+"` again: it changes nothing once the Makefile is right.",
 	)
 }
 
@@ -160,6 +162,9 @@ func editMakefile(in string, opts makefileOptions) (string, error) {
 	for i, l := range lines {
 		lines[i] = renameBinaryPaths(l)
 	}
+
+	// The recipes that run the object generator also run defaults.
+	addDefaultsGenerator(lines)
 
 	// 4. The version variable, next to CONTROLLER_TOOLS_VERSION.
 	if needsVersionVar {
@@ -370,4 +375,101 @@ func offlineBlock(lines []string) string {
 	}
 	w(offlineEndMark)
 	return b.String()
+}
+
+// addDefaultsGenerator adds the defaults generator next to the object
+// generator wherever a recipe runs controller-gen-default with object:
+// `object:headerFile="hack/boilerplate.go.txt",year=$(YEAR)` is followed by
+// ` defaults:headerFile="hack/boilerplate.go.txt",year=$(YEAR)`, the same
+// arguments. A command that already runs defaults is left alone, and
+// nothing else of the line changes. It reports whether it changed a line,
+// and whether, afterwards, some recipe runs the defaults generator.
+func addDefaultsGenerator(lines []string) (changed, runsDefaults bool) {
+	for start := 0; start < len(lines); {
+		// A command is a recipe line and its backslash continuations.
+		end := start
+		for end < len(lines)-1 && strings.HasSuffix(strings.TrimRight(lines[end], "\r"), "\\") {
+			end++
+		}
+		cmd := lines[start : end+1]
+		start = end + 1
+		if !strings.HasPrefix(cmd[0], "\t") || !runsControllerGen(cmd) {
+			continue
+		}
+		line, at, object := -1, 0, ""
+		hasDefaults := false
+		for i, l := range cmd {
+			for _, tok := range shellTokens(l) {
+				word := l[tok[0]:tok[1]]
+				switch {
+				case word == "object" || strings.HasPrefix(word, "object:"):
+					if line < 0 {
+						line, at, object = i, tok[1], word
+					}
+				case word == "defaults" || strings.HasPrefix(word, "defaults:"):
+					hasDefaults = true
+				}
+			}
+		}
+		if hasDefaults {
+			runsDefaults = true
+			continue
+		}
+		if line < 0 {
+			continue
+		}
+		l := cmd[line]
+		cmd[line] = l[:at] + " defaults" + strings.TrimPrefix(object, "object") + l[at:]
+		changed, runsDefaults = true, true
+	}
+	return changed, runsDefaults
+}
+
+// runsControllerGen: the command runs $(CONTROLLER_GEN) or controller-gen-default by path.
+func runsControllerGen(cmd []string) bool {
+	for _, l := range cmd {
+		if strings.Contains(l, "$(CONTROLLER_GEN)") || strings.Contains(l, "${CONTROLLER_GEN}") {
+			return true
+		}
+		for _, tok := range shellTokens(l) {
+			if w := strings.Trim(l[tok[0]:tok[1]], `"'`); w == toolBinary || strings.HasSuffix(w, "/"+toolBinary) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// shellTokens are the [start, end) offsets of the words of a recipe line,
+// split at blanks outside quotes and outside make's $(…) and ${…}.
+func shellTokens(l string) [][2]int {
+	var toks [][2]int
+	start, quote, depth := -1, byte(0), 0
+	for i := 0; i < len(l); i++ {
+		c := l[i]
+		blank := c == ' ' || c == '\t' || c == '\r'
+		if start < 0 && !blank {
+			start = i
+		}
+		switch {
+		case c == '$' && i+1 < len(l) && (l[i+1] == '(' || l[i+1] == '{'):
+			depth++
+			i++
+		case depth > 0 && (c == ')' || c == '}'):
+			depth--
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case blank && depth == 0 && start >= 0:
+			toks = append(toks, [2]int{start, i})
+			start = -1
+		}
+	}
+	if start >= 0 {
+		toks = append(toks, [2]int{start, len(l)})
+	}
+	return toks
 }

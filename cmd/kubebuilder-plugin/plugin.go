@@ -69,7 +69,9 @@ KEP-1929 declarative defaults (+default on fields and types, default: {} on
 non-pointer structs, zero defaults on scalars without omitempty), wherever it
 ran controller-gen: CONTROLLER_GEN and its go-install-tool rule point at
 ` + toolPackage + `@$(` + toolVersionVar + `).
-The manifests and generate recipes are unchanged. List the plugin after go/v4.`,
+The generate recipe also runs the defaults generator next to object, which writes
+zz_generated.defaults.go (SetObjectDefaults_<Kind>, RegisterDefaults, DeclarativeDefaulter);
+later defaulting webhooks call it. The manifests recipe is unchanged. List the plugin after go/v4.`,
 			Examples: `  kubebuilder init --plugins go/v4,` + pluginKey + ` --domain example.org --repo example.org/fleet
   # and build the envtest binaries from Go modules instead of downloading them
   kubebuilder init --plugins go/v4,` + pluginKey + ` --domain example.org --` + flagOfflineEnvtest,
@@ -77,8 +79,10 @@ The manifests and generate recipes are unchanged. List the plugin after go/v4.`,
 	case "edit":
 		return SubcommandMetadata{
 			Description: `Makes an existing kubebuilder project's Makefile run controller-gen-default
-(controller-gen with KEP-1929 declarative defaults) wherever it ran controller-gen.
-Other edits to the Makefile are kept; running it twice changes nothing the second time.
+(controller-gen with KEP-1929 declarative defaults) wherever it ran controller-gen,
+and makes its generate recipe run the defaults generator next to object. The Default method
+of every defaulting webhook of the project's kinds then calls the generated
+SetObjectDefaults_<Kind>. Other edits are kept; running it twice changes nothing the second time.
 A Makefile it cannot edit safely is left alone, with instructions for the change by hand.`,
 			Examples: `  kubebuilder edit --plugins ` + pluginKey + `
   kubebuilder edit --plugins ` + pluginKey + ` --` + flagOfflineEnvtest + `
@@ -90,7 +94,12 @@ A Makefile it cannot edit safely is left alone, with instructions for the change
 status struct: encoding/json ignores it, so the field is always sent (KEP-1929).`,
 		}
 	case "webhook":
-		return SubcommandMetadata{Description: "Writes nothing."}
+		return SubcommandMetadata{
+			Description: `With --defaulting: the Default method that go/v4 has just scaffolded calls
+SetObjectDefaults_<Kind> first, the Go defaulter that make generate writes into the
+API package's zz_generated.defaults.go, so the webhook applies the +default markers
+as the CRD does. The rest of Default is kept.`,
+		}
 	}
 	return SubcommandMetadata{}
 }
@@ -182,12 +191,34 @@ func handle(req PluginRequest, log io.Writer) PluginResponse {
 			}
 			return fail(strings.Split(err.Error(), "\n")...)
 		}
+		// Webhooks already there call the Go defaulters that make generate
+		// now writes.
+		var files map[string]string
+		var logs []string
+		_, runs := addDefaultsGenerator(strings.Split(out, "\n"))
+		if runs {
+			files, logs = editDefaulters(req.Universe, defaulterFilter{})
+		} else {
+			fmt.Fprintf(log, "%s: %s\n", pluginKey, noObjectRecipe)
+		}
+		for _, l := range logs {
+			fmt.Fprintf(log, "%s: %s\n", pluginKey, l)
+		}
+		for p, content := range files {
+			resp.Universe[p] = content
+		}
 		if out == mk {
-			fmt.Fprintf(log, "%s: the Makefile already runs controller-gen-default; nothing to change\n", pluginKey)
+			if len(files) == 0 {
+				fmt.Fprintf(log, "%s: the Makefile already runs controller-gen-default; nothing to change\n", pluginKey)
+			}
 			return resp
 		}
 		resp.Universe["Makefile"] = out
-		fmt.Fprintf(log, "%s: the Makefile now runs controller-gen-default (%s) wherever it ran controller-gen\n", pluginKey, toolPackage)
+		also := ""
+		if runs {
+			also = ", and make generate runs its defaults generator next to object (zz_generated.defaults.go: SetObjectDefaults_<Kind>)"
+		}
+		fmt.Fprintf(log, "%s: the Makefile now runs controller-gen-default (%s) wherever it ran controller-gen%s\n", pluginKey, toolPackage, also)
 		if opts.offlineEnvtest {
 			fmt.Fprintf(log, "%s: `make envtest-assets` builds kube-apiserver and etcd for envtest from Go modules (setup-envtest and test depend on it)\n", pluginKey)
 		}
@@ -198,7 +229,7 @@ func handle(req PluginRequest, log io.Writer) PluginResponse {
 		}
 		return resp
 	case commandCreateWebhook:
-		return resp
+		return createWebhook(req, resp, log)
 	}
 	return fail(fmt.Sprintf("%s: unknown command %q", pluginKey, req.Command))
 }
@@ -214,4 +245,61 @@ func argValue(args []string, name string) string {
 		}
 	}
 	return ""
+}
+
+// noObjectRecipe is logged when no recipe runs the object generator, so
+// that defaults could not be added next to it.
+const noObjectRecipe = "no recipe of the Makefile runs \"$(CONTROLLER_GEN)\" object…, so none runs the defaults generator " +
+	"and webhooks are left as they are: add defaults:headerFile=\"hack/boilerplate.go.txt\",year=$(YEAR) next to object:… by hand, " +
+	"then run `kubebuilder edit --plugins " + pluginKey + "`"
+
+// createWebhook edits the Default method that go/v4 has just scaffolded
+// (kubebuilder runs the plugins of the layout in order, go/v4 first, and
+// sends the files it wrote in the universe) so that it calls the generated
+// SetObjectDefaults_<Kind>. The Makefile must run controller-gen-default;
+// its generate recipe gets the defaults generator if it lacks it (a project
+// that an older version of the plugin adopted).
+func createWebhook(req PluginRequest, resp PluginResponse, log io.Writer) PluginResponse {
+	mk, ok := req.Universe["Makefile"]
+	lines := strings.Split(mk, "\n")
+	if !ok || !runsToolBinary(lines) {
+		fmt.Fprintf(log, "%s: the Makefile does not run controller-gen-default, so the webhook's Default is left as it is; "+
+			"run `kubebuilder edit --plugins %s`, which also edits the webhooks\n", pluginKey, pluginKey)
+		return resp
+	}
+	changed, runs := addDefaultsGenerator(lines)
+	if !runs {
+		fmt.Fprintf(log, "%s: %s\n", pluginKey, noObjectRecipe)
+		return resp
+	}
+	if changed {
+		resp.Universe["Makefile"] = strings.Join(lines, "\n")
+		fmt.Fprintf(log, "%s: make generate now runs the defaults generator next to object\n", pluginKey)
+	}
+	filter := defaulterFilter{kind: argValue(req.Args, "kind"), version: argValue(req.Args, "version")}
+	if mg, _ := req.Config["multigroup"].(bool); mg {
+		filter.group = argValue(req.Args, "group")
+	}
+	if filter.kind == "" {
+		return resp
+	}
+	files, logs := editDefaulters(req.Universe, filter)
+	for _, l := range logs {
+		fmt.Fprintf(log, "%s: %s\n", pluginKey, l)
+	}
+	for p, content := range files {
+		resp.Universe[p] = content
+	}
+	return resp
+}
+
+// runsToolBinary: CONTROLLER_GEN is controller-gen-default.
+func runsToolBinary(lines []string) bool {
+	for _, l := range lines {
+		m := controllerGenAssign.FindStringSubmatch(strings.TrimRight(l, "\r"))
+		if m != nil && !strings.HasPrefix(strings.TrimSpace(l), "#") && (m[2] == toolBinary || strings.HasSuffix(m[2], "/"+toolBinary)) {
+			return true
+		}
+	}
+	return false
 }

@@ -225,9 +225,12 @@ func TestInitEditsOnlyTheMakefile(t *testing.T) {
 			if !strings.Contains(mk, manifestsLine) || !strings.Contains(u["Makefile"], manifestsLine) {
 				t.Errorf("the manifests line changed")
 			}
-			// Only the three lines that install and name the binary change.
+			// Only the three lines that install and name the binary change,
+			// and the generate recipe runs defaults next to object.
 			d := lineDiff(u["Makefile"], mk)
-			wantDiff := "-CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen\n" +
+			wantDiff := "-\t\"$(CONTROLLER_GEN)\" object:headerFile=\"hack/boilerplate.go.txt\",year=$(YEAR) paths=\"./...\"\n" +
+				"+\t\"$(CONTROLLER_GEN)\" object:headerFile=\"hack/boilerplate.go.txt\",year=$(YEAR) defaults:headerFile=\"hack/boilerplate.go.txt\",year=$(YEAR) paths=\"./...\"\n" +
+				"-CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen\n" +
 				"+CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen-default\n" +
 				"+#CONTROLLER_GEN_DEFAULT_VERSION is the version of controller-gen-default (controller-gen with KEP-1929 defaults) that CONTROLLER_GEN installs\n" +
 				"+CONTROLLER_GEN_DEFAULT_VERSION ?= v0.1.0\n" +
@@ -437,6 +440,9 @@ func TestCreateAPIWarnsAboutOmitemptyStructs(t *testing.T) {
 
 func TestCreateWebhookAndErrors(t *testing.T) {
 	u := projectUniverse(t)
+	// No webhook in the universe: nothing to edit, nothing said.
+	adopted, _ := call(t, request(t, "init", nil, u))
+	u["Makefile"] = adopted.Universe["Makefile"]
 	resp, stderr := call(t, request(t, "create webhook", []string{"--group", "ship", "--version", "v1", "--kind", "Frigate", "--defaulting"}, u))
 	if resp.Error || len(resp.Universe) != 0 || stderr != "" {
 		t.Errorf("create webhook: %+v %q", resp, stderr)
@@ -542,6 +548,12 @@ esac
 	}
 	if out, err := mk("controller-gen"); err != nil || strings.Contains(out, "Downloading") {
 		t.Errorf("second make controller-gen reinstalled: %v\n%s", err, out)
+	}
+
+	// generate runs object and defaults with the same header, in one run.
+	if out, err := mk("-n", "generate", "YEAR=2042"); err != nil ||
+		!strings.Contains(out, `/bin/controller-gen-default" object:headerFile="hack/boilerplate.go.txt",year=2042 defaults:headerFile="hack/boilerplate.go.txt",year=2042 paths="./..."`) {
+		t.Errorf("make -n generate: %v\n%s", err, out)
 	}
 
 	out, err = mk("envtest-assets")
