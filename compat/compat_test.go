@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -28,7 +27,7 @@ func TestByteIdentityWithControllerGen(t *testing.T) {
 		t.Skip("fetches real API modules and runs two generators on them; skipped with -short")
 	}
 	ref := realapis.ReferenceBinary(t, repoRoot(t))
-	ours := oursBinary(t)
+	ours := realapis.OursBinary(t, repoRoot(t))
 
 	ctx := t.Context()
 	start := time.Now()
@@ -48,28 +47,6 @@ func TestByteIdentityWithControllerGen(t *testing.T) {
 			compareDirs(t, m, dirA, dirB, refDefaults(t, ws, m.Patterns()))
 		})
 	}
-}
-
-// oursBinary builds ./cmd/controller-gen-default, or takes $CGD_BIN.
-func oursBinary(t *testing.T) string {
-	t.Helper()
-	if bin := os.Getenv("CGD_BIN"); bin != "" {
-		t.Logf("using CGD_BIN=%s instead of building ./cmd/controller-gen-default", bin)
-		abs, err := filepath.Abs(bin)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return abs
-	}
-	bin := filepath.Join(t.TempDir(), "controller-gen-default")
-	start := time.Now()
-	cmd := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "./cmd/controller-gen-default")
-	cmd.Dir = repoRoot(t)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/controller-gen-default: %v\n%s", err, out)
-	}
-	t.Logf("built ./cmd/controller-gen-default in %s", time.Since(start).Round(time.Millisecond))
-	return bin
 }
 
 func repoRoot(t *testing.T) string {

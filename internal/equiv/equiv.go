@@ -28,6 +28,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"sigs.k8s.io/randfill"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/model"
 	conventionsv1 "github.com/controller-gen-default/controller-gen-default/testdata/api/conventions/v1"
 	featuresv1 "github.com/controller-gen-default/controller-gen-default/testdata/api/features/v1"
 	listsv1 "github.com/controller-gen-default/controller-gen-default/testdata/api/lists/v1"
@@ -210,7 +211,7 @@ func Stored(obj map[string]any) ([]byte, error) {
 			c[k] = v
 		}
 	}
-	return json.Marshal(dropNulls(c))
+	return json.Marshal(model.DropNulls(c))
 }
 
 // StoredJSON is Stored for an object given as JSON; numbers keep their
@@ -233,26 +234,6 @@ func Sent(k Kind, in []byte) ([]byte, error) {
 		return nil, err
 	}
 	return json.Marshal(obj)
-}
-
-func dropNulls(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			if e != nil {
-				out[k] = dropNulls(e)
-			}
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = dropNulls(e)
-		}
-		return out
-	}
-	return v
 }
 
 // Shrink removes fields of in, one at a time, while differ still reports a

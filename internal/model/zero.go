@@ -230,7 +230,7 @@ func (m *Model) structEncoding(obj map[string]any, id crd.TypeIdent) map[string]
 		if enc == nil || m.omitted(f, enc) {
 			continue
 		}
-		out[f.Tag.Name] = dropNulls(enc)
+		out[f.Tag.Name] = DropNulls(enc)
 	}
 	for k, v := range obj {
 		if !known[k] {
@@ -265,7 +265,7 @@ func (m *Model) omitted(f *Field, enc any) bool {
 		return true
 	case f.Tag.OmitZero && f.Shape.NonPointerStruct() && f.Shape.HasIdent:
 		z, ok := m.zeroJSON(f.Shape.Ident)
-		return ok && reflect.DeepEqual(dropNulls(z), enc)
+		return ok && reflect.DeepEqual(DropNulls(z), enc)
 	case f.Tag.OmitZero && !f.Shape.NonPointerStruct():
 		_, isList := enc.([]any)
 		_, isMap := enc.(map[string]any)
@@ -274,21 +274,22 @@ func (m *Model) omitted(f *Field, enc any) bool {
 	return false
 }
 
-// dropNulls leaves out the null values of objects.
-func dropNulls(v any) any {
+// DropNulls leaves out the null values of objects, at every depth: what
+// the apiserver prunes from a non-nullable field without a default.
+func DropNulls(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(v))
 		for k, e := range v {
 			if e != nil {
-				out[k] = dropNulls(e)
+				out[k] = DropNulls(e)
 			}
 		}
 		return out
 	case []any:
 		out := make([]any, len(v))
 		for i, e := range v {
-			out[i] = dropNulls(e)
+			out[i] = DropNulls(e)
 		}
 		return out
 	}
