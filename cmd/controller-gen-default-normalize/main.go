@@ -4,18 +4,27 @@
 //
 //	controller-gen-default-normalize --crd config/crd/bases config/samples/my_v1_tour.yaml
 //
-// See package normalize/pipeline for the steps, the output and the exit
-// statuses. It is not part of the controller-gen-default binary because the
-// apiserver's custom-resource registry strategy it calls links the
-// apiserver's storage layer, which a generator has no use for.
+// With impact as its first argument it is `controller-gen-default impact`:
+// what objects stored under some CRDs become when the CRDs change.
+//
+//	controller-gen-default-normalize impact --old old/crds --new config/crd/bases dump.yaml
+//
+// See packages normalize/pipeline and normalize/impact for the steps, the
+// output and the exit statuses. It is not part of the controller-gen-default
+// binary because the apiserver's custom-resource registry strategy it calls
+// links the apiserver's storage layer, which a generator has no use for.
 package main
 
 import (
 	"os"
 
+	"github.com/controller-gen-default/controller-gen-default/normalize/impact"
 	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "impact" {
+		os.Exit(impact.RunCLI(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	os.Exit(pipeline.RunCLI(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

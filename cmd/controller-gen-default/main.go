@@ -4,9 +4,10 @@
 //
 //	controller-gen-default rbac:roleName=manager-role crd webhook paths="./..." output:crd:artifacts:config=config/crd/bases
 //	controller-gen-default normalize --crd config/crd/bases obj.yaml
+//	controller-gen-default impact --old old/crds --new config/crd/bases objects.yaml
 //
-// normalize runs controller-gen-default-normalize, a separate command (see
-// normalize.go).
+// normalize and impact run controller-gen-default-normalize, a separate
+// command (see normalize.go).
 package main
 
 import (
@@ -101,7 +102,10 @@ func mainCode() int {
 		defer stop()
 	}
 	if len(os.Args) > 1 && os.Args[1] == "normalize" {
-		return runNormalize(os.Args[2:])
+		return runNormalize("normalize", os.Args[2:])
+	}
+	if len(os.Args) > 1 && os.Args[1] == "impact" {
+		return runNormalize("impact", os.Args[1:])
 	}
 
 	helpLevel, whichLevel := 0, 0
@@ -112,7 +116,8 @@ func mainCode() int {
 		Use:   "controller-gen-default",
 		Short: "Generate Kubernetes API extension resources and code, with KEP-1929 defaults in CRDs.",
 		Long: "controller-gen with a crd generator that implements KEP-1929 declarative defaults.\n" +
-			"Arguments are controller-gen's; `normalize` shows objects as the apiserver would store them.",
+			"Arguments are controller-gen's; `normalize` shows objects as the apiserver would store them,\n" +
+			"`impact` what stored objects become when their CRDs change.",
 		Example: `	# What a kubebuilder Makefile runs
 	controller-gen-default rbac:roleName=manager-role crd webhook paths="./..." output:crd:artifacts:config=config/crd/bases
 
@@ -123,7 +128,10 @@ func mainCode() int {
 	controller-gen-default crd -ww
 
 	# Show an object as the apiserver would store it
-	controller-gen-default normalize --crd config/crd/bases sample.yaml`,
+	controller-gen-default normalize --crd config/crd/bases sample.yaml
+
+	# Show what stored objects become when the CRDs change
+	controller-gen-default impact --old old/crd/bases --new config/crd/bases objects.yaml`,
 		RunE: func(c *cobra.Command, rawOpts []string) error {
 			switch {
 			case showVersion:

@@ -164,7 +164,19 @@ func TestCLI(t *testing.T) {
 		}
 	})
 
-	t.Run("normalize without controller-gen-default-normalize says how to install it", func(t *testing.T) {
+	t.Run("impact runs controller-gen-default-normalize impact", func(t *testing.T) {
+		old, new := "normalize/impact/testdata/old.yaml", "normalize/impact/testdata/new.yaml"
+		stdout, stderr, code := run(t, bin, "impact", "--old", old, "--new", new, "normalize/impact/testdata/objects.yaml")
+		if code != 1 || stderr != "" || !strings.Contains(stdout, "normalize/impact/testdata/objects.yaml:3: Widget default/legacy (impact.example.com/v1): loses fields\n") {
+			t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant exit 1 and a line for the object that loses spec.legacy", code, stderr, stdout)
+		}
+		_, stderr, code = run(t, bin, "impact", "--old", old, "--new", new, "normalize/impact/testdata/nocrd.yaml")
+		if code != 2 || !strings.Contains(stderr, "no served CRD version") {
+			t.Errorf("an object without a CRD: exit %d, stderr %q; want exit 2", code, stderr)
+		}
+	})
+
+	t.Run("normalize and impact without controller-gen-default-normalize say how to install it", func(t *testing.T) {
 		alone := filepath.Join(t.TempDir(), "controller-gen-default")
 		b, err := os.ReadFile(bin)
 		if err != nil {
@@ -173,14 +185,16 @@ func TestCLI(t *testing.T) {
 		if err := os.WriteFile(alone, b, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		cmd := exec.Command(alone, "normalize", "--crd", "x")
-		cmd.Env = append(os.Environ(), "PATH="+t.TempDir())
-		var e bytes.Buffer
-		cmd.Stderr = &e
-		err = cmd.Run()
-		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 ||
-			!strings.Contains(e.String(), "go install github.com/controller-gen-default/controller-gen-default/cmd/controller-gen-default-normalize@") {
-			t.Errorf("err %v, stderr %q; want exit 2 and the go install line", err, e.String())
+		for _, sub := range []string{"normalize", "impact"} {
+			cmd := exec.Command(alone, sub, "--crd", "x")
+			cmd.Env = append(os.Environ(), "PATH="+t.TempDir())
+			var e bytes.Buffer
+			cmd.Stderr = &e
+			err = cmd.Run()
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.HasPrefix(e.String(), "controller-gen-default "+sub+": ") ||
+				!strings.Contains(e.String(), "go install github.com/controller-gen-default/controller-gen-default/cmd/controller-gen-default-normalize@") {
+				t.Errorf("%s: err %v, stderr %q; want exit 2 and the go install line", sub, err, e.String())
+			}
 		}
 	})
 }

@@ -10,29 +10,32 @@ import (
 	"runtime/debug"
 )
 
-// normalizeCommand implements `controller-gen-default normalize`. It is a
-// program of its own, found next to this one or on PATH as kubectl finds
+// normalizeCommand implements `controller-gen-default normalize` and
+// `controller-gen-default impact` (as `controller-gen-default-normalize
+// impact`). It is a program of its own, found next to this one or on PATH as kubectl finds
 // its plugins, because the create path it runs (the apiserver's
 // custom-resource registry strategy) links the apiserver's storage layer:
 // etcd's client, gRPC and informers, 20 MB of binary and 13 MiB of resident
 // memory that every generator run would otherwise pay for.
 const normalizeCommand = "controller-gen-default-normalize"
 
-// exitUnusable is normalize's exit status for unusable input (pipeline.ExitUnusable).
+// exitUnusable is the exit status of normalize and impact for unusable
+// input (pipeline.ExitUnusable, impact.ExitUnusable).
 const exitUnusable = 2
 
 // runNormalize runs normalizeCommand with args and the standard streams of
-// this process, and returns its exit status.
-func runNormalize(args []string) int {
+// this process, and returns its exit status; sub ("normalize" or "impact")
+// names the command in its own errors.
+func runNormalize(sub string, args []string) int {
 	path, err := findNormalize()
 	if err != nil {
 		version := "latest"
 		if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
 			version = info.Main.Version
 		}
-		fmt.Fprintf(os.Stderr, "controller-gen-default normalize: %s is neither next to this binary nor on PATH.\n"+
+		fmt.Fprintf(os.Stderr, "controller-gen-default %s: %s is neither next to this binary nor on PATH.\n"+
 			"Install it with: go install github.com/controller-gen-default/controller-gen-default/cmd/%s@%s\n",
-			normalizeCommand, normalizeCommand, version)
+			sub, normalizeCommand, normalizeCommand, version)
 		return exitUnusable
 	}
 	cmd := exec.Command(path, args...)
@@ -42,7 +45,7 @@ func runNormalize(args []string) int {
 		return ee.ExitCode()
 	}
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "controller-gen-default normalize: %v\n", err)
+		fmt.Fprintf(os.Stderr, "controller-gen-default %s: %v\n", sub, err)
 		return exitUnusable
 	}
 	return 0

@@ -66,17 +66,17 @@ func (p *Pipeline) coerce(u *unstructured.Unstructured) ([]string, *field.Error)
 		u.SetAPIVersion(apiVersion)
 	}
 	if foundObjectMeta {
-		if err := setObjectMeta(u.Object, objectMeta); err != nil {
+		if err := SetObjectMeta(u.Object, objectMeta); err != nil {
 			return unknown, decodeError(field.NewPath("metadata"), err)
 		}
 	}
 	return unknown, nil
 }
 
-// setObjectMeta writes the root metadata back (schemaobjectmeta.SetObjectMeta)
+// SetObjectMeta writes the root metadata back (schemaobjectmeta.SetObjectMeta)
 // without the null creationTimestamp a zero metav1.Time becomes: the
 // apiserver sets a real one on create, which we do not invent.
-func setObjectMeta(obj map[string]any, objectMeta *metav1.ObjectMeta) error {
+func SetObjectMeta(obj map[string]any, objectMeta *metav1.ObjectMeta) error {
 	if err := schemaobjectmeta.SetObjectMeta(obj, objectMeta); err != nil {
 		return err
 	}

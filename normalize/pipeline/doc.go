@@ -7,6 +7,8 @@
 //     metadata, list sets and maps, CEL with the server's cost budget).
 //   - RunCLI: `controller-gen-default normalize`, which runs the command
 //     controller-gen-default-normalize.
+//   - Pipeline.Strategies: the version's registry strategies, built as the
+//     handler builds them, whose updates package normalize/impact runs.
 //
 // It is a package of its own because its registry strategy
 // (customresource.NewStrategy) links the apiserver's storage layer (etcd's

@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/rest"
 
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
@@ -33,13 +34,16 @@ type Pipeline struct {
 	// carried over from v1beta1.
 	preserveUnknownFields bool
 	structural            *structuralschema.Structural
-	strategy              rest
+	strategy              strategy
+	// statusStrategy is the status subresource's (nil without it).
+	statusStrategy rest.RESTUpdateStrategy
 }
 
-// rest is the part of the registry's customResourceStrategy we call.
-type rest interface {
-	PrepareForCreate(ctx context.Context, obj runtime.Object)
-	Validate(ctx context.Context, obj runtime.Object) field.ErrorList
+// strategy is the registry's customResourceStrategy: what create and update
+// call.
+type strategy interface {
+	rest.RESTCreateStrategy
+	rest.RESTUpdateStrategy
 }
 
 // Result is one object as the apiserver would store it on create.
@@ -52,6 +56,9 @@ type Result struct {
 	Pruned []string
 	// Errors are the validation errors of the create request.
 	Errors field.ErrorList
+	// Undecodable says that the apiserver refuses to decode the object (400
+	// Bad Request): Errors holds why, and nothing after decoding ran.
+	Undecodable bool
 }
 
 // New builds the pipeline of one served version. The CRD must be
@@ -105,12 +112,53 @@ func New(crd *apiextensionsv1.CustomResourceDefinition, version string) (*Pipeli
 	if subresources != nil {
 		status, scale = subresources.Status, subresources.Scale
 	}
+	statusValidator, err := newStatusValidator(validationSchema.OpenAPIV3Schema, status)
+	if err != nil {
+		return nil, err
+	}
 	gvk := schema.GroupVersionKind{Group: crd.Spec.Group, Version: version, Kind: crd.Spec.Names.Kind}
 	namespaced := crd.Spec.Scope == apiextensionsv1.NamespaceScoped
-	strategy := customresource.NewStrategy(unstructuredscheme.NewUnstructuredObjectTyper(), namespaced, gvk,
-		validator, validator, s, status, scale, nil)
-	return &Pipeline{gvk: gvk, namespaced: namespaced, preserveUnknownFields: crd.Spec.PreserveUnknownFields,
-		structural: s, strategy: strategy}, nil
+	var selectable []apiextensionsv1.SelectableField
+	for _, v := range crd.Spec.Versions {
+		if v.Name == version {
+			selectable = v.SelectableFields
+		}
+	}
+	main := customresource.NewStrategy(unstructuredscheme.NewUnstructuredObjectTyper(), namespaced, gvk,
+		validator, statusValidator, s, status, scale, selectable)
+	p := &Pipeline{gvk: gvk, namespaced: namespaced, preserveUnknownFields: crd.Spec.PreserveUnknownFields,
+		structural: s, strategy: main}
+	if status != nil {
+		p.statusStrategy = customresource.NewStatusStrategy(main)
+	}
+	return p, nil
+}
+
+// newStatusValidator is the validator of the status subresource, as the
+// handler builds it (getOrCreateServingInfoFor): the schema of the status
+// property alone; nil without the subresource or a status property.
+func newStatusValidator(root *apiextensions.JSONSchemaProps, status *apiextensions.CustomResourceSubresourceStatus) (apiservervalidation.SchemaValidator, error) {
+	if status == nil || root == nil || root.Properties == nil {
+		return nil, nil
+	}
+	statusSchema, ok := root.Properties["status"]
+	if !ok {
+		return nil, nil
+	}
+	v, _, err := apiservervalidation.NewSchemaValidator(&statusSchema)
+	return v, err
+}
+
+// Namespaced says whether the kind is namespaced.
+func (p *Pipeline) Namespaced() bool { return p.namespaced }
+
+// Strategies are the registry strategies of this version, built as the
+// handler builds them: the resource's (customresource.NewStrategy) and,
+// with the status subresource, the status subresource's
+// (customresource.NewStatusStrategy; nil without it). Package
+// normalize/impact calls their PrepareForUpdate and ValidateUpdate.
+func (p *Pipeline) Strategies() (main, status rest.RESTUpdateStrategy) {
+	return p.strategy, p.statusStrategy
 }
 
 // GVK is the group, version and kind this pipeline decodes.
@@ -134,6 +182,7 @@ func (p *Pipeline) decode(u *unstructured.Unstructured) Result {
 	if decodeErr != nil {
 		// the apiserver answers 400 and goes no further
 		res.Errors = field.ErrorList{decodeErr}
+		res.Undecodable = true
 		return res
 	}
 	structuraldefaulting.Default(u.Object, p.structural)

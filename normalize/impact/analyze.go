@@ -1,0 +1,188 @@
+package impact
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/controller-gen-default/controller-gen-default/normalize"
+	"github.com/controller-gen-default/controller-gen-default/normalize/defaultdiff"
+)
+
+// Analyzer answers, for objects stored under OLD, what they become under
+// NEW. Build it with New.
+type Analyzer struct {
+	old, new map[string]*definition // by CRD name
+	byKind   map[schema.GroupKind]*definition
+	groups   map[string]bool // of OLD's and NEW's CRDs
+	oldOrder []string        // OLD's CRD names, in input order
+	findings map[string][]Finding
+}
+
+// InvalidCRDError is a CRD of OLD or NEW that the apiserver refuses
+// (normalize.ValidateCRD), or one listed twice: unusable input.
+type InvalidCRDError struct {
+	Side   string // "OLD" or "NEW"
+	CRD    string
+	Errors field.ErrorList
+}
+
+func (e *InvalidCRDError) Error() string {
+	return fmt.Sprintf("%s: CRD %s is invalid: %v", e.Side, e.CRD, e.Errors.ToAggregate())
+}
+
+// ErrNoCRD is an object that no served version of an OLD CRD defines:
+// unusable input.
+var ErrNoCRD = errors.New("no served CRD version")
+
+// New validates the CRDs of OLD and NEW as the apiserver does on create
+// (normalize.ValidateCRD) and compares each CRD of OLD with NEW's of the
+// same name (findings of step 4, and the CRD update's own validation).
+func New(ctx context.Context, old, new []*apiextensionsv1.CustomResourceDefinition) (*Analyzer, error) {
+	a := &Analyzer{byKind: map[schema.GroupKind]*definition{}, groups: map[string]bool{}, findings: map[string][]Finding{}}
+	var err error
+	if a.old, err = definitions(ctx, "OLD", old); err != nil {
+		return nil, err
+	}
+	if a.new, err = definitions(ctx, "NEW", new); err != nil {
+		return nil, err
+	}
+	for _, c := range old {
+		d := a.old[c.Name]
+		a.oldOrder = append(a.oldOrder, c.Name)
+		a.byKind[d.groupKind()] = d
+		a.findings[c.Name] = crdFindings(ctx, d, a.new[c.Name])
+	}
+	for _, side := range []map[string]*definition{a.old, a.new} {
+		for _, d := range side {
+			a.groups[d.crd.Spec.Group] = true
+		}
+	}
+	return a, nil
+}
+
+// definitions validates and indexes one side's CRDs.
+func definitions(ctx context.Context, side string, crds []*apiextensionsv1.CustomResourceDefinition) (map[string]*definition, error) {
+	out := map[string]*definition{}
+	for _, c := range crds {
+		if _, dup := out[c.Name]; dup {
+			return nil, &InvalidCRDError{Side: side, CRD: c.Name, Errors: field.ErrorList{field.Duplicate(field.NewPath("metadata", "name"), c.Name)}}
+		}
+		if errs := normalize.ValidateCRD(ctx, c); len(errs) > 0 {
+			return nil, &InvalidCRDError{Side: side, CRD: c.Name, Errors: errs}
+		}
+		d, err := newDefinition(c)
+		if err != nil {
+			return nil, &InvalidCRDError{Side: side, CRD: c.Name, Errors: field.ErrorList{field.InternalError(nil, err)}}
+		}
+		out[c.Name] = d
+	}
+	return out, nil
+}
+
+// Findings are the CRD-level findings, CRD by CRD in OLD's order.
+func (a *Analyzer) Findings() []Finding {
+	var out []Finding
+	for _, name := range a.oldOrder {
+		out = append(out, a.findings[name]...)
+	}
+	return out
+}
+
+// DefaultChange is a default added, changed or removed in one CRD.
+type DefaultChange struct {
+	CRD string `json:"crd"`
+	defaultdiff.Change
+}
+
+// DefaultChanges lists, CRD by CRD (OLD's order, then NEW's new CRDs), the
+// defaults that differ between OLD and NEW (defaultdiff.Diff).
+func (a *Analyzer) DefaultChanges(old, new []*apiextensionsv1.CustomResourceDefinition) []DefaultChange {
+	var out []DefaultChange
+	var names []string
+	for _, c := range old {
+		names = append(names, c.Name)
+	}
+	for _, c := range new {
+		if !slices.Contains(names, c.Name) {
+			names = append(names, c.Name)
+		}
+	}
+	for _, name := range names {
+		var o, n *apiextensionsv1.CustomResourceDefinition
+		if d := a.old[name]; d != nil {
+			o = d.crd
+		}
+		if d := a.new[name]; d != nil {
+			n = d.crd
+		}
+		for _, c := range defaultdiff.Diff(o, n) {
+			out = append(out, DefaultChange{CRD: name, Change: c})
+		}
+	}
+	return out
+}
+
+// KnowsGroup says whether a CRD of OLD or NEW has the API group.
+func (a *Analyzer) KnowsGroup(group string) bool { return a.groups[group] }
+
+// Object runs the four steps on one object of OLD (a copy: obj is not
+// modified). A namespaced object without a namespace is put in "default",
+// as kubectl sends it. The error is ErrNoCRD (wrapped) when no served
+// version of an OLD CRD defines the object, or an internal error.
+func (a *Analyzer) Object(ctx context.Context, obj map[string]any) (*Record, error) {
+	obj = runtime.DeepCopyJSON(obj)
+	u := &unstructured.Unstructured{Object: obj}
+	gvk := u.GroupVersionKind()
+	def := a.byKind[gvk.GroupKind()]
+	if def == nil || def.versions[gvk.Version] == nil || !def.versions[gvk.Version].served {
+		return nil, fmt.Errorf("%w for apiVersion %q, kind %q", ErrNoCRD, u.GetAPIVersion(), u.GetKind())
+	}
+	if def.crd.Spec.Scope == apiextensionsv1.NamespaceScoped && u.GetNamespace() == "" {
+		u.SetNamespace("default")
+	}
+	r := &Record{APIVersion: u.GetAPIVersion(), Kind: gvk.Kind, Namespace: u.GetNamespace(), Name: u.GetName(), CRD: def.crd.Name}
+	err := a.steps(ctx, def, gvk.Version, obj, r)
+	r.Categories = r.categories()
+	r.Fails = r.fails()
+	return r, err
+}
+
+// steps runs steps 1 to 4 into r; it stops where the next step cannot run.
+func (a *Analyzer) steps(ctx context.Context, def *definition, version string, obj map[string]any, r *Record) error {
+	st, err := store(ctx, def.versions[version], obj)
+	if err != nil {
+		return err
+	}
+	r.InvalidUnderOld, r.Stored, r.CRDFindings = st.problems, st.object, a.findings[def.crd.Name]
+	if st.undecodable {
+		return nil
+	}
+	newDef := a.new[def.crd.Name]
+	if newDef == nil || r.has(FindingUpdateRefused) {
+		return nil
+	}
+	rb, err := read(newDef, st.etcd, version)
+	if err != nil {
+		return err
+	}
+	r.ReadVersion, r.Read = rb.version, rb.object
+	r.Changes = diffObjects(st.object, rb.object).sorted()
+	if r.Diff, err = unifiedYAML("stored (OLD)", "read (NEW)", withoutAPIVersion(st.object), withoutAPIVersion(rb.object)); err != nil {
+		return err
+	}
+	p, err := newDef.versions[rb.version].pipeline()
+	if err != nil {
+		return err
+	}
+	r.Update = noopUpdate(ctx, p, rb.object)
+	r.Ratcheted = heldByRatcheting(ctx, p, rb.object, r.Update.Problems)
+	return nil
+}

@@ -1,0 +1,172 @@
+package impact
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/controller-gen-default/controller-gen-default/normalize"
+)
+
+// Exit statuses of RunCLI, as normalize's.
+const (
+	ExitOK       = 0 // no object loses data or has a request refused
+	ExitImpact   = 1 // some object does (or, without FILE, a CRD is removed, refused, or stops serving a version)
+	ExitUnusable = 2 // bad usage, an invalid CRD, unparsable input, or an object with no CRD
+)
+
+const usage = `usage: controller-gen-default impact --old OLD --new NEW [-o text|json] [--skip-other-groups] [FILE|-]...
+
+Shows what objects stored under the CRDs OLD become when the CRDs are
+replaced by NEW, as the apiserver handles them: each object as stored under
+OLD (its create; flagged if OLD refuses it), as read back under NEW (a
+unified diff: new defaults appear, pruned fields disappear), whether an
+unchanged (no-op) update is accepted, which values NEW refuses but only
+ratcheting keeps (an update that changes one of them is sent), and what
+NEW changes in versions. Conversion webhooks are not called: versions are
+converted as with the None strategy.
+
+OLD and NEW are CRD files or directories (repeatable). FILEs hold objects:
+manifests, or a List such as kubectl get -A -o yaml writes (- is stdin).
+Without FILE, lists each default added, changed or removed from OLD to NEW.
+
+Exit status: 0 no object loses data or has a request refused, 1 some does,
+2 unusable input (an invalid CRD, unparsable input, an object with no CRD).
+`
+
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// options are the command's flags.
+type options struct {
+	old, new        stringList
+	output          string
+	skipOtherGroups bool
+	files           []string
+}
+
+func parseFlags(args []string, stderr io.Writer) (*options, int) {
+	fs := flag.NewFlagSet("impact", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
+	o := &options{}
+	fs.Var(&o.old, "old", "CRD file or directory before the change (repeatable)")
+	fs.Var(&o.new, "new", "CRD file or directory after the change (repeatable)")
+	fs.StringVar(&o.output, "o", "text", "output format: text or json (one JSON record per line)")
+	fs.BoolVar(&o.skipOtherGroups, "skip-other-groups", false, "skip objects whose API group no CRD of OLD or NEW has (Services, Deployments...) instead of exiting 2")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, ExitOK
+		}
+		return nil, ExitUnusable
+	}
+	if len(o.old) == 0 || len(o.new) == 0 || (o.output != "text" && o.output != "json") {
+		fs.Usage()
+		return nil, ExitUnusable
+	}
+	o.files = fs.Args()
+	return o, -1
+}
+
+// RunCLI is `controller-gen-default impact`. stdout gets the report; stderr
+// gets why the input is unusable and, with -o json, the summary table.
+func RunCLI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	o, code := parseFlags(args, stderr)
+	if o == nil {
+		return code
+	}
+	ctx := context.Background()
+	oldCRDs, newCRDs, err := loadBoth(o)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return ExitUnusable
+	}
+	a, err := New(ctx, oldCRDs, newCRDs)
+	if err != nil {
+		printInvalidCRD(stderr, err)
+		return ExitUnusable
+	}
+	out := newPrinter(o.output, stdout, stderr)
+	if len(o.files) == 0 {
+		return out.crdReport(a.Findings(), a.DefaultChanges(oldCRDs, newCRDs))
+	}
+	inputs, err := a.ReadInputs(o.files, stdin)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return ExitUnusable
+	}
+	records, skipped, code := analyzeAll(ctx, a, inputs, o.skipOtherGroups, stderr)
+	if code == ExitUnusable {
+		return code
+	}
+	return out.objectReport(a.Findings(), records, skipped)
+}
+
+// loadBoth loads the CRDs of OLD and NEW (normalize.LoadCRDs).
+func loadBoth(o *options) (old, new []*apiextensionsv1.CustomResourceDefinition, err error) {
+	if old, err = normalize.LoadCRDs(o.old...); err != nil {
+		return nil, nil, fmt.Errorf("--old: %w", err)
+	}
+	if new, err = normalize.LoadCRDs(o.new...); err != nil {
+		return nil, nil, fmt.Errorf("--new: %w", err)
+	}
+	if len(old) == 0 {
+		return nil, nil, fmt.Errorf("--old: no CustomResourceDefinition in %s", strings.Join(o.old, ", "))
+	}
+	return old, new, nil
+}
+
+// printInvalidCRD writes an InvalidCRDError as normalize writes CRD
+// errors: one line per error.
+func printInvalidCRD(stderr io.Writer, err error) {
+	var invalid *InvalidCRDError
+	if !errors.As(err, &invalid) {
+		fmt.Fprintln(stderr, err)
+		return
+	}
+	for _, p := range fromErrorList(invalid.Errors) {
+		fmt.Fprintf(stderr, "%s: CRD %s: %s\n", invalid.Side, invalid.CRD, p)
+	}
+}
+
+// analyzeAll runs every object through the analyzer. An object of no CRD
+// makes the input unusable, unless its group is no CRD's and
+// skipOtherGroups, when it is counted as skipped.
+func analyzeAll(ctx context.Context, a *Analyzer, inputs []Input, skipOtherGroups bool, stderr io.Writer) ([]*Record, int, int) {
+	var records []*Record
+	skipped := 0
+	for _, in := range inputs {
+		apiVersion, _ := in.Object["apiVersion"].(string)
+		gv, _ := schema.ParseGroupVersion(apiVersion)
+		if skipOtherGroups && !a.KnowsGroup(gv.Group) {
+			skipped++
+			continue
+		}
+		r, err := a.Object(ctx, in.Object)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", in.Source, err)
+			return nil, 0, ExitUnusable
+		}
+		r.Source = in.Source
+		records = append(records, r)
+	}
+	return records, skipped, ExitOK
+}
+
+// definesKind says whether a CRD of OLD defines the kind.
+func (a *Analyzer) definesKind(kind string) bool {
+	for gk := range a.byKind {
+		if gk.Kind == kind {
+			return true
+		}
+	}
+	return false
+}

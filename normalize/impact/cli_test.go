@@ -1,0 +1,133 @@
+package impact
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func runCLI(t *testing.T, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := RunCLI(args, strings.NewReader(stdin), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+var oldNew = []string{"--old", "testdata/old.yaml", "--new", "testdata/new.yaml"}
+
+func TestCLIDefaults(t *testing.T) {
+	out, stderr, code := runCLI(t, "", oldNew...)
+	want := `CRD gadgets.impact.example.com: NEW no longer serves v1beta1: requests at it are refused (404)
+CRD gadgets.impact.example.com: NEW stores objects as v1 (OLD: v1beta1): stored objects stay v1beta1 until their next write
+widgets.impact.example.com v1 spec.color: default added: "blue"
+widgets.impact.example.com v1 spec.replicas: default removed (was 1)
+widgets.impact.example.com v1 spec.size: default changed: "M" -> "L"
+3 defaults added, changed or removed.
+` + conversionNote + "\n"
+	if out != want || stderr != "" || code != ExitImpact {
+		t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant exit 1 and:\n%s", code, stderr, out, want)
+	}
+	out, _, code = runCLI(t, "", append(oldNew, "-o", "json")...)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != ExitImpact || len(lines) != 5 || lines[2] != `{"crd":"widgets.impact.example.com","change":"added","version":"v1","path":"spec.color","new":"blue"}` {
+		t.Errorf("exit %d, JSON:\n%s", code, out)
+	}
+	// a CRD against itself: nothing changes
+	out, _, code = runCLI(t, "", "--old", "testdata/new.yaml", "--new", "testdata/new.yaml")
+	if code != ExitOK || !strings.HasPrefix(out, "0 defaults added, changed or removed.\n") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+}
+
+func TestCLIObjects(t *testing.T) {
+	t.Run("text: a line per object, details, the table", func(t *testing.T) {
+		out, stderr, code := runCLI(t, "", append(oldNew, "testdata/objects.yaml", "testdata/list.yaml")...)
+		if code != ExitImpact || stderr != "" {
+			t.Fatalf("exit %d, stderr %q", code, stderr)
+		}
+		for _, want := range []string{
+			"testdata/objects.yaml:1: Widget default/plain (impact.example.com/v1): gains defaults\n" +
+				"    --- stored (OLD)\n    +++ read (NEW)\n    @@ -4,5 +4,6 @@\n       name: plain\n       namespace: default\n     spec:\n    +  color: blue\n       replicas: 1\n       size: M\n",
+			"testdata/objects.yaml:2: Widget default/explicit (impact.example.com/v1): unchanged\n",
+			"testdata/objects.yaml:3: Widget default/legacy (impact.example.com/v1): loses fields\n",
+			"    -  legacy: keep-me\n",
+			"    held only by ratcheting (a no-op update keeps them; a change must fix them):\n" +
+				"      spec.mode: Unsupported value: \"C\": supported values: \"A\", \"B\"\n" +
+				"        an update setting spec.mode to \"Cx\" is refused: spec.mode: Unsupported value: \"Cx\": supported values: \"A\", \"B\"\n",
+			"    no-op update refused:\n      .spec.replicas: Invalid value: -1: should be a non-negative integer\n",
+			"testdata/objects.yaml:8: Gadget default/beta (impact.example.com/v1beta1): version not served, storage version changed\n    NEW does not serve v1beta1: read at v1\n",
+			"testdata/list.yaml:1:1: Widget prod/dumped (impact.example.com/v1): held by ratcheting\n",
+			"        an update through /status setting status.phase to \"Legacyx\" is refused",
+			"objects                            11\n" +
+				"  unchanged                         3\n" +
+				"  gaining defaults                  1\n" +
+				"  losing fields                     1\n" +
+				"  refused on update                 1\n" +
+				"  held by ratcheting                4\n" +
+				"  invalid under OLD                 1\n" +
+				"  version no longer served          1\n" +
+				"  storage version changed           2\n" +
+				"  CRD removed                       0\n" +
+				"  CRD update refused                0\n" + conversionNote + "\n",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("stdout lacks\n%s\nstdout:\n%s", want, out)
+			}
+		}
+	})
+	t.Run("json: one record per object, the table on stderr", func(t *testing.T) {
+		out, stderr, code := runCLI(t, "", append(oldNew, "-o", "json", "testdata/objects.yaml")...)
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if code != ExitImpact || len(lines) != 9 || !strings.HasPrefix(stderr, "objects                             9\n") {
+			t.Fatalf("exit %d, %d lines, stderr %q", code, len(lines), stderr)
+		}
+		var r Record
+		if err := json.Unmarshal([]byte(lines[2]), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Name != "legacy" || r.Source != "testdata/objects.yaml:3" || strings.Join(r.Changes.Removed, ",") != "spec.legacy" ||
+			strings.Join(r.Categories, ",") != LosesFields || r.Update == nil || r.Update.Refused {
+			t.Errorf("record %+v", r)
+		}
+	})
+	t.Run("exit 0 when nothing is lost or refused", func(t *testing.T) {
+		obj := `{"apiVersion":"impact.example.com/v1","kind":"Widget","metadata":{"name":"x"},"spec":{"color":"red"}}`
+		out, _, code := runCLI(t, obj, append(oldNew, "-")...)
+		if code != ExitOK || !strings.HasPrefix(out, "CRD gadgets") || !strings.Contains(out, "-:1: Widget default/x (impact.example.com/v1): unchanged\n") {
+			t.Errorf("exit %d:\n%s", code, out)
+		}
+	})
+	t.Run("--skip-other-groups skips built-in objects", func(t *testing.T) {
+		out, _, code := runCLI(t, "", append(oldNew, "--skip-other-groups", "testdata/mixed.yaml")...)
+		if code != ExitOK || !strings.Contains(out, "skipped (no CRD has the group)      1\n") {
+			t.Errorf("exit %d:\n%s", code, out)
+		}
+	})
+}
+
+func TestCLIUnusable(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		stderr string
+	}{
+		{"an object without a CRD", append(oldNew, "testdata/nocrd.yaml"),
+			`testdata/nocrd.yaml:1: no served CRD version for apiVersion "impact.example.com/v1", kind "Sprocket"`},
+		{"an object of a built-in kind", append(oldNew, "testdata/mixed.yaml"), `testdata/mixed.yaml:1: no served CRD version for apiVersion "v1", kind "Service"`},
+		{"an invalid OLD CRD", []string{"--old", "../pipeline/testdata/badcrd.yaml", "--new", "testdata/new.yaml"},
+			"OLD: CRD bads.example.com: spec.validation.openAPIV3Schema.properties[spec].default.size: Required value"},
+		{"an invalid NEW CRD", []string{"--old", "testdata/old.yaml", "--new", "../pipeline/testdata/badcrd.yaml"}, "NEW: CRD bads.example.com:"},
+		{"unparsable input", append(oldNew, "../pipeline/testdata/broken.yaml"), "../pipeline/testdata/broken.yaml"},
+		{"a missing file", append(oldNew, "testdata/nope.yaml"), "no such file"},
+		{"no OLD CRD", []string{"--old", "testdata/objects.yaml", "--new", "testdata/new.yaml"}, "--old: no CustomResourceDefinition"},
+		{"usage", []string{"--old", "testdata/old.yaml"}, "usage: controller-gen-default impact"},
+	} {
+		t.Run(tc.name+" exits 2", func(t *testing.T) {
+			out, stderr, code := runCLI(t, "", tc.args...)
+			if code != ExitUnusable || out != "" || !strings.Contains(stderr, tc.stderr) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, out, stderr, tc.stderr)
+			}
+		})
+	}
+}

@@ -1,0 +1,47 @@
+// Package impact says what objects stored under some CRDs (OLD) become
+// when the CRDs are replaced (NEW), with the apiserver's own code
+// (k8s.io/apiextensions-apiserver): `controller-gen-default impact`.
+//
+// The apiserver does not rewrite stored objects when a CRD changes. It
+// reads them with the current CRD on every request, and writes back what
+// it read on the next update. For each object, in the apiserver's order:
+//
+//  1. Stored (stored.go): the object's create under OLD (package
+//     pipeline's create path; with the status subresource, a status in the
+//     input is then written through /status, as a controller writes it),
+//     then the storage codec's write and read (storage.go). An object OLD
+//     refuses is flagged and carried on as if stored.
+//  2. Read (read.go): the storage codec of NEW decodes the stored object
+//     (customresource_handler.go: schemaCoercingDecoder,
+//     unstructuredSchemaCoercer.apply with dropInvalidMetadata and
+//     repairGeneration, then unstructuredDefaulter; conversion to the
+//     version asked for): pruned with NEW's schema, non-nullable nulls
+//     dropped, defaulted. The difference from step 1 is a unified YAML
+//     diff (unified.go) and lists of added, removed and changed paths
+//     (diff.go).
+//  3. Update (update.go, ratchet.go): the object as read, sent back
+//     unchanged, through the custom-resource registry strategy
+//     (registry/customresource: PrepareForUpdate, ValidateUpdate, which
+//     ratchets, through rest.BeforeUpdate), and through /status when the
+//     version has the subresource. Then the values NEW refuses but the
+//     no-op update keeps (held only by ratcheting) are each changed to a
+//     value NEW still refuses, and that update is sent too.
+//  4. Versions (versions.go): NEW no longer serving the object's version
+//     (it is then read at NEW's storage version), a new storage version,
+//     a removed CRD, and whether the apiserver accepts NEW as an update of
+//     OLD at all (the CRD registry strategy; OLD's status.storedVersions
+//     is its storage version).
+//
+// Conversion webhooks are out of scope: versions are converted as with the
+// None strategy (only apiVersion changes), and a CRD that uses a webhook
+// is reported as such.
+//
+// Analyzer (analyze.go) runs the steps; RunCLI (cli.go, output.go) is the
+// command. Package normalize/defaultdiff lists the defaults that differ
+// between OLD and NEW (the command without objects).
+//
+// The registry strategies link the apiserver's storage layer, which the
+// controller-gen-default binary must not: the command is
+// controller-gen-default-normalize impact, which controller-gen-default
+// impact runs.
+package impact

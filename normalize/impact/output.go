@@ -1,0 +1,240 @@
+package impact
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/controller-gen-default/controller-gen-default/normalize/defaultdiff"
+)
+
+// printer writes the report as text or as JSON lines.
+type printer struct {
+	json           bool
+	stdout, stderr io.Writer
+}
+
+func newPrinter(format string, stdout, stderr io.Writer) *printer {
+	return &printer{json: format == "json", stdout: stdout, stderr: stderr}
+}
+
+// conversionNote ends every text report: what this command does not do.
+const conversionNote = "Conversion webhooks are not called: objects are converted between versions as with the None strategy (only apiVersion changes)."
+
+// crdReport is the report without FILE: the CRD findings, then one line
+// per default added, changed or removed. It exits 1 when a CRD is removed,
+// its update refused, or a version no longer served.
+func (p *printer) crdReport(findings []Finding, defaults []DefaultChange) int {
+	code := ExitOK
+	for _, f := range findings {
+		if slices.Contains([]string{FindingRemoved, FindingUpdateRefused, FindingNotServed}, f.Finding) {
+			code = ExitImpact
+		}
+	}
+	if p.json {
+		for _, f := range findings {
+			p.writeJSON(f)
+		}
+		for _, d := range defaults {
+			p.writeJSON(defaultRecord{CRD: d.CRD, Change: d.Kind(), Version: d.Version, Path: d.Path, Old: d.Old, New: d.New, Field: d.Field})
+		}
+		return code
+	}
+	p.textFindings(findings)
+	for _, d := range defaults {
+		fmt.Fprintf(p.stdout, "%s %s %s: %s\n", d.CRD, d.Version, d.Path, describeDefault(d.Change))
+	}
+	fmt.Fprintf(p.stdout, "%d defaults added, changed or removed.\n%s\n", len(defaults), conversionNote)
+	return code
+}
+
+// defaultRecord is a default change as a JSON record.
+type defaultRecord struct {
+	CRD     string          `json:"crd"`
+	Change  string          `json:"change"`
+	Version string          `json:"version"`
+	Path    string          `json:"path"`
+	Old     json.RawMessage `json:"old,omitempty"`
+	New     json.RawMessage `json:"new,omitempty"`
+	Field   string          `json:"field,omitempty"`
+}
+
+func describeDefault(c defaultdiff.Change) string {
+	switch c.Kind() {
+	case defaultdiff.Added:
+		return "default added: " + string(c.New)
+	case defaultdiff.Removed:
+		return "default removed (was " + string(c.Old) + ")"
+	default:
+		return "default changed: " + string(c.Old) + " -> " + string(c.New)
+	}
+}
+
+func (p *printer) textFindings(findings []Finding) {
+	for _, f := range findings {
+		fmt.Fprintf(p.stdout, "CRD %s: %s\n", f.CRD, f.Message)
+		for _, pr := range f.Problems {
+			fmt.Fprintf(p.stdout, "    %s\n", pr)
+		}
+	}
+}
+
+// objectReport is the report with FILEs: the CRD findings, a summary line
+// per object with its details, then the table.
+func (p *printer) objectReport(findings []Finding, records []*Record, skipped int) int {
+	code := ExitOK
+	for _, r := range records {
+		if r.Fails {
+			code = ExitImpact
+		}
+	}
+	if p.json {
+		for _, r := range records {
+			p.writeJSON(r)
+		}
+		p.table(p.stderr, records, skipped)
+		return code
+	}
+	p.textFindings(findings)
+	for _, r := range records {
+		p.textRecord(r)
+	}
+	p.table(p.stdout, records, skipped)
+	fmt.Fprintln(p.stdout, conversionNote)
+	return code
+}
+
+func (p *printer) writeJSON(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		b, _ = json.Marshal(map[string]string{"error": err.Error()})
+	}
+	fmt.Fprintf(p.stdout, "%s\n", b)
+}
+
+// categoryText is how the text report names each category.
+var categoryText = map[string]string{
+	Unchanged:             "unchanged",
+	GainsDefaults:         "gains defaults",
+	LosesFields:           "loses fields",
+	RefusedOnUpdate:       "refused on update",
+	HeldByRatcheting:      "held by ratcheting",
+	InvalidUnderOld:       "invalid under OLD",
+	VersionNotServed:      "version not served",
+	StorageVersionChanged: "storage version changed",
+	CRDRemoved:            "CRD removed",
+	CRDUpdateRefused:      "CRD update refused",
+}
+
+// textRecord writes the summary line of an object, then its details,
+// indented: invalid under OLD, the version it is read at, the diff, the
+// no-op update's errors, and the values held by ratcheting.
+func (p *printer) textRecord(r *Record) {
+	var cats []string
+	for _, c := range r.Categories {
+		cats = append(cats, categoryText[c])
+	}
+	name := r.Name
+	if r.Namespace != "" {
+		name = r.Namespace + "/" + r.Name
+	}
+	fmt.Fprintf(p.stdout, "%s: %s %s (%s): %s\n", r.Source, r.Kind, name, r.APIVersion, strings.Join(cats, ", "))
+	w := &indented{w: p.stdout, prefix: "    "}
+	if len(r.InvalidUnderOld) > 0 {
+		w.line("OLD refuses it:")
+		for _, pr := range r.InvalidUnderOld {
+			w.line("  " + pr.String())
+		}
+	}
+	if slices.Contains(r.Categories, VersionNotServed) {
+		w.line(fmt.Sprintf("NEW does not serve %s: read at %s", versionOf(r.APIVersion), r.ReadVersion))
+	}
+	if r.Diff != "" {
+		w.block(r.Diff)
+	}
+	if r.Update != nil && r.Update.Refused {
+		w.line("no-op update refused:")
+		for _, pr := range r.Update.Problems {
+			w.line("  " + pr.String())
+		}
+	}
+	p.textRatcheted(w, r.Ratcheted)
+}
+
+func (p *printer) textRatcheted(w *indented, held []Ratcheted) {
+	if len(held) == 0 {
+		return
+	}
+	w.line("held only by ratcheting (a no-op update keeps them; a change must fix them):")
+	for _, h := range held {
+		w.line("  " + h.Problem.String())
+		if h.Touch == nil {
+			continue
+		}
+		v, _ := json.Marshal(h.Touch.Value)
+		verdict := "accepted"
+		if len(h.Touch.Problems) > 0 {
+			verdict = "refused: " + h.Touch.Problems[0].String()
+			if n := len(h.Touch.Problems) - 1; n > 0 {
+				verdict += fmt.Sprintf(" (and %d more)", n)
+			}
+		}
+		via := ""
+		if h.Touch.Subresource != "" {
+			via = " through /" + h.Touch.Subresource
+		}
+		w.line(fmt.Sprintf("    an update%s setting %s to %s is %s", via, h.Touch.Path, v, verdict))
+	}
+}
+
+// tableRows are the rows of the summary table, in order.
+var tableRows = []string{Unchanged, GainsDefaults, LosesFields, RefusedOnUpdate, HeldByRatcheting,
+	InvalidUnderOld, VersionNotServed, StorageVersionChanged, CRDRemoved, CRDUpdateRefused}
+
+// tableText names the rows of the table.
+var tableText = map[string]string{
+	Unchanged:             "unchanged",
+	GainsDefaults:         "gaining defaults",
+	LosesFields:           "losing fields",
+	RefusedOnUpdate:       "refused on update",
+	HeldByRatcheting:      "held by ratcheting",
+	InvalidUnderOld:       "invalid under OLD",
+	VersionNotServed:      "version no longer served",
+	StorageVersionChanged: "storage version changed",
+	CRDRemoved:            "CRD removed",
+	CRDUpdateRefused:      "CRD update refused",
+}
+
+// table writes how many objects fall in each category (an object can be
+// in several).
+func (p *printer) table(w io.Writer, records []*Record, skipped int) {
+	count := map[string]int{}
+	for _, r := range records {
+		for _, c := range r.Categories {
+			count[c]++
+		}
+	}
+	fmt.Fprintf(w, "%-30s %6d\n", "objects", len(records))
+	for _, c := range tableRows {
+		fmt.Fprintf(w, "  %-28s %6d\n", tableText[c], count[c])
+	}
+	if skipped > 0 {
+		fmt.Fprintf(w, "%-30s %6d\n", "skipped (no CRD has the group)", skipped)
+	}
+}
+
+// indented writes lines with a prefix.
+type indented struct {
+	w      io.Writer
+	prefix string
+}
+
+func (i *indented) line(s string) { fmt.Fprintf(i.w, "%s%s\n", i.prefix, s) }
+
+func (i *indented) block(s string) {
+	for _, l := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
+		i.line(l)
+	}
+}

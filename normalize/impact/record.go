@@ -1,0 +1,124 @@
+package impact
+
+import (
+	"slices"
+	"strings"
+)
+
+// Record is what happens to one object.
+type Record struct {
+	// Source is where the object was read: FILE:DOC, or FILE:DOC:ITEM for
+	// an item of a List (1-based). Set by the caller.
+	Source     string `json:"source,omitempty"`
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace,omitempty"`
+	Name       string `json:"name"`
+	CRD        string `json:"crd"`
+	// Categories classify the record; see the Category constants.
+	Categories []string `json:"categories"`
+	// Fails: the object loses data or has a request refused (a category
+	// that makes the command exit 1).
+	Fails bool `json:"fails"`
+
+	// Step 1: why OLD refuses the object (it was stored as if valid).
+	InvalidUnderOld []Problem `json:"invalidUnderOld,omitempty"`
+	// CRDFindings are the findings of the object's CRD (see Finding).
+	CRDFindings []Finding `json:"crdFindings,omitempty"`
+
+	// Step 2: the version the object is read at under NEW (its own, unless
+	// NEW no longer serves it), what read adds, drops and changes, and the
+	// unified diff of the object's YAML, stored (OLD) to read (NEW),
+	// apiVersion aside.
+	ReadVersion string  `json:"readVersion,omitempty"`
+	Changes     Changes `json:"changes"`
+	Diff        string  `json:"diff,omitempty"`
+
+	// Step 3: the no-op update, and the values held only by ratcheting.
+	Update    *Update     `json:"update,omitempty"`
+	Ratcheted []Ratcheted `json:"ratcheted,omitempty"`
+
+	// Stored is the object as a GET under OLD returns it; Read as a GET
+	// under NEW does (nil when not read).
+	Stored map[string]any `json:"-"`
+	Read   map[string]any `json:"-"`
+}
+
+// Categories of a Record.
+const (
+	// Unchanged: read changes nothing, and the no-op update is accepted.
+	Unchanged = "unchanged"
+	// GainsDefaults: read adds fields (NEW's defaults).
+	GainsDefaults = "gains-defaults"
+	// LosesFields: read drops fields (NEW prunes them) or changes values;
+	// the next write persists it.
+	LosesFields = "loses-fields"
+	// RefusedOnUpdate: the no-op update is refused.
+	RefusedOnUpdate = "refused-on-update"
+	// HeldByRatcheting: values NEW refuses are kept only because updates
+	// do not change them.
+	HeldByRatcheting = "held-by-ratcheting"
+	// InvalidUnderOld: OLD itself refuses the object.
+	InvalidUnderOld = "invalid-under-old"
+	// VersionNotServed: NEW no longer serves the object's version.
+	VersionNotServed = "version-not-served"
+	// StorageVersionChanged: NEW stores the object at another version
+	// (informational).
+	StorageVersionChanged = "storage-version-changed"
+	// CRDRemoved: NEW has no CRD for the object; deleting the CRD deletes it.
+	CRDRemoved = "crd-removed"
+	// CRDUpdateRefused: the apiserver refuses NEW as an update of OLD.
+	CRDUpdateRefused = "crd-update-refused"
+)
+
+// failing are the categories that make the command exit 1: data lost, or
+// a request refused.
+var failing = []string{LosesFields, RefusedOnUpdate, InvalidUnderOld, VersionNotServed, CRDRemoved, CRDUpdateRefused}
+
+// fails says whether a category of the record makes the command exit 1.
+func (r *Record) fails() bool {
+	for _, c := range r.Categories {
+		if slices.Contains(failing, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// has says whether the record's CRD has a finding of this kind.
+func (r *Record) has(finding string) bool {
+	for _, f := range r.CRDFindings {
+		if f.Finding == finding {
+			return true
+		}
+	}
+	return false
+}
+
+// categories classifies the record.
+func (r *Record) categories() []string {
+	var out []string
+	add := func(ok bool, c string) {
+		if ok {
+			out = append(out, c)
+		}
+	}
+	add(len(r.InvalidUnderOld) > 0, InvalidUnderOld)
+	add(r.has(FindingRemoved), CRDRemoved)
+	add(r.has(FindingUpdateRefused), CRDUpdateRefused)
+	add(r.ReadVersion != "" && r.ReadVersion != versionOf(r.APIVersion), VersionNotServed)
+	add(len(r.Changes.Added) > 0, GainsDefaults)
+	add(r.Changes.loses(), LosesFields)
+	add(r.Update != nil && r.Update.Refused, RefusedOnUpdate)
+	add(len(r.Ratcheted) > 0, HeldByRatcheting)
+	if len(out) == 0 && r.Read != nil {
+		out = append(out, Unchanged)
+	}
+	add(r.Read != nil && r.has(FindingStorageVersion), StorageVersionChanged)
+	return out
+}
+
+func versionOf(apiVersion string) string {
+	_, v, _ := strings.Cut(apiVersion, "/")
+	return v
+}
