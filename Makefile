@@ -22,7 +22,7 @@ vet:
 	$(GO) vet ./...
 
 .PHONY: test
-test: vet envtest-assets controller-gen-ref ## Run every test: unit, golden, compatibility and e2e (envtest).
+test: vet envtest-assets controller-gen-ref golangci-lint-kepdefaults ## Run every test: unit, golden, compatibility and e2e (envtest).
 	$(GO) test $$($(GO) list ./... | grep -v /e2e) -count=1 -timeout 30m
 	KUBEBUILDER_ASSETS="$$(e2e/assets/build.sh | tail -n 1)" $(GO) test ./e2e -count=1 -timeout 30m -v -ginkgo.v=false
 
@@ -75,3 +75,20 @@ install-plugin: ## Install the kubebuilder plugin from this checkout where kubeb
 kubebuilder: ## Build the kubebuilder CLI that the plugin's e2e test uses (v4.15.0, pinned in hack/kubebuilder) into bin/.
 	cd hack/kubebuilder && GOFLAGS=-mod=readonly $(GO) build -o $(LOCALBIN)/kubebuilder sigs.k8s.io/kubebuilder/v4
 # END plugin
+
+# BEGIN lint (owned by lint/)
+# The KEP-1929 lint analyzers (package lint): `controller-gen-default lint`, the
+# go vet tool, and golangci-lint v2.15.0 with the kepdefaults and kube-api-linter
+# module plugins (hack/golangci-lint), which lint/golangci_test.go runs: wire it
+# into the tests with `test: golangci-lint-kepdefaults`. The test looks for the
+# binary at $GOLANGCI_KEPDEFAULTS in its environment, else in bin/.
+GOLANGCI_KEPDEFAULTS ?= $(LOCALBIN)/golangci-lint-kepdefaults
+
+.PHONY: golangci-lint-kepdefaults
+golangci-lint-kepdefaults: ## Build golangci-lint v2.15.0 + kepdefaults + kube-api-linter into bin/ (skipped when its inputs are unchanged).
+	@bash hack/golangci-lint/build.sh '$(GOLANGCI_KEPDEFAULTS)'
+
+.PHONY: build-vet
+build-vet: ## Build the go vet tool controller-gen-default-vet into bin/.
+	$(GO) build -o $(LOCALBIN)/ ./cmd/controller-gen-default-vet
+# END lint

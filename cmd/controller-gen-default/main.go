@@ -35,6 +35,7 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/crdgen"
 	"github.com/controller-gen-default/controller-gen-default/defaultgen"
 	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
+	"github.com/controller-gen-default/controller-gen-default/lint"
 	"github.com/controller-gen-default/controller-gen-default/markers"
 )
 
@@ -106,6 +107,9 @@ func mainCode() int {
 	}
 	if len(os.Args) > 1 && os.Args[1] == "impact" {
 		return runNormalize("impact", os.Args[1:])
+	}
+	if len(os.Args) > 1 && os.Args[1] == "lint" {
+		return lint.Main(os.Args[2:], os.Stdout, os.Stderr)
 	}
 
 	helpLevel, whichLevel := 0, 0

@@ -21,6 +21,7 @@ func LintRoots(roots []*loader.Package, col *ctmarkers.Collector, checker *loade
 		p.NeedPackage(r)
 	}
 	m := New(p, col, roots, opts)
+	m.loadImports = true
 	isRoot := map[*loader.Package]bool{}
 	for _, r := range roots {
 		isRoot[r] = true

@@ -45,6 +45,9 @@ type Model struct {
 	col    *ctmarkers.Collector
 	opts   Options
 	own    ownership
+	// loadImports makes the parser load, on demand, the packages of the
+	// types the roots use (LintRoots; the generators load them already).
+	loadImports bool
 
 	ownEncoding  map[*types.Named]bool
 	fields       map[crd.TypeIdent][]*Field

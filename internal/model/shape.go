@@ -158,5 +158,10 @@ func (m *Model) identOf(n *types.Named, from *loader.Package) (crd.TypeIdent, bo
 	}
 	id := crd.TypeIdent{Package: pkg, Name: obj.Name()}
 	_, ok := m.parser.Types[id]
+	if !ok && m.loadImports {
+		// Lint sees the roots only: load the package of a type they use.
+		m.parser.NeedPackage(pkg)
+		_, ok = m.parser.Types[id]
+	}
 	return id, ok
 }

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestGoVet runs `go vet -vettool` with this command built.
+func TestGoVet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds the vet tool")
+	}
+	tool := filepath.Join(t.TempDir(), "controller-gen-default-vet")
+	if out, err := exec.Command("go", "build", "-o", tool, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	vet := func(pkg string) (string, int) {
+		cmd := exec.Command("go", "vet", "-vettool="+tool, pkg)
+		cmd.Dir = "../.."
+		out, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); ok {
+			return string(out), ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return string(out), 0
+	}
+	out, code := vet("./lint/testdata/src/conflictingdefaults")
+	want := "lint/testdata/src/conflictingdefaults/types.go:8:2: error: Spec.Twice: two different defaults: +default=1 and +kubebuilder:default=2; keep one [conflicting-defaults]"
+	if code == 0 || !strings.Contains(out, want) {
+		t.Errorf("go vet: exit %d\n%s\nwant a line\n%s", code, out, want)
+	}
+	if out, code := vet("./lint/testdata/src/clean"); code != 0 {
+		t.Errorf("go vet on a clean package: exit %d\n%s", code, out)
+	}
+}

@@ -1,0 +1,177 @@
+package lint_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+	"sigs.k8s.io/controller-tools/pkg/genall"
+
+	"github.com/controller-gen-default/controller-gen-default/crdgen"
+	"github.com/controller-gen-default/controller-gen-default/lint"
+	"github.com/controller-gen-default/controller-gen-default/markers"
+)
+
+func runMain(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = lint.Main(args, &o, &e)
+	return o.String(), e.String(), code
+}
+
+// TestMainExitCodes: 0 when clean, 1 with findings, 2 for usage and load
+// errors.
+func TestMainExitCodes(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		out  string // a regexp the diagnostics must match
+	}{
+		{"clean", []string{"./testdata/src/clean"}, lint.ExitClean, `^$`},
+		{"findings", []string{"./testdata/src/conflictingdefaults"}, lint.ExitFindings,
+			`^testdata/src/conflictingdefaults/types.go:8:2: error: Spec.Twice: two different defaults: \+default=1 and \+kubebuilder:default=2; keep one \[conflicting-defaults\]\n$`},
+		{"warnings count", []string{"./testdata/src/omitemptystruct"}, lint.ExitFindings, `warning: Kind.Spec: `},
+		{"implicitDefaults=false makes rule violations warnings", []string{"-implicit-defaults=false", "./testdata/src/defaultneedsomitempty"}, lint.ExitFindings,
+			`^(testdata/src/defaultneedsomitempty/types.go:\d+:2: warning: [^\n]*\n){5}$`},
+		{"no packages", nil, lint.ExitUsage, `usage: controller-gen-default lint`},
+		{"unknown flag", []string{"-nope", "./testdata/src/clean"}, lint.ExitUsage, `flag provided but not defined: -nope`},
+		{"missing package", []string{"./testdata/src/nope"}, lint.ExitUsage, `nope`},
+		{"type error", []string{"./testdata/src/broken"}, lint.ExitUsage, `types.go:8:13: cannot use "not an int"`},
+		{"help", []string{"-h"}, lint.ExitClean, `-fix`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			stdout, stderr, code := runMain(t, c.args...)
+			if code != c.code || !regexp.MustCompile(c.out).MatchString(stderr) || stdout != "" {
+				t.Errorf("exit %d (want %d), stdout %q, stderr (want %s):\n%s", code, c.code, stdout, c.out, stderr)
+			}
+		})
+	}
+}
+
+// TestMainIsTheGenerator: on the forbidden examples and the example API,
+// lint prints exactly the crd generator's lines of the lint rules, the
+// JSON path left out, in the same order.
+func TestMainIsTheGenerator(t *testing.T) {
+	line := regexp.MustCompile(`^(\S+?:\d+:\d+: \w+: \S+)(?: \([^)]*\))?(: .* \[([\w-]+)\])$`)
+	for _, dir := range []string{"../testdata/forbidden/...", "../testdata/api/..."} {
+		t.Run(dir, func(t *testing.T) {
+			var diags bytes.Buffer
+			old := crdgen.DiagnosticsOutput
+			crdgen.DiagnosticsOutput = &diags
+			defer func() { crdgen.DiagnosticsOutput = old }()
+			var gen genall.Generator = crdgen.Generator{}
+			rt, err := genall.Generators{&gen}.ForRootsWithConfig(&packages.Config{}, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := markers.Register(rt.Collector.Registry); err != nil {
+				t.Fatal(err)
+			}
+			rt.ErrorWriter = &diags
+			rt.Run()
+			var want []string
+			for _, l := range strings.Split(diags.String(), "\n") {
+				if m := line.FindStringSubmatch(l); m != nil && slices.Contains(lint.Rules, m[3]) {
+					want = append(want, m[1]+m[2])
+				}
+			}
+			if len(want) == 0 {
+				t.Fatalf("the generator reported nothing of the lint rules:\n%s", diags.String())
+			}
+			_, stderr, code := runMain(t, dir)
+			if code != lint.ExitFindings {
+				t.Errorf("exit %d", code)
+			}
+			if got := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n"); !slices.Equal(got, want) {
+				t.Errorf("lint printed\n%s\nthe generator\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		})
+	}
+}
+
+// TestMainOwnFiles: a finding is reported with the package whose file it is
+// in, once, however many packages use the type.
+func TestMainOwnFiles(t *testing.T) {
+	bLevel := "testdata/src/ownfiles/b/types.go:5:6: error: Level: +default=high is not valid JSON (invalid character 'h' looking for beginning of value). The value is one-line JSON: strings need double quotes, e.g. +default=\"TCP\"; or use ref(Name) for a Go constant [invalid-default]\n"
+	aWindow := "testdata/src/ownfiles/a/types.go:9:2: error: ASpec.Window: +default on type Window={\"size\":3} on a non-pointer struct: only {} is allowed, because Go clients always send the struct. Make the field a pointer to give it a default, or put defaults on the struct's own fields [struct-default-not-empty]\n"
+	_, stderr, code := runMain(t, "./testdata/src/ownfiles/...")
+	if code != lint.ExitFindings || strings.Count(stderr, bLevel) != 1 {
+		t.Errorf("exit %d, want b's finding once:\n%s", code, stderr)
+	}
+	_, stderr, _ = runMain(t, "./testdata/src/ownfiles/a")
+	if strings.Contains(stderr, "ownfiles/b/") {
+		t.Errorf("a reports b's finding:\n%s", stderr)
+	}
+	// The +default on b's type Window, used by a's non-pointer field, is
+	// reported in a, as the crd generator reports it.
+	if stderr != aWindow {
+		t.Errorf("package a: got\n%s\nwant\n%s", stderr, aWindow)
+	}
+}
+
+// TestMainFix: -fix on a copy of each package with fixes gives its .golden
+// file (the files RunWithSuggestedFixes checks, and fixall's, where two
+// fixes touch one field and gofmt realigns the struct); what has no fix is
+// still reported, and is all that a second run reports.
+func TestMainFix(t *testing.T) {
+	for _, c := range []struct {
+		pkg    string
+		remain []string // rules of the findings -fix leaves
+	}{
+		{"structdefaultnotempty", nil},
+		{"omitemptystruct", nil},
+		{"defaultneedsomitempty", []string{"default-needs-omitempty"}}, // the interpreted-string tag
+		{"fixall", []string{"invalid-default"}},
+	} {
+		t.Run(c.pkg, func(t *testing.T) {
+			// A copy inside this module, so that it loads as the original does.
+			tmp, err := os.MkdirTemp("testdata", "tmp-fix-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(tmp) })
+			src := filepath.Join("testdata/src", c.pkg, "types.go")
+			orig, err := os.ReadFile(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dst := filepath.Join(tmp, "types.go")
+			if err := os.WriteFile(dst, orig, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, stderr, code := runMain(t, "-fix", "./"+tmp)
+			if want := map[bool]int{true: lint.ExitClean, false: lint.ExitFindings}[len(c.remain) == 0]; code != want {
+				t.Errorf("-fix: exit %d, want %d:\n%s", code, want, stderr)
+			}
+			if got := rulesOf(stderr); !slices.Equal(got, c.remain) {
+				t.Errorf("-fix left %v, want %v:\n%s", got, c.remain, stderr)
+			}
+			fixed, _ := os.ReadFile(dst)
+			golden, err := os.ReadFile(src + ".golden")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(fixed, golden) {
+				t.Errorf("-fix wrote\n%s\nwant (%s.golden)\n%s", fixed, src, golden)
+			}
+			_, again, _ := runMain(t, "./"+tmp)
+			if again != stderr {
+				t.Errorf("after -fix, lint reports\n%s\nwhile -fix left\n%s", again, stderr)
+			}
+		})
+	}
+}
+
+func rulesOf(out string) []string {
+	var rules []string
+	for _, m := range regexp.MustCompile(`\[([\w-]+)\]\n`).FindAllStringSubmatch(out, -1) {
+		rules = append(rules, m[1])
+	}
+	return rules
+}

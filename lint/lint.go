@@ -1,0 +1,305 @@
+// Package lint holds golang.org/x/tools/go/analysis analyzers for the
+// KEP-1929 rules that need only the Go code (README "The rules",
+// "Diagnostics"):
+//
+//	struct-default-not-empty  default-needs-omitempty  omitempty-struct
+//	invalid-default           unresolved-ref           default-type-mismatch
+//	conflicting-defaults
+//
+// They derive nothing themselves. Each package is loaded once more with
+// controller-tools' loader, with the crd generator's markers, and
+// model.LintRoots, the schema-free part of the crd generator's decision,
+// says what is wrong: every diagnostic is a finding of the crd generator,
+// at the same place, with the same rule and the same words. The analyzers
+// of one package share that load (they all require Findings).
+//
+// Three drivers run them: `controller-gen-default lint` (Main), the
+// golangci-lint module plugin `kepdefaults` (package lint/plugin), and
+// `go vet -vettool=$(which controller-gen-default-vet)`.
+package lint
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/packages"
+	"sigs.k8s.io/controller-tools/pkg/loader"
+	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
+
+	"github.com/controller-gen-default/controller-gen-default/crdgen"
+	"github.com/controller-gen-default/controller-gen-default/internal/model"
+	"github.com/controller-gen-default/controller-gen-default/markers"
+)
+
+// Rules are the rule names the analyzers report, one analyzer each, in the
+// order of the README's table.
+var Rules = []string{
+	model.RuleStructDefaultEmpty,
+	model.RuleNeedsOmitempty,
+	model.RuleOmitemptyStruct,
+	model.RuleInvalidJSON,
+	model.RuleUnresolvedRef,
+	model.RuleTypeMismatch,
+	model.RuleConflict,
+}
+
+var ruleDocs = map[string]string{
+	model.RuleStructDefaultEmpty: "a +default on a non-pointer struct must be {} (KEP-1929 \"Non-pointer structs\")",
+	model.RuleNeedsOmitempty:     "a scalar whose default is not its zero value needs omitempty/omitzero or a pointer (KEP-1929 rule 3)",
+	model.RuleOmitemptyStruct:    "omitempty on a non-pointer struct does nothing in encoding/json (KEP-1929 rule 2)",
+	model.RuleInvalidJSON:        "a +default value must be one-line JSON",
+	model.RuleUnresolvedRef:      "+default=ref(...) must name a constant of the package or of a package it imports",
+	model.RuleTypeMismatch:       "a default must have the JSON kind of the field's schema and fit its Go type",
+	model.RuleConflict:           "+default and +kubebuilder:default on one field must agree",
+}
+
+// Config changes what the analyzers report.
+type Config struct {
+	// ImplicitDefaults is the crd generator's implicitDefaults option:
+	// false reports KEP-1929 rule violations as warnings, as
+	// crd:implicitDefaults=false does.
+	ImplicitDefaults bool
+}
+
+// DefaultConfig is the crd generator's default.
+var DefaultConfig = Config{ImplicitDefaults: true}
+
+// AnalyzerName is the analyzer name of rule: the rule without its
+// hyphens ("omitempty-struct" is omitemptystruct), since analyzer names are
+// Go identifiers (and go vet flags).
+func AnalyzerName(rule string) string { return strings.ReplaceAll(rule, "-", "") }
+
+// Analyzers are the analyzers with DefaultConfig, one per rule of Rules.
+var Analyzers = New(DefaultConfig)
+
+// New returns one analyzer per rule of Rules, sharing one Findings
+// analyzer with cfg.
+func New(cfg Config) []*analysis.Analyzer {
+	f := newFindings(cfg)
+	var out []*analysis.Analyzer
+	for _, rule := range Rules {
+		out = append(out, &analysis.Analyzer{
+			Name:     AnalyzerName(rule),
+			Doc:      fmt.Sprintf("KEP-1929 %s: %s.\n\nThe finding is the crd generator's, word for word.", rule, ruleDocs[rule]),
+			URL:      "https://github.com/controller-gen-default/controller-gen-default#the-rules-kep-1929-changes-to-kubebuilderdefault-gen",
+			Requires: []*analysis.Analyzer{f},
+			Run: func(pass *analysis.Pass) (any, error) {
+				for _, d := range pass.ResultOf[f].(*Result).Diagnostics {
+					if d.Category == rule {
+						pass.Report(d)
+					}
+				}
+				return nil, nil
+			},
+		})
+	}
+	return out
+}
+
+// Result is the Findings analyzer's result for one package: the crd
+// generator's findings in the package's own files, as diagnostics of the
+// pass, with their suggested fixes.
+type Result struct {
+	Diagnostics []analysis.Diagnostic
+}
+
+// FindingsName is the name of the analyzer that loads a package and lints
+// it; the rule analyzers require it.
+const FindingsName = "kepdefaults"
+
+func newFindings(cfg Config) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:       FindingsName,
+		Doc:        "kepdefaults loads the package with controller-tools' loader and lists the crd generator's KEP-1929 findings that need no schema; the rule analyzers report them.",
+		ResultType: reflect.TypeOf((*Result)(nil)),
+		Run: func(pass *analysis.Pass) (any, error) {
+			return run(pass, cfg)
+		},
+	}
+}
+
+func run(pass *analysis.Pass, cfg Config) (*Result, error) {
+	files := map[string]*token.File{}
+	var astOf = map[*token.File]*ast.File{}
+	dir := ""
+	for _, f := range pass.Files {
+		tf := pass.Fset.File(f.Pos())
+		if tf == nil {
+			continue
+		}
+		astOf[tf] = f
+		for _, name := range sameFileNames(tf.Name()) {
+			files[name] = tf
+		}
+		if dir == "" && strings.HasSuffix(tf.Name(), ".go") {
+			dir = filepath.Dir(tf.Name())
+		}
+	}
+	res := &Result{}
+	if dir == "" {
+		return res, nil
+	}
+	findings, err := packageFindings(dir, cfg)
+	if err != nil {
+		return nil, err
+	}
+	wanted := map[string]bool{}
+	for _, r := range Rules {
+		wanted[r] = true
+	}
+	for _, f := range findings {
+		if !wanted[f.Rule] || f.Sev == model.Note {
+			continue
+		}
+		tf := lookupFile(files, f.Pos.Filename)
+		if tf == nil {
+			continue // another package's file
+		}
+		pos, ok := position(tf, f.Pos)
+		if !ok {
+			continue
+		}
+		d := analysis.Diagnostic{Pos: pos, Category: f.Rule, Message: Message(f)}
+		if fix := suggestFix(f.Rule, fieldAt(astOf[tf], pos)); fix != nil {
+			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+		}
+		res.Diagnostics = append(res.Diagnostics, d)
+	}
+	return res, nil
+}
+
+// Message is a finding as the analyzers report it: the crd generator's line
+// without its position and JSON path (which needs the schema),
+// "error: Type.Field: message [rule]".
+func Message(f model.Finding) string {
+	f.JPath = ""
+	s := f.String()
+	// f.String() is "<pos>: <sev>: ..."; the position is the driver's to print.
+	return strings.TrimPrefix(s, f.Pos.String()+": ")
+}
+
+// position is the position in tf of the line and column of p, which was
+// read from the same file by another parse.
+func position(tf *token.File, p token.Position) (token.Pos, bool) {
+	if p.Line < 1 || p.Line > tf.LineCount() || p.Column < 1 {
+		return token.NoPos, false
+	}
+	start := tf.LineStart(p.Line)
+	off := tf.Offset(start) + p.Column - 1
+	if off > tf.Size() {
+		return token.NoPos, false
+	}
+	return tf.Pos(off), true
+}
+
+// sameFileNames are the names under which a file can be looked up: as
+// given, cleaned, and with symbolic links resolved.
+func sameFileNames(name string) []string {
+	out := []string{name, filepath.Clean(name)}
+	if r, err := filepath.EvalSymlinks(name); err == nil {
+		out = append(out, r)
+	}
+	return out
+}
+
+func lookupFile(files map[string]*token.File, name string) *token.File {
+	for _, n := range sameFileNames(name) {
+		if tf := files[n]; tf != nil {
+			return tf
+		}
+	}
+	return nil
+}
+
+// fieldAt is the struct field that starts at pos, or nil.
+func fieldAt(f *ast.File, pos token.Pos) *ast.Field {
+	if f == nil {
+		return nil
+	}
+	var found *ast.Field
+	ast.Inspect(f, func(n ast.Node) bool {
+		if found != nil || n == nil || pos < n.Pos() || pos >= n.End() {
+			return false
+		}
+		if st, ok := n.(*ast.StructType); ok && st.Fields != nil {
+			for _, fld := range st.Fields.List {
+				if fld.Pos() == pos {
+					found = fld
+					return false
+				}
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// The loads of packages, shared by the analyzers of a package and by the
+// variants of a package (with and without its tests) that drivers analyse
+// separately. An entry is reused only while the package's files are
+// unchanged.
+var loads sync.Map // loadKey -> *loadEntry
+
+type loadKey struct {
+	dir   string
+	stamp string
+	cfg   Config
+}
+
+type loadEntry struct {
+	once     sync.Once
+	findings []model.Finding
+	err      error
+}
+
+func packageFindings(dir string, cfg Config) ([]model.Finding, error) {
+	k := loadKey{dir: dir, stamp: stamp(dir), cfg: cfg}
+	v, _ := loads.LoadOrStore(k, &loadEntry{})
+	e := v.(*loadEntry)
+	e.once.Do(func() { e.findings, e.err = lintDir(dir, cfg) })
+	return e.findings, e.err
+}
+
+// stamp identifies the contents of dir's Go files by name, size and time.
+func stamp(dir string) string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, e := range ents {
+		if !strings.HasSuffix(e.Name(), ".go") {
+			continue
+		}
+		if info, err := e.Info(); err == nil {
+			fmt.Fprintf(&b, "%s %d %d;", e.Name(), info.Size(), info.ModTime().UnixNano())
+		}
+	}
+	return b.String()
+}
+
+// lintDir loads the package in dir as the crd generator does (controller-tools'
+// loader, the crd generator's markers) and returns model.LintRoots' findings.
+func lintDir(dir string, cfg Config) ([]model.Finding, error) {
+	roots, err := loader.LoadRootsWithConfig(&packages.Config{Dir: dir}, ".")
+	if err != nil {
+		return nil, fmt.Errorf("loading %s with controller-tools' loader: %w", dir, err)
+	}
+	reg := &ctmarkers.Registry{}
+	if err := (crdgen.Generator{}).RegisterMarkers(reg); err != nil {
+		return nil, err
+	}
+	if err := markers.Register(reg); err != nil {
+		return nil, err
+	}
+	col := &ctmarkers.Collector{Registry: reg}
+	checker := &loader.TypeChecker{NodeFilters: []loader.NodeFilter{crdgen.Generator{}.CheckFilter()}}
+	return model.LintRoots(roots, col, checker, model.Options{Implicit: cfg.ImplicitDefaults}), nil
+}

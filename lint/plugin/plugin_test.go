@@ -1,0 +1,49 @@
+package plugin
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/golangci/plugin-module-register/register"
+
+	"github.com/controller-gen-default/controller-gen-default/lint"
+)
+
+func TestRegistered(t *testing.T) {
+	newPlugin, err := register.GetPlugin(Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := newPlugin(nil) // no settings
+	if err != nil {
+		t.Fatal(err)
+	}
+	as, err := p.BuildAnalyzers()
+	if err != nil || len(as) != len(lint.Rules) {
+		t.Fatalf("%d analyzers, %v", len(as), err)
+	}
+	if p.GetLoadMode() != register.LoadModeSyntax {
+		t.Errorf("load mode %s", p.GetLoadMode())
+	}
+}
+
+func TestSettings(t *testing.T) {
+	p, err := New(map[string]any{"implicitDefaults": false, "disable": []any{"omitempty-struct"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	as, _ := p.BuildAnalyzers()
+	for _, a := range as {
+		if a.Name == "omitemptystruct" {
+			t.Error("omitempty-struct is disabled")
+		}
+	}
+	if len(as) != len(lint.Rules)-1 {
+		t.Errorf("%d analyzers", len(as))
+	}
+	for _, bad := range []map[string]any{{"disable": []any{"nope"}}, {"implicitDefault": true}} {
+		if _, err := New(bad); err == nil || !strings.Contains(err.Error(), Name) {
+			t.Errorf("%v: %v", bad, err)
+		}
+	}
+}

@@ -1,0 +1,19 @@
+// Package fixall has every fixable finding, two on one field, in
+// gofmt-aligned structs: -fix applies them all and formats the file again.
+package fixall
+
+type Root struct {
+	// +default={"name": "entry"}
+	Entry SubLevel `json:"entry,omitempty" protobuf:"bytes,1,opt,name=entry"`
+	Other SubLevel `json:"other,omitempty"`
+	// +default="default-name"
+	Name string `json:"name"`
+	// +default=TCP
+	Unquoted string `json:"unquoted,omitempty"`
+}
+
+type SubLevel struct {
+	// +default=3
+	Number int    `json:"number"`
+	Text   string `json:"text,omitempty"`
+}
