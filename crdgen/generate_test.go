@@ -333,9 +333,9 @@ func TestReplacedFileNotes(t *testing.T) {
 	}
 	res := generateIn(t, crdgen.Generator{}, true, out, "../testdata/api/conventions/...")
 	for _, want := range []string{
-		`types.go:37:2: note: FrigateSpec.Engine (spec.engine): default changed: {"fuel":"diesel"}, was {"fuel":"petrol"} in frigates.conventions.example.com v1 [default-changed]`,
-		`types.go:42:2: note: FrigateSpec.Hull (spec.hull): default removed: was {"material":"oak"} in frigates.conventions.example.com v1 [default-removed]`,
-		`types.go:48:2: note: FrigateSpec.Rigging (spec.rigging): default added: {"knots":12} in frigates.conventions.example.com v1 [default-added]`,
+		`types.go:41:2: note: FrigateSpec.Engine (spec.engine): default changed: {"fuel":"diesel"}, was {"fuel":"petrol"} in frigates.conventions.example.com v1 [default-changed]`,
+		`types.go:46:2: note: FrigateSpec.Hull (spec.hull): default removed: was {"material":"oak"} in frigates.conventions.example.com v1 [default-removed]`,
+		`types.go:52:2: note: FrigateSpec.Rigging (spec.rigging): default added: {"knots":12} in frigates.conventions.example.com v1 [default-added]`,
 		"controller-gen-default impact --old old.yaml (the file as it was) --new ",
 	} {
 		if !strings.Contains(res.diags, want) {

@@ -18,86 +18,112 @@ type Protocol string
 // +kubebuilder:subresource:status
 // +kubebuilder:object:root=true
 type Tour struct {
-	metav1.TypeMeta   `json:",inline"`
+	metav1.TypeMeta `json:",inline"`
+	// metadata is the standard object metadata.
+	// +optional
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
-	Spec   TourSpec   `json:"spec,omitempty"` // want `omitempty has no effect on a non-pointer struct`
+	// spec is the desired state; its omitempty is the omitempty-struct warning.
+	// +optional
+	Spec TourSpec `json:"spec,omitempty"` // want `omitempty has no effect on a non-pointer struct`
+	// status is the observed state.
+	// +optional
 	Status TourStatus `json:"status,omitzero"`
 }
 
 type TourSpec struct {
-	// A constant of this package.
+	// protocol defaults to a constant of this package.
+	// +optional
 	// +default=ref(DefaultProtocol)
 	Protocol Protocol `json:"protocol,omitempty"`
 
-	// A constant of an imported package.
+	// peerProtocol defaults to a constant of an imported package.
+	// +optional
 	// +default=ref(k8s.io/api/core/v1.ProtocolUDP)
 	PeerProtocol corev1.Protocol `json:"peerProtocol,omitempty"`
 
-	// No omitempty, and "" is not in the enum: no implicit default.
+	// mode has no omitempty, and "" is not in the enum: no implicit default.
 	Mode Protocol `json:"mode"` // want `implicit default "" \(zero value: the field has no omitempty\) skipped.*Unsupported value`
 
-	// The author wants clients to send it: no implicit default.
+	// replicas is one the author wants clients to send: no implicit default.
 	// +required
 	Replicas int32 `json:"replicas"`
 
-	// Types with their own JSON encoding, from the table of known zero values.
-	Quantity resource.Quantity  `json:"quantity"`
-	Timeout  metav1.Duration    `json:"timeout"`
-	Port     intstr.IntOrString `json:"port"`
-	// metav1.Time encodes its zero value as null: no default.
+	// quantity has its own JSON encoding, from the table of known zero values.
+	Quantity resource.Quantity `json:"quantity"`
+	// timeout has its own JSON encoding, from the table of known zero values.
+	Timeout metav1.Duration `json:"timeout"`
+	// port has its own JSON encoding, from the table of known zero values.
+	Port intstr.IntOrString `json:"port"`
+	// started is a metav1.Time, which encodes its zero value as null: no default.
 	Started metav1.Time `json:"started"`
 
-	// omitzero counts as omitempty: no implicit default.
+	// weight has omitzero, which counts as omitempty: no implicit default.
+	// +optional
 	Weight int `json:"weight,omitzero"`
 
-	// controller-gen's own marker keeps its syntax.
+	// retries has controller-gen's own marker, which keeps its syntax.
+	// +optional
 	// +kubebuilder:default=5
 	Retries int32 `json:"retries,omitempty"`
 
-	// A type-level default, used by a pointer field.
+	// backoff uses a type-level default, as a pointer field.
+	// +optional
 	Backoff *Backoff `json:"backoff,omitempty"`
 
-	// A type-level default on a scalar type, used by a field, list items and map values.
-	Tier      Tier            `json:"tier,omitempty"`
-	Tiers     []Tier          `json:"tiers,omitempty"`
+	// tier uses the type-level default of a scalar type, as a field.
+	// +optional
+	Tier Tier `json:"tier,omitempty"`
+	// tiers uses the type-level default of a scalar type, in list items.
+	// +optional
+	Tiers []Tier `json:"tiers,omitempty"`
+	// tierByApp uses the type-level default of a scalar type, in map values.
+	// +optional
 	TierByApp map[string]Tier `json:"tierByApp,omitempty"`
 
-	// A struct with a required child that can have no default: its {} is skipped.
+	// strict is a struct with a required child that can have no default: its {} is skipped.
 	Strict Strict `json:"strict"` // want `implicit default \{\} \(non-pointer struct\) skipped.*default.protocol: Required value`
 
-	// An empty value refused by MinProperties=1, which Go clients always
-	// send without omitzero: no default, and the fix is omitzero.
+	// sails has an empty value refused by MinProperties=1, which Go clients
+	// always send without omitzero: no default, and the fix is omitzero.
 	Sails Sails `json:"sails"` // want `implicit default \{\} \(non-pointer struct\) skipped.*should have at least 1 properties. Fix: the schema refuses an empty object.*add omitzero`
 
-	// The same struct, omitzero: absent and empty are one value. No
+	// spare is the same struct, omitzero: absent and empty are one value. No
 	// default, no warning.
 	// +optional
 	Spare Sails `json:"spare,omitzero"`
 
-	// A default that leaves out a field Go clients always send (Name, +required
-	// so without a default of its own): written as they encode it,
-	// {"name":"","port":80}, so that the CRD and Go store the same object.
+	// endpoint has a default that leaves out a field Go clients always send
+	// (Name, +required so without a default of its own): written as they
+	// encode it, {"name":"","port":80}, so that the CRD and Go store the same
+	// object.
+	// +optional
 	// +default={"port": 80}
 	Endpoint *Endpoint `json:"endpoint,omitempty"`
 
-	// An opted-out subtree: nothing implicit below this field.
+	// quiet is an opted-out subtree: nothing implicit below this field.
 	// +implicitDefaults=false
 	Quiet Settings `json:"quiet"`
 
-	// The same type with implicit defaults.
+	// loud is the same type with implicit defaults.
 	Loud Settings `json:"loud"`
 
-	// An opted-out type: nothing implicit in its fields, wherever it is used.
+	// silent is of an opted-out type: nothing implicit in its fields, wherever it is used.
 	Silent Silent `json:"silent"`
 
+	// labels are free-form labels.
+	// +optional
 	Labels map[string]string `json:"labels,omitempty"`
 }
 
 // Backoff has a type-level default; a pointer to it may have any default.
 // +default={"limit": 3}
 type Backoff struct {
+	// limit is the number of retries.
+	// +optional
 	Limit int32 `json:"limit,omitempty"`
+	// strategy defaults to "exponential".
+	// +optional
 	// +default="exponential"
 	Strategy string `json:"strategy,omitempty"`
 }
@@ -106,66 +132,86 @@ type Backoff struct {
 type Tier string
 
 type Strict struct {
-	// Required, with no possible default.
+	// protocol is required, with no possible default.
 	Protocol Protocol `json:"protocol"` // want `implicit default "" \(zero value: the field has no omitempty\) skipped.*Unsupported value`
-	Count    int      `json:"count"`
+	// count gets the implicit default 0.
+	Count int `json:"count"`
 }
 
 type Endpoint struct {
+	// name has no default of its own.
 	// +required
 	Name string `json:"name"`
+	// port is the endpoint's port.
 	// +optional
 	Port int32 `json:"port,omitempty"`
 }
 
 // +kubebuilder:validation:MinProperties=1
 type Sails struct {
+	// count is the number of sails.
 	// +optional
 	Count *int32 `json:"count,omitempty"`
 }
 
 type Settings struct {
-	Enabled bool   `json:"enabled"`
-	Level   int    `json:"level"`
-	Name    string `json:"name"`
+	// enabled gets the implicit default false, unless opted out.
+	Enabled bool `json:"enabled"`
+	// level gets the implicit default 0, unless opted out.
+	Level int `json:"level"`
+	// name gets the implicit default "", unless opted out.
+	Name string `json:"name"`
 }
 
 // +implicitDefaults=false
 type Silent struct {
+	// enabled gets no implicit default: its type opts out.
 	Enabled bool `json:"enabled"`
 }
 
 type TourStatus struct {
-	ObservedGeneration int64              `json:"observedGeneration,omitempty"`
-	Conditions         []metav1.Condition `json:"conditions,omitempty"`
+	// conditions are the tour's conditions.
+	// +patchStrategy=merge
+	// +patchMergeKey=type
+	// +optional
+	Conditions []metav1.Condition `json:"conditions,omitempty" patchStrategy:"merge" patchMergeKey:"type" protobuf:"bytes,1,rep,name=conditions"`
+	// observedGeneration is the generation the status is about.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 }
 
 // Gadget is a second kind that shares Strict with Tour: its findings are
 // reported once, not once per CRD.
 // +kubebuilder:object:root=true
 type Gadget struct {
-	metav1.TypeMeta   `json:",inline"`
+	metav1.TypeMeta `json:",inline"`
+	// metadata is the standard object metadata.
+	// +optional
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
+	// spec gets no {}: Strict has a required child without a default.
 	Spec GadgetSpec `json:"spec"` // want `implicit default \{\} \(non-pointer struct\) skipped.*default.strict: Required value`
 }
 
 type GadgetSpec struct {
+	// strict is shared with Tour.
 	Strict Strict `json:"strict"` // want `implicit default \{\} \(non-pointer struct\) skipped.*default.protocol: Required value`
 
-	// An embedded resource: its metadata, apiVersion and kind get no default.
+	// claim is an embedded resource: its metadata, apiVersion and kind get no default.
 	// +kubebuilder:validation:EmbeddedResource
 	Claim EmbeddedClaim `json:"claim"`
 
-	// A subtree that keeps unknown fields and declares none: no default.
+	// blob is a subtree that keeps unknown fields and declares none: no default.
 	Blob Opaque `json:"blob"`
 }
 
 // +kubebuilder:object:root=true
 type EmbeddedClaim struct {
 	metav1.TypeMeta `json:",inline"`
-	Metadata        metav1.ObjectMeta `json:"metadata"`
-	Replicas        int32             `json:"replicas"`
+	// metadata is the embedded object's metadata.
+	Metadata metav1.ObjectMeta `json:"metadata"`
+	// replicas is the embedded object's replicas.
+	Replicas int32 `json:"replicas"`
 }
 
 // +kubebuilder:pruning:PreserveUnknownFields

@@ -5,14 +5,18 @@ import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 // StructPointer wraps the KEP's Root type as its spec.
 // +kubebuilder:object:root=true
 type StructPointer struct {
-	metav1.TypeMeta   `json:",inline"`
+	metav1.TypeMeta `json:",inline"`
+	// metadata is the standard object metadata.
+	// +optional
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
+	// spec is the KEP's Root type.
 	Spec Root `json:"spec"`
 }
 
 type Root struct {
-	// This is now a pointer, we can provide a default:
+	// entry is now a pointer, we can provide a default:
+	// +optional
 	// +default={"name": "pointer-name"}
 	Entry *SubLevel `json:"entry,omitempty"`
 }
@@ -22,8 +26,11 @@ type Root struct {
 // no omitempty, which KEP-1929's own rule 3 forbids for a non-zero default.
 // This is the type the KEP's OpenAPI and behaviour table describe.
 type SubLevel struct {
+	// name defaults to "default-name".
+	// +optional
 	// +default="default-name"
 	Name string `json:"name,omitempty"`
+	// number defaults to 0, its zero value.
 	// +default=0
 	Number int `json:"number"`
 }

@@ -7,14 +7,21 @@ import (
 
 // +kubebuilder:object:root=true
 type Workload struct {
-	metav1.TypeMeta   `json:",inline"`
+	metav1.TypeMeta `json:",inline"`
+	// metadata is the standard object metadata.
+	// +optional
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
+	// spec is the desired state.
 	Spec WorkloadSpec `json:"spec"`
 }
 
 type WorkloadSpec struct {
+	// replicas defaults to 1.
+	// +optional
 	// +default=1
-	Replicas *int32                 `json:"replicas,omitempty"`
+	Replicas *int32 `json:"replicas,omitempty"`
+	// template gets the implicit defaults of k8s.io/api's PodTemplateSpec.
+	// +optional
 	Template corev1.PodTemplateSpec `json:"template"`
 }
