@@ -18,7 +18,7 @@ import (
 // refVersion is the controller-gen release controller-gen-default replaces.
 const refVersion = realapis.ReferenceVersion
 
-// TestByteIdentityWithControllerGen is issue 2's "Control" requirement: on
+// TestByteIdentityWithControllerGen is the compatibility promise: on
 // real API modules, controller-gen v0.23.0 `crd ... output:crd:dir=A` and
 // controller-gen-default `crd:implicitDefaults=false ... output:crd:dir=B`
 // write the same files with the same bytes.

@@ -1,4 +1,4 @@
-// Package compat holds the byte-identity test of issue 2 ("Control"): with
+// Package compat holds the byte-identity test: with
 // crd:implicitDefaults=false, controller-gen-default must write exactly the
 // files controller-gen v0.23.0 writes, on real API modules fetched through
 // the Go module proxy (see internal/realapis).

@@ -11,7 +11,7 @@
 //     then fail, because it validates each default alone while it stores it
 //     with the nested defaults applied, never validates defaults under
 //     additionalProperties, never checks list-type uniqueness in defaults,
-//     and ignores `default: null` (issue 3).
+//     and ignores `default: null`.
 //   - LoadCRDs: CRDs from files and directories.
 //
 // The decode and create path of objects, and the normalize command, are in
