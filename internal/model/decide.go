@@ -377,6 +377,10 @@ func (m *Model) decideStruct(d *Decision, prop *apiextensionsv1.JSONSchemaProps)
 	f := d.Field
 	var candidates []any
 	if f.Tag.OmitZero {
+		if !defaultsBelow(prop) {
+			d.Why = "omitzero: Go clients leave the zero struct out, and no default below it would change it"
+			return
+		}
 		zero, ok := m.zeroJSON(f.Shape.Ident)
 		if !ok {
 			d.Why = "omitzero, and the JSON of the zero struct is not known"
@@ -398,12 +402,10 @@ func (m *Model) decideStruct(d *Decision, prop *apiextensionsv1.JSONSchemaProps)
 		candidates = append(candidates, stored)
 	} else {
 		candidates = append(candidates, map[string]any{})
-		if applied, err := normalize.StoredValue(prop, map[string]any{}, true); err == nil && len(applied) > 0 {
-			candidates = append(candidates, applied)
-		}
 	}
 	var first field.ErrorList
-	for i, c := range candidates {
+	for i := 0; i < len(candidates); i++ {
+		c := candidates[i]
 		raw, _ := json.Marshal(c)
 		errs := tryDefault(prop, raw, string(raw) != "{}")
 		if len(errs) == 0 {
@@ -419,6 +421,12 @@ func (m *Model) decideStruct(d *Decision, prop *apiextensionsv1.JSONSchemaProps)
 		}
 		if i == 0 {
 			first = errs
+			// without omitzero, {} refused: {} with the defaults below it applied
+			if !f.Tag.OmitZero && defaultsBelow(prop) {
+				if applied, err := normalize.StoredValue(prop, map[string]any{}, true); err == nil && len(applied) > 0 {
+					candidates = append(candidates, applied)
+				}
+			}
 		}
 	}
 	reason := first.ToAggregate().Error()
@@ -505,4 +513,23 @@ func jsonEqual(a, b any) bool {
 	ja, err1 := json.Marshal(a)
 	jb, err2 := json.Marshal(b)
 	return err1 == nil && err2 == nil && string(ja) == string(jb)
+}
+
+// defaultsBelow reports a default anywhere below s, which defaulting an
+// object of schema s could add.
+func defaultsBelow(s *apiextensionsv1.JSONSchemaProps) bool {
+	for _, p := range s.Properties {
+		if p.Default != nil || defaultsBelow(&p) {
+			return true
+		}
+	}
+	for _, c := range []*apiextensionsv1.JSONSchemaPropsOrArray{s.Items} {
+		if c != nil && c.Schema != nil && (c.Schema.Default != nil || defaultsBelow(c.Schema)) {
+			return true
+		}
+	}
+	if a := s.AdditionalProperties; a != nil && a.Schema != nil && (a.Schema.Default != nil || defaultsBelow(a.Schema)) {
+		return true
+	}
+	return false
 }
