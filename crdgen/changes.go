@@ -1,6 +1,7 @@
 package crdgen
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -21,13 +22,19 @@ import (
 // removed default changes what objects already stored read as (the
 // apiserver defaults on every read), so those point to `impact`. Files
 // that are new, unreadable, or not written to disk get no note.
-func (d *defaulter) noteChanges(w io.Writer, rule genall.OutputRule, crds []apiextensionsv1.CustomResourceDefinition) {
+func (d *defaulter) noteChanges(w io.Writer, rule genall.OutputRule, staged *atomicout.Staging, crds []apiextensionsv1.CustomResourceDefinition) {
 	var affects []string
 	for i := range crds {
 		c := &crds[i]
-		path, ok := atomicout.Destination(rule, nil, fmt.Sprintf("%s_%s.yaml", c.Spec.Group, c.Spec.Names.Plural))
+		name := fmt.Sprintf("%s_%s.yaml", c.Spec.Group, c.Spec.Names.Plural)
+		path, ok := atomicout.Destination(rule, nil, name)
 		if !ok {
 			continue
+		}
+		if b, ok := staged.Staged(name); ok {
+			if on, err := os.ReadFile(path); err != nil || bytes.Equal(on, b) {
+				continue // new, or unchanged: nothing to parse
+			}
 		}
 		old, err := normalize.LoadCRDs(path)
 		if err != nil || len(old) != 1 || old[0].Name != c.Name {

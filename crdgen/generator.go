@@ -164,7 +164,7 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 	if werr != nil {
 		return werr
 	}
-	b.d.noteChanges(DiagnosticsOutput, ctx.OutputRule, b.crds)
+	b.d.noteChanges(DiagnosticsOutput, ctx.OutputRule, &staged, b.crds)
 	return staged.Commit()
 }
 
@@ -177,6 +177,7 @@ func (g Generator) buildOptions() buildOptions {
 		maxDescLen:       g.MaxDescLen,
 		omitToolVersion:  boolOpt(g.OmitToolVersion, false),
 		implicit:         boolOpt(g.ImplicitDefaults, true),
+		explain:          boolOpt(g.Explain, false),
 	}
 }
 
@@ -184,13 +185,13 @@ func (g Generator) buildOptions() buildOptions {
 type buildOptions struct {
 	ignoreUnexported, allowDangerous, embeddedMeta bool
 	maxDescLen                                     *int
-	omitToolVersion, implicit                      bool
+	omitToolVersion, implicit, explain             bool
 }
 
 func (o buildOptions) same(p buildOptions) bool {
 	return o.ignoreUnexported == p.ignoreUnexported && o.allowDangerous == p.allowDangerous &&
 		o.embeddedMeta == p.embeddedMeta && o.omitToolVersion == p.omitToolVersion &&
-		o.implicit == p.implicit &&
+		o.implicit == p.implicit && o.explain == p.explain &&
 		(o.maxDescLen == nil) == (p.maxDescLen == nil) && (o.maxDescLen == nil || *o.maxDescLen == *p.maxDescLen)
 }
 
@@ -246,7 +247,7 @@ func build(ctx *genall.GenerationContext, opts buildOptions, start func(n int), 
 	if len(kinds) == 0 {
 		return nil
 	}
-	b := &built{col: ctx.Collector, opts: opts, d: newDefaulter(parser, ctx.Collector, ctx.Roots, options{implicit: opts.implicit})}
+	b := &built{col: ctx.Collector, opts: opts, d: newDefaulter(parser, ctx.Collector, ctx.Roots, options{implicit: opts.implicit, explain: opts.explain})}
 	b.crds = make([]apiextensionsv1.CustomResourceDefinition, 0, len(kinds))
 	start(len(kinds))
 	for _, gk := range kinds {

@@ -15,7 +15,7 @@ import (
 )
 
 type options struct {
-	implicit bool
+	implicit, explain bool
 }
 
 // defaulter walks each flattened version schema together with the Go types
@@ -38,7 +38,7 @@ type defaulter struct {
 func newDefaulter(p *crd.Parser, col *ctmarkers.Collector, roots []*loader.Package, opts options) *defaulter {
 	return &defaulter{
 		parser:       p,
-		model:        model.New(p, col, roots, model.Options{Implicit: opts.implicit}),
+		model:        model.New(p, col, roots, model.Options{Implicit: opts.implicit, Explain: opts.explain}),
 		opts:         opts,
 		diags:        model.NewDiagnostics(),
 		origins:      map[string]origin{},

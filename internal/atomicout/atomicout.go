@@ -168,3 +168,16 @@ func Destination(r genall.OutputRule, pkg *loader.Package, itemPath string) (str
 	}
 	return filePath(r, pkg, itemPath)
 }
+
+// Staged returns what the run has staged so far under the item path
+// itemPath (the name a generator passed to Open), if anything.
+func (s *Staging) Staged(itemPath string) ([]byte, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, it := range s.items {
+		if it.path == itemPath {
+			return it.buf.Bytes(), true
+		}
+	}
+	return nil, false
+}

@@ -82,9 +82,21 @@ func (d *Decision) addAt(f Finding) {
 	d.Findings = append(d.Findings, f)
 }
 
-// Decisions are the decisions taken about f, one per property that f
-// generates (a type used by several CRDs or versions is decided in each).
+// Decisions are the decisions about f that gave its property a default,
+// one per property that f generates (a type used by several CRDs or
+// versions is decided in each). The others are kept only with
+// Options.Explain: a large API has many fields and few defaults.
 func (m *Model) Decisions(f *Field) []*Decision { return m.decisions[f] }
+
+// keep records d for Decisions and Explain.
+func (m *Model) keep(d *Decision) {
+	if d.Default != nil {
+		m.decisions[d.Field] = append(m.decisions[d.Field], d)
+	}
+	if m.opts.Explain {
+		m.all = append(m.all, d)
+	}
+}
 
 // Explain writes one line per decision about a field of the modules being
 // generated, in go vet style at the field, as a note: the default each
@@ -138,8 +150,7 @@ func splitPosition(l string) (file string, line, col int) {
 // +implicitDefaults setting of an enclosing field or type.
 func (m *Model) Decide(prop *apiextensionsv1.JSONSchemaProps, f *Field, inherit *bool, jpath string) *Decision {
 	d := &Decision{Field: f, JPath: jpath}
-	m.decisions[f] = append(m.decisions[f], d)
-	m.all = append(m.all, d)
+	defer m.keep(d)
 	switch refused := m.checkExplicit(d, prop); {
 	case d.explicit != nil && !refused:
 		m.writeExplicit(d, prop)

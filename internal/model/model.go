@@ -36,6 +36,8 @@ import (
 type Options struct {
 	// Implicit turns KEP-1929's implicit defaults on (crd:implicitDefaults).
 	Implicit bool
+	// Explain keeps every decision for Explain (crd:explain).
+	Explain bool
 }
 
 // Model holds the fields of the types a crd.Parser has loaded, and the
