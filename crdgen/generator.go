@@ -155,6 +155,7 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 	}
 	checks.generatorDone()
 	checks.report(b.d)
+	defer b.release()
 	if boolOpt(g.Explain, false) {
 		b.d.model.Explain(DiagnosticsOutput)
 	}
@@ -203,6 +204,16 @@ type built struct {
 	crds []apiextensionsv1.CustomResourceDefinition
 	// kinds are the root types of every version of every CRD.
 	kinds []crd.TypeIdent
+}
+
+// release drops what only the crd generator needs, the schemas and CRDs,
+// once it has written them: the defaults generator of the same run reads
+// the model, whose types stay.
+func (b *built) release() {
+	b.crds = nil
+	p := b.d.parser
+	p.Schemata, p.FlattenedSchemata, p.CustomResourceDefinitions = nil, nil, nil
+	clear(b.d.origins)
 }
 
 // lastBuild is the build of the current run, shared by the crd and
