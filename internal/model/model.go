@@ -56,6 +56,7 @@ type Model struct {
 	typeDefaults map[crd.TypeIdent]*explicitResult
 	pkgMark      map[*loader.Package]*bool
 	zeros        map[crd.TypeIdent]map[string]any
+	lookup       map[*types.Named]crd.TypeIdent
 
 	// decisions are by field, in the order they were taken; all are every
 	// decision in that order.
@@ -76,6 +77,7 @@ func New(p *crd.Parser, col *ctmarkers.Collector, roots []*loader.Package, opts 
 		typeDefaults: map[crd.TypeIdent]*explicitResult{},
 		pkgMark:      map[*loader.Package]*bool{},
 		zeros:        map[crd.TypeIdent]map[string]any{},
+		lookup:       map[*types.Named]crd.TypeIdent{},
 		decisions:    map[*Field][]*Decision{},
 	}
 }
@@ -250,9 +252,13 @@ func (m *Model) Lookup(n *types.Named) (crd.TypeIdent, bool) {
 	if obj.Pkg() == nil {
 		return crd.TypeIdent{}, false
 	}
+	if id, ok := m.lookup[n]; ok {
+		return id, true
+	}
 	path := loader.NonVendorPath(obj.Pkg().Path())
 	for id := range m.parser.Types {
 		if id.Name == obj.Name() && id.Package.PkgPath == path {
+			m.lookup[n] = id
 			return id, true
 		}
 	}
