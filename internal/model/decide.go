@@ -5,11 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/types"
-	"io"
 	"reflect"
 	"slices"
-	"sort"
-	"strconv"
 	"strings"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -96,53 +93,6 @@ func (m *Model) keep(d *Decision) {
 	if m.opts.Explain {
 		m.all = append(m.all, d)
 	}
-}
-
-// Explain writes one line per decision about a field of the modules being
-// generated, in go vet style at the field, as a note: the default each
-// property got and where it came from, or why it got none. The crd and
-// defaults generators read these same decisions.
-func (m *Model) Explain(w io.Writer) {
-	seen := map[string]bool{}
-	var lines []string
-	for _, d := range m.all {
-		if !m.own.is(d.Field.Pkg) {
-			continue
-		}
-		l := fmt.Sprintf("%s: note: %s [explain]", RelPos(d.Field.Pos()), d)
-		if !seen[l] {
-			seen[l] = true
-			lines = append(lines, l)
-		}
-	}
-	sort.SliceStable(lines, func(i, j int) bool { return positionLess(lines[i], lines[j]) })
-	for _, l := range lines {
-		fmt.Fprintln(w, l)
-	}
-}
-
-// positionLess orders "file:line:col: …" lines by file, then line, then
-// column.
-func positionLess(a, b string) bool {
-	fa, la, ca := splitPosition(a)
-	fb, lb, cb := splitPosition(b)
-	if fa != fb {
-		return fa < fb
-	}
-	if la != lb {
-		return la < lb
-	}
-	return ca < cb
-}
-
-func splitPosition(l string) (file string, line, col int) {
-	parts := strings.SplitN(l, ":", 4)
-	if len(parts) < 4 {
-		return l, 0, 0
-	}
-	line, _ = strconv.Atoi(parts[1])
-	col, _ = strconv.Atoi(parts[2])
-	return parts[0], line, col
 }
 
 // Decide takes the decision for f, whose generated property is prop (with
