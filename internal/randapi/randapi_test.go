@@ -25,6 +25,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/equiv"
+	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
@@ -373,7 +374,7 @@ func newWorkspace(t *testing.T) *workspace {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &workspace{bin: filepath.Join(t.TempDir(), "controller-gen-default"), env: goEnv()}
+	w := &workspace{bin: filepath.Join(t.TempDir(), "controller-gen-default"), env: realapis.GoEnv("-mod=mod")}
 	build := exec.CommandContext(t.Context(), "go", "build", "-o", w.bin, "./cmd/controller-gen-default")
 	build.Dir, build.Env = root, w.env
 	if out, err := build.CombinedOutput(); err != nil {
@@ -409,21 +410,6 @@ func repoRoot() (string, error) {
 		}
 		dir = parent
 	}
-}
-
-// goEnv is the test's environment for go commands in a throwaway module:
-// the local toolchain, no workspace file, go.mod and go.sum updated as
-// needed.
-func goEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		switch strings.SplitN(kv, "=", 2)[0] {
-		case "GOTOOLCHAIN", "GOWORK", "GOFLAGS":
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(env, "GOTOOLCHAIN=local", "GOWORK=off", "GOFLAGS=-mod=mod")
 }
 
 // generated is the output of controller-gen-default for a module.

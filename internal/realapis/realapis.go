@@ -202,8 +202,8 @@ func Prepare(ctx context.Context, dir string, mods ...Module) (*Workspace, error
 	if err != nil {
 		return nil, err
 	}
-	w := &Workspace{Dir: dir, Modules: mods, Env: baseEnv("-mod=readonly")}
-	prepEnv := baseEnv("-mod=mod")
+	w := &Workspace{Dir: dir, Modules: mods, Env: GoEnv("-mod=readonly")}
+	prepEnv := GoEnv("-mod=mod")
 
 	goEnv, err := goCmdOutput(ctx, dir, prepEnv, "env", "GOVERSION", "GOPROXY")
 	if err != nil {
@@ -350,11 +350,11 @@ func goCmdOutput(ctx context.Context, dir string, env []string, args ...string) 
 	return stdout.String(), nil
 }
 
-// baseEnv is the caller's environment with the settings a reproducible run
-// in the throwaway module needs. GOTOOLCHAIN=local: a module whose go
+// GoEnv is the caller's environment with the settings a reproducible run
+// in a throwaway module needs, and GOFLAGS=modFlag. GOTOOLCHAIN=local: a module whose go
 // directive is newer than the local toolchain fails instead of downloading
 // a toolchain. GOWORK=off: no go.work of an enclosing directory applies.
-func baseEnv(modFlag string) []string {
+func GoEnv(modFlag string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		switch strings.SplitN(kv, "=", 2)[0] {
