@@ -24,8 +24,8 @@ import (
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
+	"github.com/controller-gen-default/controller-gen-default/internal/decision"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
-	"github.com/controller-gen-default/controller-gen-default/markers"
 )
 
 // DiagnosticsOutput receives diagnostics in go vet style. Tests replace it.
@@ -88,15 +88,11 @@ func (Generator) Help() *ctmarkers.DefinitionHelp {
 }
 
 // CheckFilter asks genall for type-checked packages.
-func (Generator) CheckFilter() loader.NodeFilter { return crd.Generator{}.CheckFilter() }
+func (Generator) CheckFilter() loader.NodeFilter { return model.CheckFilter() }
 
-// RegisterMarkers registers controller-tools' CRD markers, then ours over them.
-func (Generator) RegisterMarkers(into *ctmarkers.Registry) error {
-	if err := (crd.Generator{}).RegisterMarkers(into); err != nil {
-		return err
-	}
-	return markers.Register(into)
-}
+// RegisterMarkers registers controller-tools' CRD markers, then ours over
+// them (model.RegisterMarkers: the lint reads the same).
+func (Generator) RegisterMarkers(into *ctmarkers.Registry) error { return model.RegisterMarkers(into) }
 
 func boolOpt(p *bool, def bool) bool {
 	if p == nil {
@@ -289,7 +285,7 @@ func build(ctx *genall.GenerationContext, opts buildOptions, start func(n int), 
 // Decisions are the defaults of a run's CRDs, as the defaults generator
 // reads them.
 type Decisions struct {
-	Model *model.Model
+	Model *decision.Model
 	// Findings are the findings about the fields of the CRDs; a report
 	// prints each once, whichever generator prints it.
 	Findings *model.Diagnostics

@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/loader"
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/decision"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
 )
 
@@ -25,7 +26,7 @@ type options struct {
 // two defaults into an `allOf`.
 type defaulter struct {
 	parser  *crd.Parser
-	model   *model.Model
+	model   *decision.Model
 	opts    options
 	diags   *model.Diagnostics
 	origins map[string]origin
@@ -38,7 +39,7 @@ type defaulter struct {
 func newDefaulter(p *crd.Parser, col *ctmarkers.Collector, roots []*loader.Package, opts options) *defaulter {
 	return &defaulter{
 		parser:       p,
-		model:        model.New(p, col, roots, model.Options{Implicit: opts.implicit, Explain: opts.explain}),
+		model:        decision.New(p, col, roots, decision.Options{Options: model.Options{Implicit: opts.implicit}, Explain: opts.explain}),
 		opts:         opts,
 		diags:        model.NewDiagnostics(),
 		origins:      map[string]origin{},
@@ -136,7 +137,7 @@ func (d *defaulter) field(prop *apiextensionsv1.JSONSchemaProps, f *model.Field,
 
 // apply writes a decision into the schema and keeps its findings and, for
 // apiserver errors about the default, where it came from.
-func (d *defaulter) apply(s *apiextensionsv1.JSONSchemaProps, dec *model.Decision, l loc, at token.Position, goPath string, own bool) {
+func (d *defaulter) apply(s *apiextensionsv1.JSONSchemaProps, dec *decision.Decision, l loc, at token.Position, goPath string, own bool) {
 	for _, f := range dec.Findings {
 		d.diags.Add(f)
 	}

@@ -29,7 +29,7 @@ import (
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 
 	"github.com/controller-gen-default/controller-gen-default/crdgen"
-	"github.com/controller-gen-default/controller-gen-default/internal/model"
+	"github.com/controller-gen-default/controller-gen-default/internal/decision"
 )
 
 // Generator writes Go defaulting functions from +default markers.
@@ -122,7 +122,7 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 
 // fileGen writes the defaulting code of one package.
 type fileGen struct {
-	m       *model.Model
+	m       *decision.Model
 	pkg     *loader.Package
 	imports map[string]string    // path -> name
 	state   map[*types.Named]int // needs(): 1 in progress, 2 yes, 3 no
@@ -132,7 +132,7 @@ type fileGen struct {
 	tmp     int
 }
 
-func newFileGen(m *model.Model, pkg *loader.Package) *fileGen {
+func newFileGen(m *decision.Model, pkg *loader.Package) *fileGen {
 	return &fileGen{
 		m: m, pkg: pkg,
 		imports: map[string]string{},

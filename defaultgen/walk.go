@@ -293,7 +293,7 @@ func (fg *fileGen) nonZero(expr string, t types.Type) string {
 }
 
 // setIf unmarshals raw into expr when cond holds. raw was checked against
-// the Go type when it was decided (model.Decide), so the unmarshal cannot
+// the Go type when it was decided (decision.Decide), so the unmarshal cannot
 // fail.
 func (fg *fileGen) setIf(cond, expr, raw string) string {
 	if strings.HasPrefix(cond, "reflect.") || strings.Contains(cond, " reflect.") {

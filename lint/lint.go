@@ -33,9 +33,7 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/loader"
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 
-	"github.com/controller-gen-default/controller-gen-default/crdgen"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
-	"github.com/controller-gen-default/controller-gen-default/markers"
 )
 
 // Rules are the rule names the analyzers report, one analyzer each, in the
@@ -293,13 +291,10 @@ func lintDir(dir string, cfg Config) ([]model.Finding, error) {
 		return nil, fmt.Errorf("loading %s with controller-tools' loader: %w", dir, err)
 	}
 	reg := &ctmarkers.Registry{}
-	if err := (crdgen.Generator{}).RegisterMarkers(reg); err != nil {
-		return nil, err
-	}
-	if err := markers.Register(reg); err != nil {
+	if err := model.RegisterMarkers(reg); err != nil {
 		return nil, err
 	}
 	col := &ctmarkers.Collector{Registry: reg}
-	checker := &loader.TypeChecker{NodeFilters: []loader.NodeFilter{crdgen.Generator{}.CheckFilter()}}
+	checker := &loader.TypeChecker{NodeFilters: []loader.NodeFilter{model.CheckFilter()}}
 	return model.LintRoots(roots, col, checker, model.Options{Implicit: cfg.ImplicitDefaults}), nil
 }

@@ -61,7 +61,7 @@ func (m *Model) Explicit(f *Field) (*Explicit, []Finding) {
 	switch {
 	case own != nil && kb != nil:
 		if !bytes.Equal(canonical(own.Raw), canonical(kb.Raw)) {
-			findings = append(findings, m.finding(f, Error, RuleConflict,
+			findings = append(findings, m.FieldFinding(f, Error, RuleConflict,
 				fmt.Sprintf("two different defaults: +default=%s and +kubebuilder:default=%s; keep one", own.Raw, kb.Raw)))
 			return nil, findings
 		}
@@ -131,9 +131,13 @@ func (m *Model) evaluate(d markers.Default, pkg *loader.Package, pos token.Posit
 	return &Explicit{Raw: raw, Value: v, Pos: pos}, nil
 }
 
-func (m *Model) finding(f *Field, sev Severity, rule, msg string) Finding {
+// FieldFinding is a finding about f, at f.
+func (m *Model) FieldFinding(f *Field, sev Severity, rule, msg string) Finding {
 	return Finding{Sev: sev, Pos: f.Pos(), GoPath: f.GoPath(), Rule: rule, Own: m.own.is(f.Pkg), Msg: msg}
 }
+
+// EmptyObject reports a default of {}.
+func (e *Explicit) EmptyObject() bool { return string(canonical(e.Raw)) == "{}" }
 
 // canonical re-encodes JSON so that equal values compare equal.
 func canonical(raw []byte) []byte {

@@ -6,7 +6,21 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/crd"
 	"sigs.k8s.io/controller-tools/pkg/loader"
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
+
+	"github.com/controller-gen-default/controller-gen-default/markers"
 )
+
+// RegisterMarkers registers controller-tools' CRD markers, then ours over
+// them: the markers the crd generator reads, and LintRoots with it.
+func RegisterMarkers(into *ctmarkers.Registry) error {
+	if err := (crd.Generator{}).RegisterMarkers(into); err != nil {
+		return err
+	}
+	return markers.Register(into)
+}
+
+// CheckFilter is the crd generator's filter of the nodes to type-check.
+func CheckFilter() loader.NodeFilter { return crd.Generator{}.CheckFilter() }
 
 // LintRoots runs Lint on every field of every struct type declared in
 // roots, and the type-level defaults of their list items and map values,
@@ -44,8 +58,7 @@ func LintRoots(roots []*loader.Package, col *ctmarkers.Collector, checker *loade
 			if f.Shape.Kind == KindList || f.Shape.Kind == KindMap {
 				elem := m.ShapeOf(f.Shape.Elem, f.Pkg)
 				if elem.HasIdent {
-					d := m.DecideElement(goSchema(elem, f.Shape.Elem), elem, "")
-					for _, fnd := range d.Findings {
+					for _, fnd := range m.CheckElement(goSchema(elem, f.Shape.Elem), elem).Findings {
 						ds.Add(fnd)
 					}
 				}

@@ -4,13 +4,18 @@
 // generators need: the JSON name and tag options, the shape of the Go type
 // and its zero value, the author's explicit default (field +default,
 // +kubebuilder:default, or +default on the field's type, with ref()
-// resolved), requiredness, and whether implicit defaults are on. Given the
-// field's generated schema, Decide then takes the decision: which default
-// the CRD gets, or why it gets none, with the KEP-1929 findings that go
-// with it. The crd generator writes the decision into the CRD, the defaults
-// generator into Go code, and the lint reports its findings; none of them
-// derives a default on its own, so the CRD and the Go defaulter cannot
-// disagree.
+// resolved), requiredness, and whether implicit defaults are on; and the
+// part of the decision that needs no generated schema (CheckField,
+// CheckElement): the KEP-1929 findings on the Go code alone. Given the
+// field's generated schema, package decision then takes the decision:
+// which default the CRD gets, or why it gets none, checked against the
+// apiserver's own code. The crd generator writes the decision into the CRD,
+// the defaults generator into Go code, and the lint reports the check's
+// findings (Lint, LintRoots); none of them derives a default on its own, so
+// the CRD and the Go defaulter cannot disagree.
+//
+// This package links no apiserver validation, CEL or storage code (a test
+// in lint/plugin pins it): the golangci-lint plugin builds on it alone.
 //
 // The rules are those of KEP-1929 (kubernetes/enhancements
 // keps/sig-api-machinery/1929-built-in-default), "Changes to
@@ -36,12 +41,9 @@ import (
 type Options struct {
 	// Implicit turns KEP-1929's implicit defaults on (crd:implicitDefaults).
 	Implicit bool
-	// Explain keeps every decision for Explain (crd:explain).
-	Explain bool
 }
 
-// Model holds the fields of the types a crd.Parser has loaded, and the
-// decisions taken about them.
+// Model holds the fields of the types a crd.Parser has loaded.
 type Model struct {
 	parser *crd.Parser
 	col    *ctmarkers.Collector
@@ -57,11 +59,6 @@ type Model struct {
 	pkgMark      map[*loader.Package]*bool
 	zeros        map[crd.TypeIdent]map[string]any
 	lookup       map[*types.Named]crd.TypeIdent
-
-	// decisions are by field, in the order they were taken; all are every
-	// decision in that order.
-	decisions map[*Field][]*Decision
-	all       []*Decision
 }
 
 // New returns a model of the types p loads. roots are the packages being
@@ -78,7 +75,6 @@ func New(p *crd.Parser, col *ctmarkers.Collector, roots []*loader.Package, opts 
 		pkgMark:      map[*loader.Package]*bool{},
 		zeros:        map[crd.TypeIdent]map[string]any{},
 		lookup:       map[*types.Named]crd.TypeIdent{},
-		decisions:    map[*Field][]*Decision{},
 	}
 }
 

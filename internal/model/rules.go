@@ -25,9 +25,9 @@ const (
 	RuleUnknownZero        = "unknown-zero-value"
 )
 
-// omitemptyOnStruct is KEP-1929 "Changes to kubebuilder/default-gen" rule
-// 2 (jsontag.OmitemptyOnStruct).
-func omitemptyOnStruct(f *Field) string {
+// OmitemptyOnStruct is KEP-1929 "Changes to kubebuilder/default-gen" rule
+// 2 (jsontag.OmitemptyOnStruct): the warning for f, or "".
+func OmitemptyOnStruct(f *Field) string {
 	return jsontag.OmitemptyOnStruct(f.Tag, f.Shape.NonPointerStruct())
 }
 
@@ -35,7 +35,7 @@ func omitemptyOnStruct(f *Field) string {
 // example): a non-pointer struct decodes to {} in Go when absent, so any
 // other default would differ between Go clients and the apiserver.
 func structDefaultMustBeEmpty(f *Field, ex *Explicit) string {
-	if !f.Shape.NonPointerStruct() || string(canonical(ex.Raw)) == "{}" {
+	if !f.Shape.NonPointerStruct() || ex.EmptyObject() {
 		return ""
 	}
 	return fmt.Sprintf("%s=%s on a non-pointer struct: only {} is allowed, because Go clients always send the struct. "+

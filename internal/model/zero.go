@@ -6,16 +6,15 @@ import (
 	"reflect"
 	"strings"
 
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-tools/pkg/crd"
 	"sigs.k8s.io/controller-tools/pkg/loader"
 )
 
-// zeroJSON is what encoding/json writes for the zero value of the struct
+// ZeroJSON is what encoding/json writes for the zero value of the struct
 // type id, decoded; ok is false where that is not known (a field whose type
 // has its own encoding and is not in the table of known zero values).
-func (m *Model) zeroJSON(id crd.TypeIdent) (map[string]any, bool) {
+func (m *Model) ZeroJSON(id crd.TypeIdent) (map[string]any, bool) {
 	if z, ok := m.zeros[id]; ok {
 		return runtime.DeepCopyJSON(z), z != nil
 	}
@@ -48,102 +47,12 @@ func (m *Model) zeroValue(sh Shape) (any, bool) {
 		err := json.Unmarshal(sh.Zero, &v)
 		return v, err == nil
 	case sh.Kind == KindStruct && sh.HasIdent:
-		return m.zeroJSON(sh.Ident)
+		return m.ZeroJSON(sh.Ident)
 	}
 	return nil, false
 }
 
-// dropRequiredCoveredByDefaults removes from `required` each property that
-// a default value leaves out but that has a default of its own. The
-// apiserver validates every default in isolation, before nested defaults
-// apply (defaulting.ValidateDefaults), and would reject such a default with
-// "Required value"; yet after top-down defaulting the property can never be
-// missing, so dropping it from `required` changes no object. This is what
-// makes KEP-1929's "Non-pointer structs" and "Struct pointers" examples
-// acceptable to the apiserver.
-func dropRequiredCoveredByDefaults(s *apiextensionsv1.JSONSchemaProps, v any) {
-	switch v := v.(type) {
-	case map[string]any:
-		kept := s.Required[:0:0]
-		for _, r := range s.Required {
-			p, has := s.Properties[r]
-			if _, present := v[r]; !present && has && p.Default != nil && string(p.Default.Raw) != "null" {
-				continue
-			}
-			kept = append(kept, r)
-		}
-		if len(kept) == 0 {
-			kept = nil
-		}
-		s.Required = kept
-		for k, cv := range v {
-			if p, ok := s.Properties[k]; ok {
-				dropRequiredCoveredByDefaults(&p, cv)
-				s.Properties[k] = p
-			}
-		}
-	case []any:
-		if s.Items != nil && s.Items.Schema != nil {
-			for _, e := range v {
-				dropRequiredCoveredByDefaults(s.Items.Schema, e)
-			}
-		}
-	}
-}
-
-// slim returns the part of s that a default of raw is validated against:
-// s itself with its own constraints, but children only as far as CEL rules,
-// or a value that sets children (full), need them, and no nested defaults.
-// That keeps the check proportional to the node, not to its subtree.
-func slim(s *apiextensionsv1.JSONSchemaProps, raw []byte, full bool) *apiextensionsv1.JSONSchemaProps {
-	out := *s
-	out.Description = ""
-	out.Default = &apiextensionsv1.JSON{Raw: raw}
-	if len(s.XValidations) == 0 && !full {
-		out.Properties = nil
-		out.Items = nil
-		out.AdditionalProperties = nil
-		return &out
-	}
-	out.Properties = make(map[string]apiextensionsv1.JSONSchemaProps, len(s.Properties))
-	for k, p := range s.Properties {
-		c := p.DeepCopy()
-		stripDefaults(c)
-		out.Properties[k] = *c
-	}
-	if full {
-		if s.Items != nil {
-			out.Items = s.Items.DeepCopy()
-			if out.Items.Schema != nil {
-				stripDefaults(out.Items.Schema)
-			}
-		}
-		if s.AdditionalProperties != nil {
-			out.AdditionalProperties = s.AdditionalProperties.DeepCopy()
-			if out.AdditionalProperties.Schema != nil {
-				stripDefaults(out.AdditionalProperties.Schema)
-			}
-		}
-	}
-	return &out
-}
-
-func stripDefaults(s *apiextensionsv1.JSONSchemaProps) {
-	s.Default = nil
-	s.Description = ""
-	for k, p := range s.Properties {
-		stripDefaults(&p)
-		s.Properties[k] = p
-	}
-	if s.Items != nil && s.Items.Schema != nil {
-		stripDefaults(s.Items.Schema)
-	}
-	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
-		stripDefaults(s.AdditionalProperties.Schema)
-	}
-}
-
-// goEncoding is value as a Go client encodes it once it has decoded it
+// GoEncoding is value as a Go client encodes it once it has decoded it
 // into a Go value of type t (encoding/json both ways): fields without
 // omitempty that value leaves out appear with their zero value, fields
 // that omitempty or omitzero leave out when zero disappear, and nulls
@@ -151,7 +60,7 @@ func stripDefaults(s *apiextensionsv1.JSONSchemaProps) {
 // them. Keys that are no field of t stay, for the apiserver's check to
 // report. The Go defaulter and the apiserver then store the same object
 // for the default; written as the author wrote it, they may not.
-func (m *Model) goEncoding(value any, t types.Type, pkg *loader.Package) any {
+func (m *Model) GoEncoding(value any, t types.Type, pkg *loader.Package) any {
 	t = types.Unalias(t)
 	if p, ok := t.(*types.Pointer); ok {
 		t = types.Unalias(p.Elem())
@@ -182,7 +91,7 @@ func (m *Model) goEncoding(value any, t types.Type, pkg *loader.Package) any {
 		out := make(map[string]any, len(obj))
 		for k, v := range obj {
 			if v != nil {
-				out[k] = m.goEncoding(v, u.Elem(), pkg)
+				out[k] = m.GoEncoding(v, u.Elem(), pkg)
 			}
 		}
 		return out
@@ -197,12 +106,12 @@ func (m *Model) listEncoding(value any, elem types.Type, pkg *loader.Package) an
 	}
 	out := make([]any, len(list))
 	for i, v := range list {
-		out[i] = m.goEncoding(v, elem, pkg)
+		out[i] = m.GoEncoding(v, elem, pkg)
 	}
 	return out
 }
 
-// structEncoding is goEncoding for an object of the struct type id.
+// structEncoding is GoEncoding for an object of the struct type id.
 func (m *Model) structEncoding(obj map[string]any, id crd.TypeIdent) map[string]any {
 	out := map[string]any{}
 	fields := m.Fields(id)
@@ -217,7 +126,7 @@ func (m *Model) structEncoding(obj map[string]any, id crd.TypeIdent) map[string]
 		var enc any
 		switch {
 		case present && v != nil:
-			enc = m.goEncoding(v, f.Type, f.Pkg)
+			enc = m.GoEncoding(v, f.Type, f.Pkg)
 		case f.Tag.Omits(f.Shape.NonPointerStruct()):
 			continue
 		default:
@@ -264,7 +173,7 @@ func (m *Model) omitted(f *Field, enc any) bool {
 	case f.Tag.OmitEmpty && !f.Shape.NonPointerStruct() && empty:
 		return true
 	case f.Tag.OmitZero && f.Shape.NonPointerStruct() && f.Shape.HasIdent:
-		z, ok := m.zeroJSON(f.Shape.Ident)
+		z, ok := m.ZeroJSON(f.Shape.Ident)
 		return ok && reflect.DeepEqual(DropNulls(z), enc)
 	case f.Tag.OmitZero && !f.Shape.NonPointerStruct():
 		_, isList := enc.([]any)

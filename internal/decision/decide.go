@@ -1,4 +1,16 @@
-package model
+// Package decision takes the decisions of package model against the
+// generated schema and the apiserver's own code: which default each
+// property of a CRD gets, or why it gets none (KEP-1929, kubernetes/enhancements
+// keps/sig-api-machinery/1929-built-in-default, "Changes to
+// kubebuilder/default-gen"). An implicit default is written only when the
+// apiserver would accept it, and an author's default as the apiserver
+// stores what a Go client sends; both are asked of normalize, which runs
+// the apiextensions-apiserver's validation, defaulting and pruning.
+//
+// The packages stand in this order: markers, model (the Go types and the
+// schema-free check, all that the lint analyzers link), decision, then the
+// generators crdgen and defaultgen, which read the decisions.
+package decision
 
 import (
 	"context"
@@ -11,17 +23,48 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/controller-tools/pkg/crd"
 	"sigs.k8s.io/controller-tools/pkg/loader"
+	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/model"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
+
+// Options are model.Options and what the decisions keep.
+type Options struct {
+	model.Options
+	// Explain keeps every decision for Explain (crd:explain).
+	Explain bool
+}
+
+// Model is a model.Model and the decisions taken about its fields.
+type Model struct {
+	*model.Model
+	explain bool
+
+	// decisions are by field, in the order they were taken; all are every
+	// decision in that order.
+	decisions map[*model.Field][]*Decision
+	all       []*Decision
+}
+
+// New returns a model of the types p loads (model.New) that takes
+// decisions.
+func New(p *crd.Parser, col *ctmarkers.Collector, roots []*loader.Package, opts Options) *Model {
+	return &Model{
+		Model:     model.New(p, col, roots, opts.Options),
+		explain:   opts.Explain,
+		decisions: map[*model.Field][]*Decision{},
+	}
+}
 
 // Decision is what one property of a field, or of a list item or map
 // value, gets: the default the CRD carries and where it comes from, or why
 // it carries none. The Go defaulter follows the same decision.
 type Decision struct {
 	// Field is the Go field; nil for a list item or map value.
-	Field *Field
+	Field *model.Field
 	JPath string
 	// Default is the default written, nil for none.
 	Default []byte
@@ -34,14 +77,14 @@ type Decision struct {
 	// Why says, when Default is nil, why the property has no default.
 	Why string
 	// Findings are the diagnostics of the decision, reported once.
-	Findings []Finding
+	Findings []model.Finding
 	// explicit is the author's default, when there is one.
-	explicit *Explicit
+	explicit *model.Explicit
 }
 
 // Explicit is the author's default behind the decision, if any, whether or
 // not it was written.
-func (d *Decision) Explicit() *Explicit { return d.explicit }
+func (d *Decision) Explicit() *model.Explicit { return d.explicit }
 
 // Apply writes the decision into the property's schema: its default, and
 // the `required` entries that the default covers (see
@@ -66,13 +109,13 @@ func (d *Decision) String() string {
 	return fmt.Sprintf("%s: no default: %s", name, d.Why)
 }
 
-func (d *Decision) add(sev Severity, rule, msg string, m *Model) {
-	f := m.finding(d.Field, sev, rule, msg)
+func (d *Decision) add(sev model.Severity, rule, msg string, m *Model) {
+	f := m.FieldFinding(d.Field, sev, rule, msg)
 	f.JPath = d.JPath
 	d.Findings = append(d.Findings, f)
 }
 
-func (d *Decision) addAt(f Finding) {
+func (d *Decision) addAt(f model.Finding) {
 	if f.JPath == "" {
 		f.JPath = d.JPath
 	}
@@ -83,14 +126,14 @@ func (d *Decision) addAt(f Finding) {
 // one per property that f generates (a type used by several CRDs or
 // versions is decided in each). The others are kept only with
 // Options.Explain: a large API has many fields and few defaults.
-func (m *Model) Decisions(f *Field) []*Decision { return m.decisions[f] }
+func (m *Model) Decisions(f *model.Field) []*Decision { return m.decisions[f] }
 
 // keep records d for Decisions and Explain.
 func (m *Model) keep(d *Decision) {
 	if d.Default != nil {
 		m.decisions[d.Field] = append(m.decisions[d.Field], d)
 	}
-	if m.opts.Explain {
+	if m.explain {
 		m.all = append(m.all, d)
 	}
 }
@@ -98,23 +141,25 @@ func (m *Model) keep(d *Decision) {
 // Decide takes the decision for f, whose generated property is prop (with
 // the defaults below it already decided), at jpath, where inherit is the
 // +implicitDefaults setting of an enclosing field or type.
-func (m *Model) Decide(prop *apiextensionsv1.JSONSchemaProps, f *Field, inherit *bool, jpath string) *Decision {
+func (m *Model) Decide(prop *apiextensionsv1.JSONSchemaProps, f *model.Field, inherit *bool, jpath string) *Decision {
 	d := &Decision{Field: f, JPath: jpath}
 	defer m.keep(d)
-	switch refused := m.checkExplicit(d, prop); {
-	case d.explicit != nil && !refused:
+	c := m.CheckField(f, prop)
+	d.take(c)
+	switch {
+	case c.Explicit != nil && !c.Refused:
 		m.writeExplicit(d, prop)
-	case refused:
+	case c.Refused:
 	case !m.ImplicitFor(f, inherit):
 		d.Why = "no marker, and implicit defaults are off here (+implicitDefaults=false or crd:implicitDefaults=false)"
 	case f.Required():
 		d.Why = "no marker, and the field is +required: clients must send it"
 	case implicitStructApplies(prop, f.Shape):
 		m.decideStruct(d, prop)
-	case f.Shape.Kind == KindOpaque && !f.Shape.Pointer && !f.Tag.Omits(f.Shape.NonPointerStruct()):
+	case f.Shape.Kind == model.KindOpaque && !f.Shape.Pointer && !f.Tag.Omits(f.Shape.NonPointerStruct()):
 		d.Why = "no marker, and the zero value is unknown: " + f.Shape.Note
 		if f.Shape.Note != "" {
-			d.add(Note, RuleUnknownZero, "no implicit default: "+f.Shape.Note, m)
+			d.add(model.Note, model.RuleUnknownZero, "no implicit default: "+f.Shape.Note, m)
 		}
 	case implicitZeroApplies(prop, f):
 		m.decideZero(d, prop)
@@ -124,6 +169,18 @@ func (m *Model) Decide(prop *apiextensionsv1.JSONSchemaProps, f *Field, inherit 
 	return d
 }
 
+// take records the check behind the decision: its findings, at the
+// decision's JSON path, the author's default, and why it is refused.
+func (d *Decision) take(c model.Check) {
+	for _, f := range c.Findings {
+		d.addAt(f)
+	}
+	d.explicit = c.Explicit
+	if c.Refused {
+		d.Why, d.Rule = c.Why, c.Rule
+	}
+}
+
 // writeExplicit decides for the author's default, checked already. With
 // implicit defaults on (KEP-1929's promise that Go clients and the CRD
 // agree), the default is written as a Go client encodes it (goEncoding),
@@ -131,14 +188,14 @@ func (m *Model) Decide(prop *apiextensionsv1.JSONSchemaProps, f *Field, inherit 
 // structs, as if it were implicit: Go clients leave the zero struct out.
 func (m *Model) writeExplicit(d *Decision, prop *apiextensionsv1.JSONSchemaProps) {
 	f, ex := d.Field, d.explicit
-	if m.opts.Implicit && f.Shape.NonPointerStruct() && f.Tag.OmitZero && string(canonical(ex.Raw)) == "{}" {
+	if m.Options().Implicit && f.Shape.NonPointerStruct() && f.Tag.OmitZero && ex.EmptyObject() {
 		m.decideStruct(d, prop)
 		d.Source = ex.Source + "={} on an omitzero struct, as " + d.Source
-		d.Why = ex.Source + "={} on an omitzero struct, as " + RuleImplicitStruct + ": " + d.Why
+		d.Why = ex.Source + "={} on an omitzero struct, as " + model.RuleImplicitStruct + ": " + d.Why
 		return
 	}
 	d.Default, d.value, d.Source = ex.Raw, ex.Value, ex.Source
-	if m.opts.Implicit {
+	if m.Options().Implicit {
 		m.asGoEncodes(d, prop, f.Type, f.Pkg)
 	}
 }
@@ -153,7 +210,7 @@ func (m *Model) asGoEncodes(d *Decision, prop *apiextensionsv1.JSONSchemaProps, 
 	default:
 		return
 	}
-	enc := m.goEncoding(d.value, t, pkg)
+	enc := m.GoEncoding(d.value, t, pkg)
 	if reflect.DeepEqual(enc, d.value) || storedAlike(prop, d.value, enc) {
 		return
 	}
@@ -165,123 +222,41 @@ func (m *Model) asGoEncodes(d *Decision, prop *apiextensionsv1.JSONSchemaProps, 
 	d.Source += fmt.Sprintf(", written as Go clients encode it: %s", raw)
 }
 
-// Lint is the part of f's decision that needs no generated schema: rule 2
-// on its tag; its author's default evaluated, checked against KEP-1929's
-// rules 3 and "Non-pointer structs", and against the JSON type
-// controller-gen gives the Go type and the Go type itself. Its findings
-// are the ones Decide reports, word for word.
-func (m *Model) Lint(f *Field) []Finding {
-	d := &Decision{Field: f}
-	m.checkExplicit(d, goSchema(f.Shape, f.Type))
-	return d.Findings
-}
-
-// checkExplicit adds rule 2's finding and checks the author's default, if
-// any, against the KEP-1929 rules and the property's type; refused says
-// the default, or a marker's value, cannot be written.
-func (m *Model) checkExplicit(d *Decision, prop *apiextensionsv1.JSONSchemaProps) (refused bool) {
-	f := d.Field
-	if msg := omitemptyOnStruct(f); msg != "" {
-		d.add(Warning, RuleOmitemptyStruct, msg, m)
-	}
-	ex, findings := m.Explicit(f)
-	for _, fnd := range findings {
-		d.addAt(fnd)
-	}
-	if ex == nil {
-		if len(findings) > 0 {
-			d.Why = "its marker's value is refused"
-		}
-		return len(findings) > 0
-	}
-	d.explicit = ex
-	sev := m.kepSeverity(ex)
-	for _, r := range []struct {
-		rule string
-		msg  string
-	}{
-		{RuleStructDefaultEmpty, structDefaultMustBeEmpty(f, ex)},
-		{RuleNeedsOmitempty, nonZeroDefaultNeedsOmitempty(f, ex)},
-	} {
-		if r.msg == "" {
-			continue
-		}
-		d.addAt(Finding{Sev: sev, Pos: ex.Pos, GoPath: f.GoPath(), Rule: r.rule, Own: m.own.is(f.Pkg), Msg: r.msg})
-		if sev == Error {
-			d.Why, d.Rule = "the default breaks a KEP-1929 rule", r.rule
-			return true
-		}
-	}
-	msg := fitsSchema(ex.Value, prop)
-	if msg == "" {
-		msg = m.decodable(ex.Value, f.Type, f.Pkg)
-	}
-	if msg != "" {
-		d.addAt(Finding{Sev: Error, Pos: ex.Pos, GoPath: f.GoPath(), Rule: RuleTypeMismatch, Own: m.own.is(f.Pkg),
-			Msg: fmt.Sprintf("%s=%s: %s", ex.Source, ex.Raw, msg)})
-		d.Why, d.Rule = "the default does not have the field's type", RuleTypeMismatch
-		return true
-	}
-	return false
-}
-
 // DecideElement takes the decision for a list item or map value at jpath,
 // whose schema is s and whose Go type has shape sh: only a +default on the
 // item's type applies (KEP-1929 "Lists" and "String Maps").
-func (m *Model) DecideElement(s *apiextensionsv1.JSONSchemaProps, sh Shape, jpath string) *Decision {
+func (m *Model) DecideElement(s *apiextensionsv1.JSONSchemaProps, sh model.Shape, jpath string) *Decision {
 	d := &Decision{JPath: jpath}
-	ex, findings := m.ElementDefault(sh)
-	for _, fnd := range findings {
-		d.addAt(fnd)
-	}
-	if ex == nil {
+	c := m.CheckElement(s, sh)
+	d.take(c)
+	switch {
+	case c.Explicit == nil:
 		d.Why = "a list item or map value takes only a +default on its type"
 		return d
-	}
-	d.explicit = ex
-	msg := fitsSchema(ex.Value, s)
-	if msg == "" && sh.Named != nil {
-		msg = m.decodable(ex.Value, sh.Named, sh.Ident.Package)
-	}
-	if msg != "" {
-		d.addAt(Finding{Sev: Error, Pos: ex.Pos, GoPath: m.parser.Types[sh.Ident].Name, Rule: RuleTypeMismatch,
-			Own: m.own.is(sh.Ident.Package), Msg: fmt.Sprintf("%s=%s: %s", ex.Source, ex.Raw, msg)})
-		d.Why = "the default does not have the schema's type"
+	case c.Refused:
 		return d
 	}
+	ex := c.Explicit
 	d.Default, d.value, d.Source = ex.Raw, ex.Value, ex.Source
-	if m.opts.Implicit && sh.Named != nil {
+	if m.Options().Implicit && sh.Named != nil {
 		m.asGoEncodes(d, s, sh.Named, sh.Ident.Package)
 	}
 	return d
-}
-
-// kepSeverity is how a KEP-1929 rule violation by an explicit default is
-// reported. The KEP's rules bind the KEP's marker: a +default (on a field
-// or a type) that breaks them is an error. +kubebuilder:default keeps
-// controller-gen's meaning, a plain OpenAPI default, so it gets a warning;
-// so does everything under crd:implicitDefaults=false, which promises
-// controller-gen's output.
-func (m *Model) kepSeverity(ex *Explicit) Severity {
-	if m.opts.Implicit && !ex.Kubebuilder {
-		return Error
-	}
-	return Warning
 }
 
 // implicitStructApplies is where KEP-1929 rule 1 can apply: a non-pointer
 // struct with an object schema of its own. Embedded resources need
 // apiVersion and kind, which have no default; a subtree that preserves
 // unknown fields declares nothing to default.
-func implicitStructApplies(prop *apiextensionsv1.JSONSchemaProps, sh Shape) bool {
+func implicitStructApplies(prop *apiextensionsv1.JSONSchemaProps, sh model.Shape) bool {
 	return sh.NonPointerStruct() && prop.Type == "object" && !preservesUnknown(prop) && !prop.XEmbeddedResource
 }
 
 // implicitZeroApplies is where KEP-1929 rule 4 applies: a non-pointer
 // scalar without omitempty, whose zero JSON is known and fits the schema.
-func implicitZeroApplies(prop *apiextensionsv1.JSONSchemaProps, f *Field) bool {
+func implicitZeroApplies(prop *apiextensionsv1.JSONSchemaProps, f *model.Field) bool {
 	sh := f.Shape
-	if sh.Pointer || f.Tag.Omits(sh.NonPointerStruct()) || sh.Kind != KindScalar || sh.Zero == nil {
+	if sh.Pointer || f.Tag.Omits(sh.NonPointerStruct()) || sh.Kind != model.KindScalar || sh.Zero == nil {
 		return false
 	}
 	switch prop.Type {
@@ -303,11 +278,11 @@ func preservesUnknown(s *apiextensionsv1.JSONSchemaProps) bool {
 // zero value when unset, so its CRD default is that zero value, unless the
 // apiserver would refuse it.
 func (m *Model) decideZero(d *Decision, prop *apiextensionsv1.JSONSchemaProps) {
-	d.Rule = RuleImplicitZero
+	d.Rule = model.RuleImplicitZero
 	raw := d.Field.Shape.Zero
 	if errs := tryDefault(prop, raw, false); len(errs) > 0 {
 		d.Why = "the apiserver would refuse the zero value: " + errs.ToAggregate().Error()
-		d.add(Warning, RuleImplicitZero, fmt.Sprintf("implicit default %s (zero value: the field has no omitempty) skipped: "+
+		d.add(model.Warning, model.RuleImplicitZero, fmt.Sprintf("implicit default %s (zero value: the field has no omitempty) skipped: "+
 			"the apiserver would reject it: %s. Fix: add omitempty (or omitzero), make the field a pointer, or set a valid +default",
 			raw, errs.ToAggregate().Error()), m)
 		return
@@ -334,7 +309,7 @@ func (m *Model) decideZero(d *Decision, prop *apiextensionsv1.JSONSchemaProps) {
 // skipped, silently, when the apiserver refuses it: the Go defaulter then
 // leaves the zero struct alone too, as the apiserver leaves it absent.
 func (m *Model) decideStruct(d *Decision, prop *apiextensionsv1.JSONSchemaProps) {
-	d.Rule = RuleImplicitStruct
+	d.Rule = model.RuleImplicitStruct
 	f := d.Field
 	var candidates []any
 	if f.Tag.OmitZero {
@@ -342,7 +317,7 @@ func (m *Model) decideStruct(d *Decision, prop *apiextensionsv1.JSONSchemaProps)
 			d.Why = "omitzero: Go clients leave the zero struct out, and no default below it would change it"
 			return
 		}
-		zero, ok := m.zeroJSON(f.Shape.Ident)
+		zero, ok := m.ZeroJSON(f.Shape.Ident)
 		if !ok {
 			d.Why = "omitzero, and the JSON of the zero struct is not known"
 			return
@@ -396,13 +371,13 @@ func (m *Model) decideStruct(d *Decision, prop *apiextensionsv1.JSONSchemaProps)
 		return
 	}
 	d.Why = "the apiserver would refuse {}: " + reason
-	if omitemptyOnStruct(f) != "" {
+	if model.OmitemptyOnStruct(f) != "" {
 		// rule 2's warning on the same field already says to use omitzero,
 		// which fixes this too: one warning, one fix
 		d.Why += " (omitempty-struct: use omitzero)"
 		return
 	}
-	d.add(Warning, RuleImplicitStruct, fmt.Sprintf("implicit default {} (non-pointer struct) skipped: the apiserver would reject it: %s. Fix: %s",
+	d.add(model.Warning, model.RuleImplicitStruct, fmt.Sprintf("implicit default {} (non-pointer struct) skipped: the apiserver would reject it: %s. Fix: %s",
 		reason, structFix(prop, first)), m)
 }
 
@@ -493,4 +468,94 @@ func defaultsBelow(s *apiextensionsv1.JSONSchemaProps) bool {
 		return true
 	}
 	return false
+}
+
+// dropRequiredCoveredByDefaults removes from `required` each property that
+// a default value leaves out but that has a default of its own. The
+// apiserver validates every default in isolation, before nested defaults
+// apply (defaulting.ValidateDefaults), and would reject such a default with
+// "Required value"; yet after top-down defaulting the property can never be
+// missing, so dropping it from `required` changes no object. This is what
+// makes KEP-1929's "Non-pointer structs" and "Struct pointers" examples
+// acceptable to the apiserver.
+func dropRequiredCoveredByDefaults(s *apiextensionsv1.JSONSchemaProps, v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		kept := s.Required[:0:0]
+		for _, r := range s.Required {
+			p, has := s.Properties[r]
+			if _, present := v[r]; !present && has && p.Default != nil && string(p.Default.Raw) != "null" {
+				continue
+			}
+			kept = append(kept, r)
+		}
+		if len(kept) == 0 {
+			kept = nil
+		}
+		s.Required = kept
+		for k, cv := range v {
+			if p, ok := s.Properties[k]; ok {
+				dropRequiredCoveredByDefaults(&p, cv)
+				s.Properties[k] = p
+			}
+		}
+	case []any:
+		if s.Items != nil && s.Items.Schema != nil {
+			for _, e := range v {
+				dropRequiredCoveredByDefaults(s.Items.Schema, e)
+			}
+		}
+	}
+}
+
+// slim returns the part of s that a default of raw is validated against:
+// s itself with its own constraints, but children only as far as CEL rules,
+// or a value that sets children (full), need them, and no nested defaults.
+// That keeps the check proportional to the node, not to its subtree.
+func slim(s *apiextensionsv1.JSONSchemaProps, raw []byte, full bool) *apiextensionsv1.JSONSchemaProps {
+	out := *s
+	out.Description = ""
+	out.Default = &apiextensionsv1.JSON{Raw: raw}
+	if len(s.XValidations) == 0 && !full {
+		out.Properties = nil
+		out.Items = nil
+		out.AdditionalProperties = nil
+		return &out
+	}
+	out.Properties = make(map[string]apiextensionsv1.JSONSchemaProps, len(s.Properties))
+	for k, p := range s.Properties {
+		c := p.DeepCopy()
+		stripDefaults(c)
+		out.Properties[k] = *c
+	}
+	if full {
+		if s.Items != nil {
+			out.Items = s.Items.DeepCopy()
+			if out.Items.Schema != nil {
+				stripDefaults(out.Items.Schema)
+			}
+		}
+		if s.AdditionalProperties != nil {
+			out.AdditionalProperties = s.AdditionalProperties.DeepCopy()
+			if out.AdditionalProperties.Schema != nil {
+				stripDefaults(out.AdditionalProperties.Schema)
+			}
+		}
+	}
+	return &out
+}
+
+func stripDefaults(s *apiextensionsv1.JSONSchemaProps) {
+	s.Default = nil
+	s.Description = ""
+	for k, p := range s.Properties {
+		stripDefaults(&p)
+		s.Properties[k] = p
+	}
+	if s.Items != nil && s.Items.Schema != nil {
+		stripDefaults(s.Items.Schema)
+	}
+	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
+		stripDefaults(s.AdditionalProperties.Schema)
+	}
 }

@@ -1,10 +1,12 @@
-package model
+package decision
 
 import (
 	"cmp"
 	"fmt"
 	"io"
 	"slices"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/model"
 )
 
 // Explain writes one line per decision about a field of the modules being
@@ -20,10 +22,10 @@ func (m *Model) Explain(w io.Writer) {
 	seen := map[string]bool{}
 	var lines []line
 	for _, d := range m.all {
-		if !m.own.is(d.Field.Pkg) {
+		if !m.Own(d.Field.Pkg) {
 			continue
 		}
-		pos := RelPos(d.Field.Pos())
+		pos := model.RelPos(d.Field.Pos())
 		text := fmt.Sprintf("%s: note: %s [explain]", pos, d)
 		if !seen[text] {
 			seen[text] = true

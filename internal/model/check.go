@@ -1,0 +1,122 @@
+package model
+
+import (
+	"fmt"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+)
+
+// Check is the part of a field's decision that needs neither the generated
+// schema's constraints nor the apiserver: the author's default, if any,
+// evaluated and checked against KEP-1929's rules and against the JSON type
+// of the property and the Go type. Package decision takes the decision
+// from it; Lint reports its findings alone. Its findings carry no JSON
+// path: the decision adds the path where it has one.
+type Check struct {
+	// Explicit is the author's default, nil when there is none or its
+	// marker's value cannot be read.
+	Explicit *Explicit
+	// Findings are the check's diagnostics, in the order they were found.
+	Findings []Finding
+	// Refused says the default, or a marker's value, cannot be written;
+	// Why says why, and Rule, when one applies, which rule refuses it.
+	Refused bool
+	Why     string
+	Rule    string
+}
+
+// CheckField checks f against KEP-1929's rule 2 (its tag), and its
+// author's default, if any, against rules 3 and "Non-pointer structs" and
+// against prop's JSON type and the Go type. prop is the field's generated
+// schema, or, for tools that see Go code only, the type part of the schema
+// controller-gen generates for the Go type (goSchema): only its type is
+// read.
+func (m *Model) CheckField(f *Field, prop *apiextensionsv1.JSONSchemaProps) Check {
+	var c Check
+	if msg := OmitemptyOnStruct(f); msg != "" {
+		c.Findings = append(c.Findings, m.FieldFinding(f, Warning, RuleOmitemptyStruct, msg))
+	}
+	ex, findings := m.Explicit(f)
+	c.Findings = append(c.Findings, findings...)
+	if ex == nil {
+		if len(findings) > 0 {
+			c.Refused, c.Why = true, "its marker's value is refused"
+		}
+		return c
+	}
+	c.Explicit = ex
+	sev := m.kepSeverity(ex)
+	for _, r := range []struct {
+		rule string
+		msg  string
+	}{
+		{RuleStructDefaultEmpty, structDefaultMustBeEmpty(f, ex)},
+		{RuleNeedsOmitempty, nonZeroDefaultNeedsOmitempty(f, ex)},
+	} {
+		if r.msg == "" {
+			continue
+		}
+		c.Findings = append(c.Findings, Finding{Sev: sev, Pos: ex.Pos, GoPath: f.GoPath(), Rule: r.rule, Own: m.own.is(f.Pkg), Msg: r.msg})
+		if sev == Error {
+			c.Refused, c.Why, c.Rule = true, "the default breaks a KEP-1929 rule", r.rule
+			return c
+		}
+	}
+	msg := fitsSchema(ex.Value, prop)
+	if msg == "" {
+		msg = m.decodable(ex.Value, f.Type, f.Pkg)
+	}
+	if msg != "" {
+		c.Findings = append(c.Findings, Finding{Sev: Error, Pos: ex.Pos, GoPath: f.GoPath(), Rule: RuleTypeMismatch, Own: m.own.is(f.Pkg),
+			Msg: fmt.Sprintf("%s=%s: %s", ex.Source, ex.Raw, msg)})
+		c.Refused, c.Why, c.Rule = true, "the default does not have the field's type", RuleTypeMismatch
+	}
+	return c
+}
+
+// CheckElement checks the default of a list item or map value whose Go
+// type has shape sh and whose schema is s (only its type is read): a
+// +default on the item's type, the only default such a value takes
+// (KEP-1929 "Lists" and "String Maps"), against s's JSON type and the Go
+// type. Explicit is nil when the type has no readable +default.
+func (m *Model) CheckElement(s *apiextensionsv1.JSONSchemaProps, sh Shape) Check {
+	var c Check
+	ex, findings := m.ElementDefault(sh)
+	c.Findings = append(c.Findings, findings...)
+	if ex == nil {
+		return c
+	}
+	c.Explicit = ex
+	msg := fitsSchema(ex.Value, s)
+	if msg == "" && sh.Named != nil {
+		msg = m.decodable(ex.Value, sh.Named, sh.Ident.Package)
+	}
+	if msg != "" {
+		c.Findings = append(c.Findings, Finding{Sev: Error, Pos: ex.Pos, GoPath: m.parser.Types[sh.Ident].Name, Rule: RuleTypeMismatch,
+			Own: m.own.is(sh.Ident.Package), Msg: fmt.Sprintf("%s=%s: %s", ex.Source, ex.Raw, msg)})
+		c.Refused, c.Why, c.Rule = true, "the default does not have the schema's type", RuleTypeMismatch
+	}
+	return c
+}
+
+// Lint is the part of f's decision that needs no generated schema: rule 2
+// on its tag; its author's default evaluated, checked against KEP-1929's
+// rules 3 and "Non-pointer structs", and against the JSON type
+// controller-gen gives the Go type and the Go type itself. Its findings
+// are the ones the decision reports, word for word.
+func (m *Model) Lint(f *Field) []Finding {
+	return m.CheckField(f, goSchema(f.Shape, f.Type)).Findings
+}
+
+// kepSeverity is how a KEP-1929 rule violation by an explicit default is
+// reported. The KEP's rules bind the KEP's marker: a +default (on a field
+// or a type) that breaks them is an error. +kubebuilder:default keeps
+// controller-gen's meaning, a plain OpenAPI default, so it gets a warning;
+// so does everything under crd:implicitDefaults=false, which promises
+// controller-gen's output.
+func (m *Model) kepSeverity(ex *Explicit) Severity {
+	if m.opts.Implicit && !ex.Kubebuilder {
+		return Error
+	}
+	return Warning
+}
