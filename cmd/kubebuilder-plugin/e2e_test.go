@@ -184,7 +184,7 @@ func TestKubebuilderE2E(t *testing.T) {
 		// finds the scaffolded webhook in the universe; then go/v4's make
 		// generate runs.
 		out := kubebuilder(t, fleet, "create", "webhook", "--group", "ship", "--version", "v1", "--kind", "Frigate", "--defaulting")
-		if !strings.Contains(out, pluginKey+": "+webhookFile+":53: Frigate's Default now calls shipv1.SetObjectDefaults_Frigate(obj)") {
+		if !strings.Contains(out, pluginKey+": "+webhookFile+":53: (*FrigateCustomDefaulter).Default now calls shipv1.SetObjectDefaults_Frigate(obj)") {
 			t.Errorf("create webhook output lacks the plugin's log:\n%s", out)
 		}
 		got := readFile(t, fleet, webhookFile)
@@ -321,7 +321,7 @@ func TestKubebuilderE2E(t *testing.T) {
 		// The webhook that was there calls the generated defaulter.
 		webhookAfter := readFile(t, dir, webhookFile)
 		if got, want := addedOnly(t, webhookBefore, webhookAfter), wantCall("\t", "shipv1.SetObjectDefaults_Frigate(obj)"); !slices.Equal(got, want) ||
-			!strings.Contains(out, webhookFile+":53: Frigate's Default now calls shipv1.SetObjectDefaults_Frigate(obj)") {
+			!strings.Contains(out, webhookFile+":53: (*FrigateCustomDefaulter).Default now calls shipv1.SetObjectDefaults_Frigate(obj)") {
 			t.Errorf("edit added to %s:\n%q\nwant:\n%q\noutput:\n%s", webhookFile, got, want, out)
 		}
 		if !strings.Contains(after, "IMG ?= registry.example.com/plain:dev\n") || !strings.Contains(after, manifestsLine) {

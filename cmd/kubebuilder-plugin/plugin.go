@@ -95,10 +95,11 @@ status struct: encoding/json ignores it, so the field is always sent (KEP-1929).
 		}
 	case "webhook":
 		return SubcommandMetadata{
-			Description: `With --defaulting: the Default method that go/v4 has just scaffolded calls
-SetObjectDefaults_<Kind> first, the Go defaulter that make generate writes into the
-API package's zz_generated.defaults.go, so the webhook applies the +default markers
-as the CRD does. The rest of Default is kept.`,
+			Description: `With --defaulting: the Default method that go/v4 has just scaffolded (of the type
+passed to WithDefaulter, whatever it is called) calls SetObjectDefaults_<Kind> first,
+the Go defaulter that make generate writes into the API package's zz_generated.defaults.go,
+so the webhook applies the +default markers as the CRD does. The rest of Default is kept.
+Where the plugin cannot wire it, it warns with file:line and the line to add.`,
 		}
 	}
 	return SubcommandMetadata{}
@@ -247,6 +248,24 @@ func argValue(args []string, name string) string {
 	return ""
 }
 
+// argBool: --name or --name=true is in args.
+func argBool(args []string, name string) bool {
+	for i, a := range args {
+		if a == "--"+name {
+			if i+1 < len(args) && isBool(args[i+1]) {
+				b, _ := strconv.ParseBool(args[i+1])
+				return b
+			}
+			return true
+		}
+		if v, ok := strings.CutPrefix(a, "--"+name+"="); ok {
+			b, _ := strconv.ParseBool(v)
+			return b
+		}
+	}
+	return false
+}
+
 // noObjectRecipe is logged when no recipe runs the object generator, so
 // that defaults could not be added next to it.
 const noObjectRecipe = "no recipe of the Makefile runs \"$(CONTROLLER_GEN)\" object…, so none runs the defaults generator " +
@@ -276,7 +295,7 @@ func createWebhook(req PluginRequest, resp PluginResponse, log io.Writer) Plugin
 		resp.Universe["Makefile"] = strings.Join(lines, "\n")
 		fmt.Fprintf(log, "%s: make generate now runs the defaults generator next to object\n", pluginKey)
 	}
-	filter := defaulterFilter{kind: argValue(req.Args, "kind"), version: argValue(req.Args, "version")}
+	filter := defaulterFilter{kind: argValue(req.Args, "kind"), version: argValue(req.Args, "version"), defaulting: argBool(req.Args, "defaulting")}
 	if mg, _ := req.Config["multigroup"].(bool); mg {
 		filter.group = argValue(req.Args, "group")
 	}

@@ -97,7 +97,7 @@ func TestCreateWebhookCallsGeneratedDefaults(t *testing.T) {
 	// Declarative defaults`) || !strings.Contains(out, "	shipv1.SetObjectDefaults_Frigate(obj)\n\n	// TODO(user): fill in your defaulting logic.\n\n	return nil\n}\n") {
 		t.Errorf("the call is not between the log line and the TODO:\n%s", out)
 	}
-	if !strings.Contains(stderr, "internal/webhook/v1/frigate_webhook.go:53: Frigate's Default now calls shipv1.SetObjectDefaults_Frigate(obj)") ||
+	if !strings.Contains(stderr, "internal/webhook/v1/frigate_webhook.go:53: (*FrigateCustomDefaulter).Default now calls shipv1.SetObjectDefaults_Frigate(obj)") ||
 		!strings.Contains(stderr, "api/v1/zz_generated.defaults.go") {
 		t.Errorf("stderr: %q", stderr)
 	}
@@ -136,7 +136,7 @@ func TestCreateWebhookAppendedDefaulter(t *testing.T) {
 	if got, want := addedOnly(t, u[sloopWebhook], out), wantCall("\t", "shipv1.SetObjectDefaults_Sloop(obj)"); !slices.Equal(got, want) {
 		t.Errorf("added lines:\n%q\nwant:\n%q", got, want)
 	}
-	if !strings.Contains(stderr, "Sloop's Default now calls shipv1.SetObjectDefaults_Sloop(obj)") {
+	if !strings.Contains(stderr, "internal/webhook/v1/sloop_webhook.go:95: (*SloopCustomDefaulter).Default now calls shipv1.SetObjectDefaults_Sloop(obj)") {
 		t.Errorf("stderr: %q", stderr)
 	}
 }
@@ -164,7 +164,7 @@ func TestEditExistingProjectWithWebhooks(t *testing.T) {
 		if got, want := addedOnly(t, u[p], resp.Universe[p]), wantCall("\t", "shipv1.SetObjectDefaults_"+kind+"(obj)"); !slices.Equal(got, want) {
 			t.Errorf("%s: added lines:\n%q\nwant:\n%q", p, got, want)
 		}
-		if !strings.Contains(stderr, kind+"'s Default now calls shipv1.SetObjectDefaults_"+kind+"(obj)") {
+		if !strings.Contains(stderr, "(*"+kind+"CustomDefaulter).Default now calls shipv1.SetObjectDefaults_"+kind+"(obj)") {
 			t.Errorf("stderr lacks %s: %q", kind, stderr)
 		}
 	}
@@ -349,7 +349,7 @@ func TestDefaultersLeftAlone(t *testing.T) {
 		}},
 		{name: "unnamed object", edit: func(s string) string {
 			return strings.Replace(strings.Replace(s, "obj *shipv1.Frigate) error {", "_ *shipv1.Frigate) error {", 1), "obj.GetName()", `""`, 1)
-		}, stderr: "its object parameter has no name; name it and add shipv1.SetObjectDefaults_Frigate(obj) by hand"},
+		}, stderr: "frigate_webhook.go:53: warning: (*FrigateCustomDefaulter).Default is not wired to the declarative defaults: its object parameter has no name; name it obj and add \"shipv1.SetObjectDefaults_Frigate(obj)\" as the first statement of (*FrigateCustomDefaulter).Default"},
 		{name: "a kind of another module", edit: func(s string) string {
 			return strings.Replace(s, `shipv1 "example.com/fleet/api/v1"`, `shipv1 "example.com/shipyard/api/v1"`, 1)
 		}, stderr: "example.com/shipyard/api/v1 is not a package of this module (example.com/fleet)"},
@@ -359,15 +359,18 @@ func TestDefaultersLeftAlone(t *testing.T) {
 			s = strings.ReplaceAll(s, "&shipv1.Frigate", "&corev1.Pod")
 			return strings.ReplaceAll(s, "FrigateCustomDefaulter", "PodCustomDefaulter")
 		}, args: []string{"--group", "core", "--version", "v1", "--kind", "Pod", "--defaulting"},
-			stderr: "Pod's Default is left as it is: k8s.io/api/core/v1 is not a package of this module"},
+			stderr: "frigate_webhook.go:53: note: (*PodCustomDefaulter).Default is left as it is: k8s.io/api/core/v1 is not a package of this module"},
 		{name: "a kind the package does not declare", edit: func(s string) string {
 			return strings.ReplaceAll(strings.ReplaceAll(s, "shipv1.Frigate", "shipv1.Corvette"), "FrigateCustomDefaulter", "CorvetteCustomDefaulter")
 		}, args: []string{"--group", "ship", "--version", "v1", "--kind", "Corvette", "--defaulting"},
-			stderr: "api/v1 declares no root type Corvette"},
-		{name: "another version", args: []string{"--group", "ship", "--version", "v2", "--kind", "Frigate", "--defaulting"}},
-		{name: "another kind", args: []string{"--group", "ship", "--version", "v1", "--kind", "Corvette", "--defaulting"}},
+			stderr: "frigate_webhook.go:53: warning: (*CorvetteCustomDefaulter).Default is not wired to the declarative defaults: api/v1 declares no root type Corvette"},
+		{name: "another version", args: []string{"--group", "ship", "--version", "v2", "--kind", "Frigate", "--defaulting"},
+			stderr: "warning: create webhook --defaulting --kind Frigate --version v2: the plugin found no WithDefaulter(…) for Frigate"},
+		{name: "another kind", args: []string{"--group", "ship", "--version", "v1", "--kind", "Corvette", "--defaulting"},
+			stderr: "warning: create webhook --defaulting --kind Corvette --version v1: the plugin found no WithDefaulter(…) for Corvette"},
+		{name: "another kind, validation only", args: []string{"--group", "ship", "--version", "v1", "--kind", "Corvette", "--programmatic-validation"}},
 		{name: "does not parse", edit: func(s string) string { return s + "\nfunc {\n" },
-			stderr: "internal/webhook/v1/frigate_webhook.go: not edited, it does not parse"},
+			stderr: "internal/webhook/v1/frigate_webhook.go: warning: not edited, it does not parse"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			u := webhookUniverse(t)
