@@ -1,0 +1,205 @@
+// Package manifest reads objects from files and streams as kubectl reads
+// them with -f (k8s.io/cli-runtime pkg/resource: FileVisitor,
+// StreamVisitor, FlattenListVisitor), one object at a time:
+//
+//   - a UTF-8 or UTF-16 byte order mark is honoured (FileVisitor's
+//     unicode.BOMOverride);
+//   - the stream is YAML documents or JSON values, split by
+//     k8s.io/apimachinery's yaml.NewYAMLOrJSONDecoder, as StreamVisitor
+//     splits it;
+//   - a document that is empty once trimmed, or null (a file of only
+//     `---`, a trailing `---`, a document of only comments), is skipped,
+//     as StreamVisitor skips it. Documents are numbered among the others;
+//   - each document is decoded by unstructured.UnstructuredJSONScheme, the
+//     decoder of kubectl's unstructured builder: one with a non-null
+//     `items` field is a list (a v1 List, as `kubectl get -o yaml` writes,
+//     or a <Kind>List), whose items are read in its place, and an item
+//     without apiVersion and kind takes the list's, with the List suffix
+//     trimmed from the kind (unstructuredJSONScheme.decodeToList);
+//   - numbers are int64 when they are integers that fit, else float64, as
+//     the apiserver decodes them.
+//
+// Reader.Next returns one object at a time, and All ranges over them:
+// only the current document is held in memory.
+package manifest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"strconv"
+
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+)
+
+// Object is one object of the input.
+type Object struct {
+	// File is the file's name as given (- for standard input).
+	File string
+	// Doc is the 1-based index of the document among the file's documents
+	// that are neither empty nor null.
+	Doc int
+	// Item is the 1-based index of the object in its List; 0 when the
+	// document is the object.
+	Item int
+	// Object is the decoded object.
+	Object map[string]any
+}
+
+// Source is FILE:DOC, or FILE:DOC:ITEM for an item of a List.
+func (o Object) Source() string { return source(o.File, o.Doc, o.Item) }
+
+func source(file string, doc, item int) string {
+	s := file + ":" + strconv.Itoa(doc)
+	if item > 0 {
+		s += ":" + strconv.Itoa(item)
+	}
+	return s
+}
+
+// Error is why a document (or an item of a List) cannot be read. Reading
+// stops at the first one: the stream cannot be split past a syntax error.
+type Error struct {
+	File string
+	Doc  int // the document's index, as Object.Doc
+	Item int // the item's index in its List, or 0
+	Err  error
+}
+
+func (e *Error) Error() string { return source(e.File, e.Doc, e.Item) + ": " + e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+// Reader reads the objects of one file or stream.
+type Reader struct {
+	file string
+	dec  *utilyaml.YAMLOrJSONDecoder
+	doc  int
+	// pending are the items of the current List not yet returned.
+	pending []unstructured.Unstructured
+	item    int
+	err     error
+}
+
+// NewReader reads the objects of r, named file in errors and sources.
+func NewReader(file string, r io.Reader) *Reader {
+	r = transform.NewReader(r, unicode.BOMOverride(unicode.UTF8.NewDecoder()))
+	return &Reader{file: file, dec: utilyaml.NewYAMLOrJSONDecoder(r, 4096)}
+}
+
+// Next returns the next object, io.EOF after the last one, or an *Error
+// (after which it returns that error again).
+func (r *Reader) Next() (Object, error) {
+	if r.err != nil {
+		return Object{}, r.err
+	}
+	for len(r.pending) == 0 {
+		r.item = 0
+		raw, err := r.nextDocument()
+		if err != nil {
+			r.err = err
+			return Object{}, err
+		}
+		obj, list, err := decode(raw)
+		if err != nil {
+			r.err = &Error{File: r.file, Doc: r.doc, Err: err}
+			return Object{}, r.err
+		}
+		if list == nil {
+			return Object{File: r.file, Doc: r.doc, Object: obj}, nil
+		}
+		r.pending = list.Items
+	}
+	u := r.pending[0]
+	r.pending[0] = unstructured.Unstructured{} // let it go once returned
+	r.pending = r.pending[1:]
+	r.item++
+	return Object{File: r.file, Doc: r.doc, Item: r.item, Object: u.Object}, nil
+}
+
+// nextDocument returns the JSON of the next document that is neither empty
+// nor null (StreamVisitor.Visit).
+func (r *Reader) nextDocument() ([]byte, error) {
+	for {
+		var ext runtime.RawExtension
+		if err := r.dec.Decode(&ext); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil, io.EOF
+			}
+			return nil, &Error{File: r.file, Doc: r.doc + 1, Err: err}
+		}
+		raw := bytes.TrimSpace(ext.Raw)
+		if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+			continue
+		}
+		r.doc++
+		return raw, nil
+	}
+}
+
+// ErrNotAnObject is a document or List item that is not a JSON object.
+var ErrNotAnObject = errors.New("not an object")
+
+// decode decodes one document as kubectl's unstructured builder does: with
+// unstructured.UnstructuredJSONScheme, into an object or, when it has
+// items, a list. A document without kind is returned as an object (the
+// caller finds no CRD for it); kubectl refuses it as well.
+func decode(raw []byte) (map[string]any, *unstructured.UnstructuredList, error) {
+	if raw[0] != '{' {
+		return nil, nil, fmt.Errorf("%w: %s", ErrNotAnObject, describe(raw))
+	}
+	obj, _, err := unstructured.UnstructuredJSONScheme.Decode(raw, nil, nil)
+	if err != nil && !runtime.IsMissingKind(err) {
+		return nil, nil, err
+	}
+	switch o := obj.(type) {
+	case *unstructured.Unstructured:
+		return o.Object, nil, nil
+	case *unstructured.UnstructuredList:
+		return o.Object, o, nil
+	}
+	// a missing kind: UnstructuredJSONScheme returns no object
+	var u unstructured.Unstructured
+	if err := u.UnmarshalJSON(raw); err != nil && !runtime.IsMissingKind(err) {
+		return nil, nil, err
+	}
+	if items, ok := u.Object["items"]; ok && items != nil {
+		return nil, nil, errors.New("a list without kind")
+	}
+	return u.Object, nil, nil
+}
+
+// describe names the JSON type of a value that is not an object.
+func describe(raw []byte) string {
+	switch raw[0] {
+	case '[':
+		return "a list"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	}
+	return "a number"
+}
+
+// All ranges over the objects of r, named file; it stops after the first
+// error.
+func All(file string, r io.Reader) iter.Seq2[Object, error] {
+	return func(yield func(Object, error) bool) {
+		rd := NewReader(file, r)
+		for {
+			o, err := rd.Next()
+			if errors.Is(err, io.EOF) {
+				return
+			}
+			if !yield(o, err) || err != nil {
+				return
+			}
+		}
+	}
+}
