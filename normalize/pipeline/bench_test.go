@@ -44,14 +44,14 @@ func benchSetup(b *testing.B, golden, object string) (*Pipeline, *structuralsche
 	if err != nil {
 		b.Fatal(err)
 	}
-	objs, err := decodeDocuments([]byte(object))
+	obj, err := DecodeObject([]byte(object))
 	if err != nil {
 		b.Fatal(err)
 	}
-	if res := p.Normalize(context.Background(), objs[0]); len(res.Errors) > 0 {
+	if res := p.Normalize(context.Background(), obj); len(res.Errors) > 0 {
 		b.Fatalf("benchmark object is invalid: %v", res.Errors.ToAggregate())
 	}
-	return p, p.structural, objs[0]
+	return p, p.structural, obj
 }
 
 // BenchmarkDeepCopyJSON is the yardstick: the CRD-defaulting KEP wants

@@ -12,11 +12,13 @@ import (
 	"slices"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
 	"github.com/controller-gen-default/controller-gen-default/normalize"
+	"github.com/controller-gen-default/controller-gen-default/normalize/manifest"
 )
 
 // Exit codes of RunCLI.
@@ -26,16 +28,19 @@ const (
 	ExitUnusable = 2 // bad usage, an invalid CRD, unparsable input, or no CRD for a document
 )
 
-const usage = `usage: controller-gen-default normalize --crd PATH [--crd PATH]... [-o yaml|json] [--strict] [FILE|-]...
+const usage = `usage: controller-gen-default normalize --crd PATH [--crd PATH]... [-o yaml|json] [--strict] [-n NAMESPACE] [FILE|-]...
 
-Prints each document of FILE (or standard input) as the apiserver would store
+Prints each object of FILE (or standard input) as the apiserver would store
 it on create: unknown fields pruned, non-nullable nulls without a default
 dropped, metadata coerced, defaults applied top-down; then validates it as on
-create (OpenAPI schema, CEL, list sets and maps, metadata).
+create (OpenAPI schema, CEL, list sets and maps, metadata, request and etcd
+size limits).
 
-PATH is a CRD file or a directory of them. Documents are matched to a served
-CRD version by apiVersion and kind. Errors go to stderr as FILE:DOC: path:
-message. Exit status: 0 all valid, 1 some document invalid, 2 unusable input.
+PATH is a CRD file or a directory of them. FILE is read as kubectl create -f
+reads it: empty and null documents are skipped, and a List stands for its
+items. Objects are matched to a served CRD version by apiVersion and kind.
+Errors go to stderr as FILE:DOC: path: message (FILE:DOC:ITEM for an item of
+a List). Exit status: 0 all valid, 1 some object refused, 2 unusable input.
 `
 
 type stringList []string
@@ -43,92 +48,144 @@ type stringList []string
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
-// RunCLI is `controller-gen-default normalize`. Nothing is printed on stdout
-// unless every document could be processed (exit 0 or 1); with exit 1 the
-// invalid documents are printed too, as they would have been stored had
-// validation passed, so that the errors can be read against them.
-func RunCLI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// options are the command's flags.
+type options struct {
+	crds      stringList
+	output    string
+	strict    bool
+	namespace string
+	// explicitNamespace: -n was given, and objects in another namespace
+	// are refused, as kubectl refuses them.
+	explicitNamespace bool
+	files             []string
+}
+
+// parseFlags parses args; a nil result ends the command with the code.
+func parseFlags(args []string, stderr io.Writer) (*options, int) {
 	fs := flag.NewFlagSet("normalize", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
-	var crdPaths stringList
-	fs.Var(&crdPaths, "crd", "CRD file or directory (repeatable)")
-	output := fs.String("o", "yaml", "output format: yaml or json")
-	strict := fs.Bool("strict", false, "unknown fields are errors, as with kubectl's --validate=strict")
+	o := &options{}
+	fs.Var(&o.crds, "crd", "CRD file or directory (repeatable)")
+	fs.StringVar(&o.output, "o", "yaml", "output format: yaml or json")
+	fs.BoolVar(&o.strict, "strict", false, "unknown fields refuse the object, as fieldValidation=Strict (kubectl's --validate=strict) does")
+	fs.StringVar(&o.namespace, "namespace", metav1.NamespaceDefault, "the namespace of namespaced objects that have none, as kubectl's -n; with it, an object in another namespace is refused as kubectl refuses it")
+	fs.StringVar(&o.namespace, "n", metav1.NamespaceDefault, "shorthand for --namespace")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
+			return nil, ExitOK
 		}
-		return ExitUnusable
+		return nil, ExitUnusable
 	}
-	if len(crdPaths) == 0 || (*output != "yaml" && *output != "json") {
+	fs.Visit(func(f *flag.Flag) {
+		o.explicitNamespace = o.explicitNamespace || f.Name == "n" || f.Name == "namespace"
+	})
+	var problem string
+	switch {
+	case len(o.crds) == 0:
+		problem = "--crd is required"
+	case o.output != "yaml" && o.output != "json":
+		problem = fmt.Sprintf("-o %q: must be yaml or json", o.output)
+	case o.namespace == "":
+		problem = "--namespace must not be empty"
+	}
+	if problem != "" {
+		fmt.Fprintf(stderr, "normalize: %s\n", problem)
 		fs.Usage()
-		return ExitUnusable
+		return nil, ExitUnusable
 	}
+	o.files = fs.Args()
+	if len(o.files) == 0 {
+		o.files = []string{"-"}
+	}
+	return o, -1
+}
 
+// RunCLI is `controller-gen-default normalize`. Nothing is printed on stdout
+// unless every object could be processed (exit 0 or 1); with exit 1 the
+// refused objects are printed too, as they would have been stored had
+// validation passed, so that the errors can be read against them.
+func RunCLI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	o, code := parseFlags(args, stderr)
+	if o == nil {
+		return code
+	}
 	ctx := context.Background()
-	pipelines, code := loadPipelines(ctx, crdPaths, stderr)
+	pipelines, code := loadPipelines(ctx, o.crds, stderr)
 	if code != ExitOK {
 		return code
 	}
 
-	inputs := fs.Args()
-	if len(inputs) == 0 {
-		inputs = []string{"-"}
-	}
-	type doc struct {
-		file string
-		n    int
-		obj  map[string]any
-	}
-	var docs []doc
-	for _, in := range inputs {
-		b, name, err := readInput(in, stdin)
-		if err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", name, err)
-			return ExitUnusable
-		}
-		objs, err := decodeDocuments(b)
-		if err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", name, err)
-			return ExitUnusable
-		}
-		for i, o := range objs {
-			docs = append(docs, doc{file: name, n: i + 1, obj: o})
-		}
-	}
-
 	code = ExitOK
 	var results []map[string]any
-	for _, d := range docs {
-		gvk := schema.FromAPIVersionAndKind(str(d.obj["apiVersion"]), str(d.obj["kind"]))
-		p, ok := pipelines[gvk]
-		if !ok {
-			fmt.Fprintf(stderr, "%s:%d: no served CRD version for apiVersion %q, kind %q\n", d.file, d.n, gvk.GroupVersion(), gvk.Kind)
+	for _, in := range o.files {
+		r, name, closeFn, err := openInput(in, stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", name, err)
 			return ExitUnusable
 		}
-		if m, ok := d.obj["metadata"].(map[string]any); ok && p.namespaced && m["namespace"] == nil {
-			m["namespace"] = "default" // as kubectl sends it, from the context
-		}
-		res := p.Normalize(ctx, d.obj)
-		for _, path := range res.Pruned {
-			sev := "warning"
-			if *strict {
-				sev, code = "error", ExitInvalid
+		for d, err := range manifest.All(name, r) {
+			if err != nil {
+				closeFn()
+				fmt.Fprintln(stderr, err)
+				return ExitUnusable
 			}
-			fmt.Fprintf(stderr, "%s:%d: %s: unknown field %q\n", d.file, d.n, sev, path)
+			res, refusedCode := normalizeOne(ctx, pipelines, d, o, stderr)
+			if refusedCode == ExitUnusable {
+				closeFn()
+				return ExitUnusable
+			}
+			code = max(code, refusedCode)
+			results = append(results, res.Object)
 		}
-		for _, e := range sortErrors(res.Errors) {
-			fmt.Fprintf(stderr, "%s:%d: %s\n", d.file, d.n, e.Error())
-			code = ExitInvalid
-		}
-		results = append(results, res.Object)
+		closeFn()
 	}
-	if err := writeResults(stdout, results, *output); err != nil {
+	if err := writeResults(stdout, results, o.output); err != nil {
 		fmt.Fprintln(stderr, err)
 		return ExitUnusable
 	}
 	return code
+}
+
+// normalizeOne creates one object as kubectl sends it and reports what the
+// apiserver answers on stderr. The code is ExitInvalid if the apiserver
+// refuses it, ExitUnusable if kubectl would not send it or no CRD serves
+// it.
+func normalizeOne(ctx context.Context, pipelines map[schema.GroupVersionKind]*Pipeline, d manifest.Object, o *options, stderr io.Writer) (Result, int) {
+	src := d.Source()
+	gvk := schema.FromAPIVersionAndKind(str(d.Object["apiVersion"]), str(d.Object["kind"]))
+	p, ok := pipelines[gvk]
+	if !ok {
+		fmt.Fprintf(stderr, "%s: no served CRD version for apiVersion %q, kind %q\n", src, gvk.GroupVersion(), gvk.Kind)
+		return Result{}, ExitUnusable
+	}
+	sent, req, err := p.KubectlRequest(d.Object, o.namespace, o.explicitNamespace)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", src, err)
+		return Result{}, ExitUnusable
+	}
+	req.Strict = o.strict
+	res := p.Create(ctx, sent, req)
+	code := ExitOK
+	for _, path := range res.Pruned {
+		sev := "warning"
+		if o.strict {
+			sev, code = "error", ExitInvalid
+		}
+		fmt.Fprintf(stderr, "%s: %s: unknown field %q\n", src, sev, path)
+	}
+	if res.Refused != nil && !(o.strict && len(res.Pruned) > 0) {
+		fmt.Fprintf(stderr, "%s: %s\n", src, res.Refused.Error())
+		code = ExitInvalid
+	}
+	for _, e := range sortErrors(res.Errors) {
+		fmt.Fprintf(stderr, "%s: %s\n", src, e.Error())
+		code = ExitInvalid
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(stderr, "%s: warning: %s\n", src, w)
+	}
+	return res, code
 }
 
 // loadPipelines loads and validates the CRDs and builds a pipeline per
@@ -166,34 +223,16 @@ func loadPipelines(ctx context.Context, paths []string, stderr io.Writer) (map[s
 	return out, ExitOK
 }
 
-func readInput(in string, stdin io.Reader) ([]byte, string, error) {
+// openInput opens a file, or stdin for -.
+func openInput(in string, stdin io.Reader) (io.Reader, string, func(), error) {
 	if in == "-" {
-		b, err := io.ReadAll(stdin)
-		return b, "-", err
+		return stdin, "-", func() {}, nil
 	}
-	b, err := os.ReadFile(in)
-	return b, in, err
-}
-
-// decodeDocuments reads a YAML stream or JSON documents into objects.
-func decodeDocuments(b []byte) ([]map[string]any, error) {
-	raw, err := normalize.SplitDocuments(b)
+	f, err := os.Open(in)
 	if err != nil {
-		return nil, err
+		return nil, in, nil, err
 	}
-	var out []map[string]any
-	for i, d := range raw {
-		j, err := yaml.YAMLToJSON(d)
-		if err != nil {
-			return nil, fmt.Errorf("document %d: %w", i+1, err)
-		}
-		obj, err := DecodeObject(j)
-		if err != nil {
-			return nil, fmt.Errorf("document %d: not an object", i+1)
-		}
-		out = append(out, obj)
-	}
-	return out, nil
+	return f, in, func() { f.Close() }, nil
 }
 
 // DecodeObject decodes one JSON object as the apiserver does: integers as
@@ -266,14 +305,29 @@ func str(v any) string {
 }
 
 // sortErrors orders errors by field path, then message, so that stderr is
-// stable: the apiserver's validators walk maps in random order.
+// stable: the apiserver's validators walk maps in random order. The error
+// that says CEL rules were not checked, which the custom-resource strategy
+// adds after the schema errors that blocked them (hasBlockingErr), stays
+// after them.
 func sortErrors(errs field.ErrorList) field.ErrorList {
 	out := slices.Clone(errs)
 	slices.SortStableFunc(out, func(a, b *field.Error) int {
+		if na, nb := notChecked(a), notChecked(b); na != nb {
+			if na {
+				return 1
+			}
+			return -1
+		}
 		if c := strings.Compare(a.Field, b.Field); c != 0 {
 			return c
 		}
 		return strings.Compare(a.Error(), b.Error())
 	})
 	return out
+}
+
+// notChecked says whether e is the strategy's "some validation rules were
+// not checked" error.
+func notChecked(e *field.Error) bool {
+	return strings.Contains(e.Detail, "some validation rules were not checked because the object was invalid")
 }

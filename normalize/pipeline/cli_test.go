@@ -3,6 +3,8 @@ package pipeline
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -76,7 +78,7 @@ func TestCLI(t *testing.T) {
 	})
 	for _, tc := range []struct{ name, crd, input, stderr string }{
 		{"no CRD for the document", crd, "testdata/unknownkind.yaml", "no served CRD version for apiVersion \"other.example.com/v1\", kind \"Other\""},
-		{"unparsable YAML", crd, "testdata/broken.yaml", "testdata/broken.yaml: "},
+		{"unparsable YAML", crd, "testdata/broken.yaml", "testdata/broken.yaml:1: error converting YAML to JSON: yaml: line 2:"},
 		{"an invalid CRD", "testdata/badcrd.yaml", "testdata/valid.yaml", "CRD bads.example.com: spec.validation.openAPIV3Schema.properties[spec].default.size: Required value"},
 		{"a missing file", crd, "testdata/nope.yaml", "no such file"},
 	} {
@@ -87,10 +89,106 @@ func TestCLI(t *testing.T) {
 			}
 		})
 	}
-	t.Run("usage without --crd", func(t *testing.T) {
-		_, stderr, code := runCLI(t, "", "testdata/valid.yaml")
-		if code != ExitUnusable || !strings.Contains(stderr, "usage: controller-gen-default normalize") {
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		first string // the first line of stderr
+	}{
+		{"without --crd", []string{"testdata/valid.yaml"}, "normalize: --crd is required"},
+		{"a bad -o", []string{"--crd", crd, "-o", "xml", "testdata/valid.yaml"}, `normalize: -o "xml": must be yaml or json`},
+		{"an empty -n", []string{"--crd", crd, "-n", "", "testdata/valid.yaml"}, "normalize: --namespace must not be empty"},
+	} {
+		t.Run("usage: "+tc.name, func(t *testing.T) {
+			_, stderr, code := runCLI(t, "", tc.args...)
+			if code != ExitUnusable || !strings.HasPrefix(stderr, tc.first+"\nusage: controller-gen-default normalize") {
+				t.Errorf("exit %d, stderr %q; want exit 2, %q and the usage", code, stderr, tc.first)
+			}
+		})
+	}
+}
+
+func TestCLIRequests(t *testing.T) {
+	crds := "testdata/crds"
+	t.Run("empty documents are skipped", func(t *testing.T) {
+		for _, in := range []string{"testdata/empty.yaml", "-"} {
+			out, stderr, code := runCLI(t, "---\n", "--crd", crds, in)
+			if code != ExitOK || out != "" || stderr != "" {
+				t.Errorf("%s: exit %d, stdout %q, stderr %q", in, code, out, stderr)
+			}
+		}
+	})
+	t.Run("a List stands for its items; a cluster-scoped object loses its namespace", func(t *testing.T) {
+		out, stderr, code := runCLI(t, "", "--crd", crds, "-o", "json", "testdata/list.yaml")
+		if code != ExitOK || stderr != "" {
+			t.Fatalf("exit %d, stderr %q", code, stderr)
+		}
+		var objs []map[string]any
+		if err := json.Unmarshal([]byte(out), &objs); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, o := range objs {
+			m := o["metadata"].(map[string]any)
+			got = append(got, fmt.Sprintf("%s %v/%v", o["kind"], m["namespace"], m["name"]))
+		}
+		if want := []string{"StructPointer default/one", "ClusterThing <nil>/two", "StructPointer team/three"}; !reflect.DeepEqual(got, want) {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	})
+	t.Run("-n is the namespace of objects without one", func(t *testing.T) {
+		out, _, code := runCLI(t, "", "--crd", crds, "-n", "team", "testdata/valid.yaml")
+		if code != ExitOK || !strings.Contains(out, "  namespace: team\n") {
+			t.Errorf("exit %d:\n%s", code, out)
+		}
+	})
+	t.Run("with -n, an object in another namespace exits 2, as kubectl refuses it", func(t *testing.T) {
+		out, stderr, code := runCLI(t, "", "--crd", crds, "--namespace", "other", "testdata/list.yaml")
+		want := "testdata/list.yaml:2:1: the namespace from the provided object \"team\" does not match the namespace \"other\". You must pass '--namespace=team' to perform this operation.\n"
+		if code != ExitUnusable || out != "" || stderr != want {
+			t.Errorf("exit %d, stdout %q, stderr %q; want %q", code, out, stderr, want)
+		}
+	})
+	t.Run("errors name FILE:DOC:ITEM", func(t *testing.T) {
+		in := "apiVersion: v1\nkind: List\nitems:\n- apiVersion: example.com/v2\n  kind: ClusterThing\n  metadata: {name: ok}\n" +
+			"- apiVersion: example.com/v2\n  kind: ClusterThing\n  metadata: {name: Bad_Name, finalizers: [foo]}\n"
+		_, stderr, code := runCLI(t, in, "--crd", crds, "-")
+		if code != ExitInvalid || !strings.HasPrefix(stderr, "-:1:2: metadata.name: Invalid value: \"Bad_Name\"") {
 			t.Errorf("exit %d, stderr %q", code, stderr)
+		}
+	})
+	t.Run("a document that is not an object exits 2", func(t *testing.T) {
+		_, stderr, code := runCLI(t, "---\n- a list\n", "--crd", crds, "-")
+		if code != ExitUnusable || stderr != "-:1: not an object: a list\n" {
+			t.Errorf("exit %d, stderr %q", code, stderr)
+		}
+	})
+	t.Run("warnings: finalizer names", func(t *testing.T) {
+		in := "apiVersion: example.com/v2\nkind: ClusterThing\nmetadata: {name: a, finalizers: [foo]}\n"
+		_, stderr, code := runCLI(t, in, "--crd", crds, "-")
+		if code != ExitOK || stderr != "-:1: warning: metadata.finalizers: \"foo\": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers\n" {
+			t.Errorf("exit %d, stderr %q", code, stderr)
+		}
+	})
+	t.Run("--strict: unknown fields refuse the object, and nothing else is checked", func(t *testing.T) {
+		in := "apiVersion: structpointers.kep.example.com/v1\nkind: StructPointer\nmetadata: {name: a}\nspec: {extra: 1, entry: {number: x}}\n"
+		_, stderr, code := runCLI(t, in, "--crd", crds, "--strict", "-")
+		if code != ExitInvalid || stderr != "-:1: error: unknown field \"spec.extra\"\n" {
+			t.Errorf("exit %d, stderr %q", code, stderr)
+		}
+	})
+	t.Run("sizes: the request body and the object in etcd", func(t *testing.T) {
+		obj := func(n int) string {
+			return `{"apiVersion":"example.com/v2","kind":"ClusterThing","metadata":{"name":"a"},"spec":{"data":"` + strings.Repeat("x", n) + `"}}`
+		}
+		for n, want := range map[int]string{
+			3_200_000: "-:1: Request entity too large: limit is 3145728\n",
+			1_600_000: "-:1: etcdserver: request is too large\n",
+			1_000_000: "",
+		} {
+			_, stderr, code := runCLI(t, obj(n), "--crd", crds, "-")
+			if stderr != want || (code == ExitOK) != (want == "") {
+				t.Errorf("%d bytes: exit %d, stderr %q; want %q", n, code, stderr, want)
+			}
 		}
 	})
 }

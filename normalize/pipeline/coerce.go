@@ -35,6 +35,15 @@ import (
 // It returns the unknown field paths and, if the apiserver would refuse to
 // decode the object, why.
 func (p *Pipeline) coerce(u *unstructured.Unstructured) ([]string, *field.Error) {
+	return coerceWith(u, p.structural, p.preserveUnknownFields, true)
+}
+
+// coerceWith is unstructuredSchemaCoercer.apply with the schema s, without
+// dropInvalidMetadata or repairGeneration; trackUnknown is its
+// returnUnknownFieldPaths. The storage codec's encoder
+// (schemaCoercingConverter) applies it with neither option, with the
+// schema of the storage version.
+func coerceWith(u *unstructured.Unstructured, s *structuralschema.Structural, preserveUnknownFields, trackUnknown bool) ([]string, *field.Error) {
 	kind, foundKind, err := unstructured.NestedString(u.Object, "kind")
 	if err != nil {
 		return nil, decodeError(field.NewPath("kind"), err)
@@ -44,17 +53,17 @@ func (p *Pipeline) coerce(u *unstructured.Unstructured) ([]string, *field.Error)
 		return nil, decodeError(field.NewPath("apiVersion"), err)
 	}
 	objectMeta, foundObjectMeta, unknown, err := schemaobjectmeta.GetObjectMetaWithOptions(u.Object,
-		schemaobjectmeta.ObjectMetaOptions{ReturnUnknownFieldPaths: true})
+		schemaobjectmeta.ObjectMetaOptions{ReturnUnknownFieldPaths: trackUnknown})
 	if err != nil {
 		return nil, decodeError(field.NewPath("metadata"), err)
 	}
-	if !p.preserveUnknownFields {
-		unknown = append(unknown, structuralpruning.PruneWithOptions(u.Object, p.structural, true,
-			structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})...)
-		structuraldefaulting.PruneNonNullableNullsWithoutDefaults(u.Object, p.structural)
+	if !preserveUnknownFields {
+		unknown = append(unknown, structuralpruning.PruneWithOptions(u.Object, s, true,
+			structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: trackUnknown})...)
+		structuraldefaulting.PruneNonNullableNullsWithoutDefaults(u.Object, s)
 	}
-	ferr, paths := schemaobjectmeta.CoerceWithOptions(nil, u.Object, p.structural, false,
-		schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: true})
+	ferr, paths := schemaobjectmeta.CoerceWithOptions(nil, u.Object, s, false,
+		schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: trackUnknown})
 	if ferr != nil {
 		return unknown, ferr
 	}

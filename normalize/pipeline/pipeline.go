@@ -10,12 +10,13 @@ import (
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apiextensions-apiserver/pkg/registry/customresource"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured/unstructuredscheme"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
 
 	"github.com/controller-gen-default/controller-gen-default/normalize"
@@ -35,6 +36,13 @@ type Pipeline struct {
 	preserveUnknownFields bool
 	structural            *structuralschema.Structural
 	strategy              strategy
+	// resource is the CRD's plural, which names its objects' etcd keys.
+	resource string
+	// storageVersion is the version objects are written at, and
+	// storageStructural its structural schema (the storage codec's
+	// encoder prunes with it).
+	storageVersion    string
+	storageStructural *structuralschema.Structural
 	// statusStrategy is the status subresource's (nil without it).
 	statusStrategy rest.RESTUpdateStrategy
 }
@@ -59,6 +67,15 @@ type Result struct {
 	// Undecodable says that the apiserver refuses to decode the object (400
 	// Bad Request): Errors holds why, and nothing after decoding ran.
 	Undecodable bool
+	// Refused is the apiserver's answer when it refuses the create for
+	// another reason than field errors (Create): a body over its limit
+	// (413), an unknown field under fieldValidation=Strict (400), a
+	// namespace that does not match the request's (400), a resourceVersion
+	// set (500), or an object too large for etcd (500).
+	Refused *apierrors.StatusError
+	// Warnings are the warnings of the response other than unknown fields
+	// (the strategy's WarningsOnCreate: finalizer names).
+	Warnings []string
 }
 
 // New builds the pipeline of one served version. The CRD must be
@@ -127,11 +144,55 @@ func New(crd *apiextensionsv1.CustomResourceDefinition, version string) (*Pipeli
 	main := customresource.NewStrategy(unstructuredscheme.NewUnstructuredObjectTyper(), namespaced, gvk,
 		validator, statusValidator, s, status, scale, selectable)
 	p := &Pipeline{gvk: gvk, namespaced: namespaced, preserveUnknownFields: crd.Spec.PreserveUnknownFields,
-		structural: s, strategy: main}
+		structural: s, strategy: main, resource: crd.Spec.Names.Plural, storageVersion: version, storageStructural: s}
+	if sv := storageVersionOf(internal); sv != "" && sv != version {
+		if p.storageStructural, err = storageSchema(internal, sv); err != nil {
+			return nil, fmt.Errorf("%s version %s: %w", crd.Name, sv, err)
+		}
+		p.storageVersion = sv
+	}
 	if status != nil {
 		p.statusStrategy = customresource.NewStatusStrategy(main)
 	}
 	return p, nil
+}
+
+// storageVersionOf is the CRD's storage version.
+func storageVersionOf(crd *apiextensions.CustomResourceDefinition) string {
+	for _, v := range crd.Spec.Versions {
+		if v.Storage {
+			return v.Name
+		}
+	}
+	return ""
+}
+
+// storageSchema is the structural schema of a version as the storage codec
+// uses it (customresource_handler.go, getOrCreateServingInfoFor):
+// NewStructural, then, unless spec.preserveUnknownFields, PruneDefaults on a
+// copy.
+func storageSchema(crd *apiextensions.CustomResourceDefinition, version string) (*structuralschema.Structural, error) {
+	validation := crd.Spec.Validation
+	for _, v := range crd.Spec.Versions {
+		if v.Name == version && v.Schema != nil {
+			validation = v.Schema
+		}
+	}
+	if validation == nil || validation.OpenAPIV3Schema == nil {
+		return nil, fmt.Errorf("no schema")
+	}
+	s, err := structuralschema.NewStructural(validation.OpenAPIV3Schema)
+	if err != nil {
+		return nil, err
+	}
+	if p := crd.Spec.PreserveUnknownFields; p != nil && *p {
+		return s, nil
+	}
+	s = s.DeepCopy()
+	if err := structuraldefaulting.PruneDefaults(s); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // newStatusValidator is the validator of the status subresource, as the
@@ -190,6 +251,8 @@ func (p *Pipeline) decode(u *unstructured.Unstructured) Result {
 }
 
 // Normalize runs obj through the apiserver's steps, in its order, on a copy:
+// Create, with obj sent as kubectl sends it without -n (KubectlRequest).
+// Its steps 1 to 4 are the request decoder's:
 //
 //  1. structuralpruning.PruneWithOptions, tracking unknown field paths
 //     (unstructuredSchemaCoercer.apply);
@@ -198,28 +261,37 @@ func (p *Pipeline) decode(u *unstructured.Unstructured) Result {
 //     SetObjectMeta (same), as for a request: malformed metadata is a
 //     decode error that ends the pipeline (see coerce);
 //  4. structuraldefaulting.Default (unstructuredDefaulter.Default);
+//
+// then, after the create handler's and registry's metadata steps,
+//
 //  5. the registry's customResourceStrategy: PrepareForCreate, then
 //     Validate (OpenAPI schema, metadata, embedded resources, list sets and
-//     maps, CEL with the runtime cost budget);
+//     maps, CEL with the runtime cost budget), through rest.ValidateCreate;
 //  6. structuraldefaulting.Default once more, as the storage codec does when
 //     the created object is read back (the defaulting KEP's "during read
 //     from storage").
 func (p *Pipeline) Normalize(ctx context.Context, obj map[string]any) Result {
-	u := &unstructured.Unstructured{Object: runtime.DeepCopyJSON(obj)}
-	res := p.decode(u)
-	if len(res.Errors) > 0 {
-		res.Object = u.Object
-		return res
+	sent, req, err := p.KubectlRequest(obj, metav1.NamespaceDefault, false)
+	if err != nil { // not without -n
+		return Result{Object: runtime.DeepCopyJSON(obj), Refused: apierrors.NewBadRequest(err.Error())}
 	}
+	return p.Create(ctx, sent, req)
+}
 
-	ctx = genericapirequest.WithNamespace(ctx, u.GetNamespace())
-	p.strategy.PrepareForCreate(ctx, u)
-	res.Errors = append(res.Errors, p.strategy.Validate(ctx, u)...)
-
-	// What create returns is read back through the storage codec, which
-	// defaults again: a status that PrepareForCreate dropped comes back as
-	// its default.
-	structuraldefaulting.Default(u.Object, p.structural)
-	res.Object = u.Object
-	return res
+// KubectlRequest is how kubectl create and apply send obj: to the namespace
+// KubectlNamespace says, which kubectl also writes into the object when it
+// has none (cli-runtime's DefaultNamespace and RequireNamespace visitors).
+// obj is not modified.
+func (p *Pipeline) KubectlRequest(obj map[string]any, ns string, explicit bool) (map[string]any, Request, error) {
+	reqNS, err := KubectlNamespace(obj, p.namespaced, ns, explicit)
+	if err != nil {
+		return nil, Request{}, err
+	}
+	if p.namespaced {
+		if own, _, _ := unstructured.NestedString(obj, "metadata", "namespace"); own == "" {
+			obj = runtime.DeepCopyJSON(obj)
+			_ = unstructured.SetNestedField(obj, reqNS, "metadata", "namespace") // fails only if metadata is not an object
+		}
+	}
+	return obj, Request{Namespace: reqNS}, nil
 }

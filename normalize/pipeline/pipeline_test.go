@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/controller-gen-default/controller-gen-default/normalize/manifest"
 )
 
 // TestPipelineDecodesLikeACreateRequest: steps 1 to 3 run as for a create
@@ -64,9 +66,15 @@ func TestPipelineDecodesLikeACreateRequest(t *testing.T) {
 
 func decodeOne(t *testing.T, s string) map[string]any {
 	t.Helper()
-	objs, err := decodeDocuments([]byte(s))
-	if err != nil || len(objs) != 1 {
-		t.Fatalf("decode %s: %v", s, err)
+	var objs []map[string]any
+	for o, err := range manifest.All("test", strings.NewReader(s)) {
+		if err != nil {
+			t.Fatalf("decode %s: %v", s, err)
+		}
+		objs = append(objs, o.Object)
+	}
+	if len(objs) != 1 {
+		t.Fatalf("decode %s: %d objects", s, len(objs))
 	}
 	return objs[0]
 }

@@ -1,0 +1,230 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/apiserver/pkg/storage"
+	"k8s.io/apiserver/pkg/storage/names"
+)
+
+// Request is how a client sends a create: the namespace of the URL it
+// posts to, and the request's fieldValidation.
+type Request struct {
+	// Namespace is the namespace of the request's URL. kubectl takes the
+	// object's metadata.namespace, else -n, else its context's namespace
+	// (default); see KubectlNamespace. It is not used for a cluster-scoped
+	// kind, whose URL has no namespace.
+	Namespace string
+	// Strict is fieldValidation=Strict (kubectl's --validate=strict): an
+	// unknown field refuses the request. Without it the apiserver's default,
+	// Warn, applies: unknown fields are dropped with a warning each.
+	Strict bool
+	// Limits are the size limits; zero fields take the defaults.
+	Limits Limits
+}
+
+// Create runs a create request (POST) of obj, the object a client sends,
+// through the apiserver's handling of it, in its order, on a copy:
+//
+//  1. the body: the object as the client encodes it (RequestBody) is
+//     refused over Limits.MaxRequestBodyBytes (the handler's
+//     limitedReadBody, 413);
+//  2. decoding: steps 1 to 4 of Normalize (the request decoder, which
+//     prunes, drops nulls, coerces metadata and defaults); malformed
+//     metadata is a 400 (Undecodable), and with Strict an unknown field is
+//     a 400 (strict decoding error), the end of the request either way;
+//  3. the create handler (endpoints/handlers/create.go):
+//     rest.WipeObjectMetaSystemFields, then
+//     rest.EnsureObjectNamespaceMatchesRequestNamespace, which sets an
+//     absent namespace to the request's and clears the namespace of a
+//     cluster-scoped object;
+//  4. the generic registry's create (registry/generic/registry/store.go):
+//     rest.FillObjectMetaSystemFields, a name generated from
+//     metadata.generateName, then rest.BeforeCreate's steps (the namespace
+//     check again, PrepareForCreate, rest.ValidateCreate,
+//     WarningsOnCreate, Canonicalize); field errors are a 422;
+//  5. storage (storage/etcd3 store.Create), for a valid object only: a
+//     resourceVersion set refuses it, and the object as the storage codec
+//     writes it (StorageBytes) must fit in one etcd request
+//     (CheckStorageSize);
+//  6. structuraldefaulting.Default, as the storage codec does when the
+//     created object is read back.
+//
+// The result holds no uid, creationTimestamp, resourceVersion or generated
+// name: the server invents those. Messages that name a generated name show
+// its random suffix as xxxxx.
+func (p *Pipeline) Create(ctx context.Context, obj map[string]any, req Request) Result {
+	limits := req.Limits.withDefaults()
+	body, err := RequestBody(obj)
+	if err != nil {
+		return Result{Object: runtime.DeepCopyJSON(obj), Refused: apierrors.NewBadRequest(err.Error())}
+	}
+	if int64(len(body)) > limits.MaxRequestBodyBytes {
+		// limitedReadBody in endpoints/handlers/rest.go
+		return Result{Object: runtime.DeepCopyJSON(obj),
+			Refused: apierrors.NewRequestEntityTooLargeError(fmt.Sprintf("limit is %d", limits.MaxRequestBodyBytes))}
+	}
+
+	u := &unstructured.Unstructured{Object: runtime.DeepCopyJSON(obj)}
+	res := p.decode(u)
+	res.Object = u.Object
+	if len(res.Errors) > 0 {
+		return res
+	}
+	if req.Strict && len(res.Pruned) > 0 {
+		// the create handler answers the strict decoding error
+		// (transformDecodeError) and goes no further
+		errs := make([]error, len(res.Pruned))
+		for i, path := range res.Pruned {
+			errs[i] = fmt.Errorf("unknown field %q", path)
+		}
+		res.Refused = apierrors.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %v",
+			p.gvk.Kind, p.gvk.Version, p.gvk.Kind, runtime.NewStrictDecodingError(errs)))
+		return res
+	}
+
+	requestNamespace := ""
+	if p.namespaced {
+		requestNamespace = req.Namespace
+	}
+	ctx = genericapirequest.WithNamespace(ctx, requestNamespace)
+	// the create handler
+	rest.WipeObjectMetaSystemFields(u)
+	if err := rest.EnsureObjectNamespaceMatchesRequestNamespace(rest.ExpectedNamespaceForResource(requestNamespace, p.gvr()), u); err != nil {
+		res.Refused = asStatusError(err)
+		return res
+	}
+	// the registry's create, then rest.BeforeCreate's steps (BeforeCreate
+	// itself turns field errors into a Status; they are kept as they are)
+	rest.FillObjectMetaSystemFields(u)
+	generated := u.GetGenerateName() != "" && u.GetName() == ""
+	if generated {
+		u.SetName(generateName(p.strategy, u.GetGenerateName()))
+	}
+	res.Errors, res.Warnings, res.Refused = p.beforeCreate(ctx, u)
+	if res.Refused == nil && len(res.Errors) == 0 {
+		res.Refused = p.store(u, limits)
+	}
+
+	// what the server invented is not shown
+	unstructured.RemoveNestedField(u.Object, "metadata", "uid")
+	unstructured.RemoveNestedField(u.Object, "metadata", "creationTimestamp")
+	if generated {
+		unstructured.RemoveNestedField(u.Object, "metadata", "name")
+	}
+	// What create returns is read back through the storage codec, which
+	// defaults again: a status that PrepareForCreate dropped comes back as
+	// its default.
+	structuraldefaulting.Default(u.Object, p.structural)
+	res.Object = u.Object
+	return res
+}
+
+// beforeCreate is rest.BeforeCreate (registry/rest/create.go) once the
+// registry has filled the system fields and generated the name: the
+// object's namespace checked against the request's in ctx, the strategy's
+// PrepareForCreate, rest.ValidateCreate, WarningsOnCreate and
+// Canonicalize. BeforeCreate itself returns field errors as a Status;
+// its steps are called here so that they stay field errors
+// (TestBeforeCreateIsRestBeforeCreate compares the two).
+func (p *Pipeline) beforeCreate(ctx context.Context, u *unstructured.Unstructured) (field.ErrorList, []string, *apierrors.StatusError) {
+	requestNamespace, _ := genericapirequest.NamespaceFrom(ctx)
+	if err := rest.EnsureObjectNamespaceMatchesRequestNamespace(rest.ExpectedNamespaceForScope(requestNamespace, p.strategy.NamespaceScoped()), u); err != nil {
+		return nil, nil, asStatusError(err)
+	}
+	p.strategy.PrepareForCreate(ctx, u)
+	if errs := rest.ValidateCreate(ctx, u, p.strategy); len(errs) > 0 {
+		return errs, nil, nil
+	}
+	warnings := p.strategy.WarningsOnCreate(ctx, u)
+	p.strategy.Canonicalize(u)
+	return nil, warnings, nil
+}
+
+// store is the storage's create (storage/etcd3 store.Create) of u, as far
+// as it can refuse it: a resourceVersion set, or an object too large for
+// one etcd request. u's resourceVersion is cleared, as
+// PrepareObjectForStorage clears it.
+func (p *Pipeline) store(u *unstructured.Unstructured, limits Limits) *apierrors.StatusError {
+	versioner := storage.APIObjectVersioner{}
+	if v, err := versioner.ObjectResourceVersion(u); err == nil && v != 0 {
+		return internalError(storage.ErrResourceVersionSetOnCreate)
+	}
+	_ = versioner.PrepareObjectForStorage(u)
+	value, err := p.StorageBytes(u.Object)
+	if err != nil {
+		return internalError(err)
+	}
+	return asNilStatus(CheckStorageSize(p.Key(u.GetNamespace(), u.GetName()), value, 0, limits))
+}
+
+// generateName is the registry's name generation (store.go create:
+// strategy.GenerateName, names.SimpleNameGenerator for custom resources),
+// with the random suffix replaced by xxxxx, so that the output is the same
+// on every run. The suffix has the generator's length and characters
+// (utilrand.String), so the name validates as the server's would.
+func generateName(g names.NameGenerator, base string) string {
+	name := g.GenerateName(base)
+	return name[:len(name)-5] + "xxxxx"
+}
+
+// gvr is the resource of the pipeline's kind.
+func (p *Pipeline) gvr() schema.GroupVersionResource {
+	return schema.GroupVersionResource{Group: p.gvk.Group, Version: p.gvk.Version, Resource: p.resource}
+}
+
+// asStatusError is err as the handler answers it (an APIStatus as it is).
+func asStatusError(err error) *apierrors.StatusError {
+	if se, ok := err.(*apierrors.StatusError); ok {
+		return se
+	}
+	return internalError(err)
+}
+
+func asNilStatus(err error) *apierrors.StatusError {
+	if err == nil {
+		return nil
+	}
+	return asStatusError(err)
+}
+
+// internalError is an error that is not an API status as the handler
+// answers it (responsewriters.ErrorToAPIStatus): a 500 whose message is the
+// error's text.
+func internalError(err error) *apierrors.StatusError {
+	return &apierrors.StatusError{ErrStatus: metav1.Status{
+		Status: metav1.StatusFailure, Code: http.StatusInternalServerError,
+		Reason: metav1.StatusReasonUnknown, Message: err.Error(),
+	}}
+}
+
+// KubectlNamespace is the namespace kubectl create and apply send an
+// object of a namespaced kind to (k8s.io/cli-runtime pkg/resource): its
+// metadata.namespace, else ns (-n, or the context's namespace: default).
+// With explicit (-n was given), an object in another namespace is an error,
+// as RequireNamespace makes it. Objects of cluster-scoped kinds go to no
+// namespace: kubectl sends them as they are.
+func KubectlNamespace(obj map[string]any, namespaced bool, ns string, explicit bool) (string, error) {
+	if !namespaced {
+		return "", nil
+	}
+	own, _, _ := unstructured.NestedString(obj, "metadata", "namespace")
+	switch {
+	case own == "":
+		return ns, nil
+	case explicit && own != ns:
+		return "", fmt.Errorf("the namespace from the provided object %q does not match the namespace %q. You must pass '--namespace=%s' to perform this operation.", own, ns, own)
+	}
+	return own, nil
+}
