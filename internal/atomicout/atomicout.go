@@ -1,14 +1,18 @@
 // Package atomicout holds every file the generators write in memory until
-// the whole run has succeeded, then writes each one atomically (temporary
-// file and rename). A run with errors writes nothing, and a file that is
-// being replaced is never seen half-written or truncated.
+// the whole run has succeeded, then writes them as controller-gen would,
+// but atomically: through symbolic links (to the final target), keeping an
+// existing file's mode, a new file with controller-gen's mode (0666 before
+// umask). Every file of a commit is staged beside its target first
+// (".NAME~controller-gen-default-PID-RAND") and renamed over it only when
+// all are staged. A run with errors writes nothing; on an I/O error, SIGINT
+// or SIGTERM the staged files are removed, and a later run removes those
+// that a killed run left. A file being replaced is never seen half-written
+// or truncated.
 package atomicout
 
 import (
 	"bytes"
-	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sync"
 
@@ -69,14 +73,36 @@ func (s *Staging) Wrap(rules genall.OutputRules) genall.OutputRules {
 	return out
 }
 
-// Commit writes every staged item through its rule, in the order opened.
-// Files on disk are replaced atomically; other rules (stdout, none) get the
-// bytes as written.
+// Commit writes every staged item through its rule. Files on disk are all
+// staged, then renamed over their targets in the order opened (see
+// writeFiles); only then do other rules (stdout, none) get their bytes, in
+// order. An I/O error is an *Error.
 func (s *Staging) Commit() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	var files []file
+	var others []*item
 	for _, it := range s.items {
-		if err := commit(it); err != nil {
+		if outer, ok := it.rule.(rule); ok {
+			// staged into another Staging: hand the bytes over, not a copy
+			outer.s.mu.Lock()
+			outer.s.items = append(outer.s.items, &item{rule: outer.inner, pkg: it.pkg, path: it.path, buf: it.buf})
+			outer.s.mu.Unlock()
+			continue
+		}
+		if path, ok := filePath(it.rule, it.pkg, it.path); ok {
+			files = append(files, file{path: path, data: it.buf.Bytes()})
+			continue
+		}
+		others = append(others, it)
+	}
+	if len(files) > 0 {
+		if err := writeFiles(files); err != nil {
+			return err
+		}
+	}
+	for _, it := range others {
+		if err := writeThrough(it); err != nil {
 			return err
 		}
 	}
@@ -84,17 +110,8 @@ func (s *Staging) Commit() error {
 	return nil
 }
 
-func commit(it *item) error {
-	if outer, ok := it.rule.(rule); ok {
-		// staged into another Staging: hand the bytes over, not a copy
-		outer.s.mu.Lock()
-		outer.s.items = append(outer.s.items, &item{rule: outer.inner, pkg: it.pkg, path: it.path, buf: it.buf})
-		outer.s.mu.Unlock()
-		return nil
-	}
-	if path, ok := filePath(it.rule, it.pkg, it.path); ok {
-		return WriteFile(path, it.buf.Bytes())
-	}
+// writeThrough gives a rule that writes no file of its own the item's bytes.
+func writeThrough(it *item) error {
 	w, err := it.rule.Open(it.pkg, it.path)
 	if err != nil {
 		return err
@@ -126,33 +143,6 @@ func filePath(r genall.OutputRule, pkg *loader.Package, itemPath string) (string
 		return filepath.Join(filepath.Dir(pkg.CompiledGoFiles[0]), itemPath), true
 	}
 	return "", false
-}
-
-// WriteFile replaces path with data atomically: it writes a temporary file
-// in the same directory and renames it over path.
-func WriteFile(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	defer os.Remove(name) // no-op after a successful rename
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(name, path)
 }
 
 // Destination is the file that rule r would write itemPath to, through any

@@ -1,0 +1,319 @@
+package atomicout
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Error is an I/O error of a commit: the output file, what failed, and how
+// to fix it. When it is returned, every file is either as it was or wholly
+// replaced: staged files are removed, and only a failed rename (Written not
+// empty) leaves some files replaced.
+type Error struct {
+	Path    string   // the output file, as the generator's rule names it
+	Err     error    // what failed
+	Fix     string   // one line: how to fix it
+	Written []string // files replaced before a rename failed
+}
+
+func (e *Error) Error() string {
+	msg := fmt.Sprintf("writing %s: %v", e.Path, e.Err)
+	if len(e.Written) == 0 {
+		return msg + "; no file was written"
+	}
+	return fmt.Sprintf("%s; %d file(s) were replaced before it: %s; the others were left as they were",
+		msg, len(e.Written), strings.Join(e.Written, ", "))
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// file is one output file of a commit.
+type file struct {
+	path string // as the rule names it
+	data []byte
+}
+
+// staged is a file written in full beside its target, waiting for rename.
+type staged struct {
+	path   string // as the rule names it
+	name   string // the staged file
+	target string // the file it replaces: path, or the final target of its links
+}
+
+// testHookStaged, when set (by tests only), runs once every file of a
+// commit is staged and before any is renamed.
+var testHookStaged func()
+
+// writeFiles replaces every file atomically, all or nothing as far as the
+// file system allows: each is staged in its target's directory first, and
+// only when all are staged are they renamed over their targets, in order.
+// On error, and on SIGINT or SIGTERM (see watch), staged files are removed,
+// and so are the directories this call created.
+func writeFiles(files []file) (err error) {
+	var (
+		pending []staged
+		created []string // directories that prepare made
+		cleaned = map[string]bool{}
+	)
+	defer func() {
+		if err == nil {
+			return
+		}
+		reg.Lock()
+		for _, s := range pending {
+			os.Remove(s.name)
+			delete(reg.live, s.name)
+		}
+		reg.changedLocked()
+		reg.Unlock()
+		// deepest first, so that a parent made for one file goes after a
+		// child made for another
+		slices.SortFunc(created, func(a, b string) int { return len(b) - len(a) })
+		for _, d := range created {
+			os.Remove(d) // only if empty: never what someone else put there
+		}
+	}()
+	for _, f := range files {
+		target, info, made, err := prepare(f.path)
+		created = append(created, made...)
+		if err != nil {
+			return err
+		}
+		if dir := filepath.Dir(target); !cleaned[dir] {
+			cleaned[dir] = true
+			removeStale(dir)
+		}
+		name, err := stage(f.path, target, info, f.data)
+		if name != "" {
+			pending = append(pending, staged{path: f.path, name: name, target: target})
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if testHookStaged != nil {
+		testHookStaged()
+	}
+	// Renames hold the registry's lock: a signal that arrives now waits for
+	// them (they take microseconds), so a run is never left half-renamed by
+	// SIGINT or SIGTERM.
+	reg.Lock()
+	defer func() {
+		reg.changedLocked()
+		reg.Unlock()
+	}()
+	for i, s := range pending {
+		if err := os.Rename(s.name, s.target); err != nil {
+			var written []string
+			for _, w := range pending[:i] {
+				written = append(written, w.path)
+			}
+			for _, rest := range pending[i:] {
+				os.Remove(rest.name)
+				delete(reg.live, rest.name)
+			}
+			pending, created = nil, nil
+			return &Error{Path: s.path, Err: err, Written: written,
+				Fix: fmt.Sprintf("check %s and run again", filepath.Dir(s.target))}
+		}
+		delete(reg.live, s.name)
+	}
+	pending = nil
+	return nil
+}
+
+// WriteFile replaces path with data atomically, as a commit of one file
+// does: through symbolic links, keeping the file's mode.
+func WriteFile(path string, data []byte) error {
+	return writeFiles([]file{{path: path, data: data}})
+}
+
+// maxLinks is how many symbolic links prepare follows, as Linux's open(2).
+const maxLinks = 40
+
+// prepare creates path's directory, as controller-gen's output rules do
+// (os.MkdirAll, mode 0777 before umask), and returns the file that writing
+// to path writes: path itself, or the final target of its symbolic links,
+// with its FileInfo if it exists. made lists the directories it created,
+// deepest first.
+func prepare(path string) (target string, info fs.FileInfo, made []string, err error) {
+	dir := filepath.Dir(path)
+	made = missingDirs(dir)
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return "", nil, made, &Error{Path: path, Err: fmt.Errorf("cannot create its directory: %w", err),
+			Fix: fmt.Sprintf("%s must be a directory that can be created and written: check the output rule (output:<generator>:dir=... or output:<generator>:artifacts:config=...)", dir)}
+	}
+	target = path
+	for links := 0; ; links++ {
+		fi, err := os.Lstat(target)
+		if errors.Is(err, fs.ErrNotExist) {
+			if target == path {
+				return target, nil, made, nil // a new file
+			}
+			// A dangling link: writing through it creates its target, as
+			// controller-gen's os.Create does, when the target's directory
+			// exists.
+			if d, err := os.Stat(filepath.Dir(target)); err != nil || !d.IsDir() {
+				return "", nil, made, &Error{Path: path, Err: fmt.Errorf("it is a symbolic link to %s, whose directory %s does not exist", target, filepath.Dir(target)),
+					Fix: fmt.Sprintf("create the directory %s, or remove the link %s, and run again", filepath.Dir(target), path)}
+			}
+			return target, nil, made, nil
+		}
+		if err != nil {
+			return "", nil, made, &Error{Path: path, Err: err, Fix: fmt.Sprintf("check %s and run again", target)}
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			if !fi.Mode().IsRegular() {
+				what := "not a regular file"
+				if fi.IsDir() {
+					what = "a directory"
+				}
+				return "", nil, made, &Error{Path: path, Err: fmt.Errorf("%s is %s", target, what),
+					Fix: fmt.Sprintf("move %s out of the way, or choose another output directory, and run again", target)}
+			}
+			return target, fi, made, nil
+		}
+		if links == maxLinks {
+			return "", nil, made, &Error{Path: path, Err: fmt.Errorf("more than %d symbolic links from %s (a cycle?)", maxLinks, path),
+				Fix: fmt.Sprintf("fix the symbolic links from %s and run again", path)}
+		}
+		link, err := os.Readlink(target)
+		if err != nil {
+			return "", nil, made, &Error{Path: path, Err: err, Fix: fmt.Sprintf("check %s and run again", target)}
+		}
+		if !filepath.IsAbs(link) {
+			// relative to the link's directory as the kernel sees it: ".."
+			// in a directory reached through a link is the target's parent
+			d, err := filepath.EvalSymlinks(filepath.Dir(target))
+			if err != nil {
+				return "", nil, made, &Error{Path: path, Err: err, Fix: fmt.Sprintf("check %s and run again", filepath.Dir(target))}
+			}
+			link = filepath.Join(d, link)
+		}
+		target = link
+	}
+}
+
+// missingDirs lists dir and its ancestors that do not exist, deepest first.
+func missingDirs(dir string) []string {
+	var out []string
+	for {
+		if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) {
+			return out
+		}
+		out = append(out, dir)
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return out
+		}
+		dir = parent
+	}
+}
+
+// stage writes data to a new staged file beside target and returns its
+// name, also on an error once it is created (the caller removes it). A new file gets controller-gen's mode (os.Create: 0666 before
+// umask); a file that is replaced keeps its mode and, where the process may
+// set them, its owner and group.
+func stage(path, target string, info fs.FileInfo, data []byte) (name string, err error) {
+	dir := filepath.Dir(target)
+	perm := fs.FileMode(0o666)
+	if info != nil {
+		perm = 0o600 // until its mode is set below
+	}
+	var f *os.File
+	for range 100 {
+		name = filepath.Join(dir, stagedName(filepath.Base(target), os.Getpid(), rand.Uint32()))
+		// created and registered under the lock, so that a signal handler
+		// never misses it
+		reg.Lock()
+		f, err = os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		if err == nil {
+			reg.live[name] = true
+			reg.changedLocked()
+		}
+		reg.Unlock()
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
+	if err != nil {
+		return "", &Error{Path: path, Err: fmt.Errorf("cannot create a file in %s: %w", dir, err),
+			Fix: fmt.Sprintf("%s must be writable: each file is written beside the one it replaces, then renamed over it", dir)}
+	}
+	fail := func(err error) (string, error) {
+		f.Close()
+		return name, &Error{Path: path, Err: err, Fix: fmt.Sprintf("check the file system of %s (space, quota) and run again", dir)}
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if info != nil {
+		keepOwner(f, info)
+		if err := f.Chmod(info.Mode().Perm()); err != nil {
+			return fail(err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		return fail(err)
+	}
+	return name, nil
+}
+
+// stagedSuffix marks staged files: ".NAME~controller-gen-default-PID-RAND",
+// hidden, and with no extension that a YAML or Go tool would pick up.
+const stagedSuffix = "~controller-gen-default-"
+
+var stagedPattern = regexp.MustCompile(`^\..*~controller-gen-default-([1-9][0-9]{0,9})-[0-9a-f]{8}$`)
+
+// stagedName is the name of a staged file for base, short enough for any
+// file system (255 bytes).
+func stagedName(base string, pid int, r uint32) string {
+	const maxBase = 200
+	if len(base) > maxBase {
+		base = base[:maxBase]
+		for !utf8.ValidString(base) {
+			base = base[:len(base)-1]
+		}
+	}
+	return fmt.Sprintf(".%s%s%d-%08x", base, stagedSuffix, pid, r)
+}
+
+// removeStale removes the staged files that a run killed before it could
+// clean up (SIGKILL, a crash, power loss) left in dir: regular files whose
+// name has the staged pattern and whose process is gone. Anything else,
+// and the staged files of runs still going, are left alone.
+func removeStale(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		m := stagedPattern.FindStringSubmatch(e.Name())
+		if m == nil || !e.Type().IsRegular() {
+			continue
+		}
+		pid, err := strconv.Atoi(m[1])
+		if err != nil {
+			continue
+		}
+		name := filepath.Join(dir, e.Name())
+		reg.Lock()
+		// This process's own staged files are live; any other with its pid
+		// is from an earlier run that had the same pid (as PID 1 in a
+		// container always does).
+		stale := !reg.live[name] && (pid == os.Getpid() || !processAlive(pid))
+		if stale {
+			os.Remove(name)
+		}
+		reg.Unlock()
+	}
+}
