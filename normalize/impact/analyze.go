@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -14,11 +15,19 @@ import (
 
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 	"github.com/controller-gen-default/controller-gen-default/normalize/defaultdiff"
+	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
 
 // Analyzer answers, for objects stored under OLD, what they become under
 // NEW. Build it with New.
 type Analyzer struct {
+	// Namespace is where a namespaced object without metadata.namespace
+	// is created, as kubectl's -n ("default" when empty); with
+	// ExplicitNamespace (-n was given), an object in another namespace is
+	// refused as kubectl refuses it (ErrNamespace).
+	Namespace         string
+	ExplicitNamespace bool
+
 	old, new map[string]*definition // by CRD name
 	byKind   map[schema.GroupKind]*definition
 	groups   map[string]bool // of OLD's and NEW's CRDs
@@ -41,6 +50,10 @@ func (e *InvalidCRDError) Error() string {
 // ErrNoCRD is an object that no served version of an OLD CRD defines:
 // unusable input.
 var ErrNoCRD = errors.New("no served CRD version")
+
+// ErrNamespace is an object that kubectl would not send with -n: it is in
+// another namespace. Unusable input.
+var ErrNamespace = errors.New("namespace")
 
 // New validates the CRDs of OLD and NEW as the apiserver does on create
 // (normalize.ValidateCRD) and compares each CRD of OLD with NEW's of the
@@ -134,30 +147,44 @@ func (a *Analyzer) DefaultChanges(old, new []*apiextensionsv1.CustomResourceDefi
 func (a *Analyzer) KnowsGroup(group string) bool { return a.groups[group] }
 
 // Object runs the four steps on one object of OLD (a copy: obj is not
-// modified). A namespaced object without a namespace is put in "default",
-// as kubectl sends it. The error is ErrNoCRD (wrapped) when no served
-// version of an OLD CRD defines the object, or an internal error.
+// modified). A namespaced object without a namespace is created in
+// a.Namespace (default), and a cluster-scoped one without its namespace,
+// as kubectl sends them and the apiserver stores them. The error is
+// ErrNoCRD (wrapped) when no served version of an OLD CRD defines the
+// object, ErrNamespace (wrapped) when kubectl would refuse to send it, or
+// an internal error.
 func (a *Analyzer) Object(ctx context.Context, obj map[string]any) (*Record, error) {
-	obj = runtime.DeepCopyJSON(obj)
 	u := &unstructured.Unstructured{Object: obj}
 	gvk := u.GroupVersionKind()
 	def := a.byKind[gvk.GroupKind()]
 	if def == nil || def.versions[gvk.Version] == nil || !def.versions[gvk.Version].served {
 		return nil, fmt.Errorf("%w for apiVersion %q, kind %q", ErrNoCRD, u.GetAPIVersion(), u.GetKind())
 	}
-	if def.crd.Spec.Scope == apiextensionsv1.NamespaceScoped && u.GetNamespace() == "" {
-		u.SetNamespace("default")
+	p, err := def.versions[gvk.Version].pipeline()
+	if err != nil {
+		return nil, err
 	}
-	r := &Record{APIVersion: u.GetAPIVersion(), Kind: gvk.Kind, Namespace: u.GetNamespace(), Name: u.GetName(), CRD: def.crd.Name}
-	err := a.steps(ctx, def, gvk.Version, obj, r)
+	ns := a.Namespace
+	if ns == "" {
+		ns = metav1.NamespaceDefault
+	}
+	sent, req, err := p.KubectlRequest(obj, ns, a.ExplicitNamespace)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNamespace, err)
+	}
+	r := &Record{APIVersion: u.GetAPIVersion(), Kind: gvk.Kind, Name: u.GetName(), CRD: def.crd.Name}
+	if p.Namespaced() {
+		r.Namespace = req.Namespace
+	}
+	err = a.steps(ctx, def, gvk.Version, runtime.DeepCopyJSON(sent), req, r)
 	r.Categories = r.categories()
 	r.Fails = r.fails()
 	return r, err
 }
 
 // steps runs steps 1 to 4 into r; it stops where the next step cannot run.
-func (a *Analyzer) steps(ctx context.Context, def *definition, version string, obj map[string]any, r *Record) error {
-	st, err := store(ctx, def.versions[version], obj)
+func (a *Analyzer) steps(ctx context.Context, def *definition, version string, obj map[string]any, req pipeline.Request, r *Record) error {
+	st, err := store(ctx, def.versions[version], obj, req)
 	if err != nil {
 		return err
 	}

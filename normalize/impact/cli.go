@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/controller-gen-default/controller-gen-default/normalize"
@@ -21,7 +22,7 @@ const (
 	ExitUnusable = 2 // bad usage, an invalid CRD, unparsable input, or an object with no CRD
 )
 
-const usage = `usage: controller-gen-default impact --old OLD --new NEW [-o text|json] [--skip-other-groups] [FILE|-]...
+const usage = `usage: controller-gen-default impact --old OLD --new NEW [-o text|json] [--skip-other-groups] [-n NAMESPACE] [FILE|-]...
 
 Shows what objects stored under the CRDs OLD become when the CRDs are
 replaced by NEW, as the apiserver handles them: each object as stored under
@@ -32,12 +33,14 @@ ratcheting keeps (an update that changes one of them is sent), and what
 NEW changes in versions. Conversion webhooks are not called: versions are
 converted as with the None strategy.
 
-OLD and NEW are CRD files or directories (repeatable). FILEs hold objects:
-manifests, or a List such as kubectl get -A -o yaml writes (- is stdin).
+OLD and NEW are CRD files or directories (repeatable), each with at least one
+CRD. FILEs hold objects, read as kubectl create -f reads them: manifests, or
+a List such as kubectl get -A -o yaml writes (- is stdin).
 Without FILE, lists each default added, changed or removed from OLD to NEW.
 
 Exit status: 0 no object loses data or has a request refused, 1 some does,
-2 unusable input (an invalid CRD, unparsable input, an object with no CRD).
+2 unusable input (bad flags, an invalid CRD, unparsable input, an object with
+no CRD).
 `
 
 type stringList []string
@@ -50,7 +53,11 @@ type options struct {
 	old, new        stringList
 	output          string
 	skipOtherGroups bool
-	files           []string
+	namespace       string
+	// explicitNamespace: -n was given (kubectl then refuses objects of
+	// another namespace).
+	explicitNamespace bool
+	files             []string
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, int) {
@@ -62,13 +69,30 @@ func parseFlags(args []string, stderr io.Writer) (*options, int) {
 	fs.Var(&o.new, "new", "CRD file or directory after the change (repeatable)")
 	fs.StringVar(&o.output, "o", "text", "output format: text or json (one JSON record per line)")
 	fs.BoolVar(&o.skipOtherGroups, "skip-other-groups", false, "skip objects whose API group no CRD of OLD or NEW has (Services, Deployments...) instead of exiting 2")
+	fs.StringVar(&o.namespace, "namespace", metav1.NamespaceDefault, "the namespace of namespaced objects that have none, as kubectl's -n; with it, an object in another namespace is refused as kubectl refuses it")
+	fs.StringVar(&o.namespace, "n", metav1.NamespaceDefault, "shorthand for --namespace")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, ExitOK
 		}
 		return nil, ExitUnusable
 	}
-	if len(o.old) == 0 || len(o.new) == 0 || (o.output != "text" && o.output != "json") {
+	fs.Visit(func(f *flag.Flag) {
+		o.explicitNamespace = o.explicitNamespace || f.Name == "n" || f.Name == "namespace"
+	})
+	var problem string
+	switch {
+	case len(o.old) == 0:
+		problem = "--old is required"
+	case len(o.new) == 0:
+		problem = "--new is required"
+	case o.output != "text" && o.output != "json":
+		problem = fmt.Sprintf("-o %q: must be text or json", o.output)
+	case o.namespace == "":
+		problem = "--namespace must not be empty"
+	}
+	if problem != "" {
+		fmt.Fprintf(stderr, "impact: %s\n", problem)
 		fs.Usage()
 		return nil, ExitUnusable
 	}
@@ -94,6 +118,7 @@ func RunCLI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		printInvalidCRD(stderr, err)
 		return ExitUnusable
 	}
+	a.Namespace, a.ExplicitNamespace = o.namespace, o.explicitNamespace
 	out := newPrinter(o.output, stdout, stderr)
 	if len(o.files) == 0 {
 		return out.crdReport(a.Findings(), a.DefaultChanges(oldCRDs, newCRDs))
@@ -120,6 +145,11 @@ func loadBoth(o *options) (old, new []*apiextensionsv1.CustomResourceDefinition,
 	}
 	if len(old) == 0 {
 		return nil, nil, fmt.Errorf("--old: no CustomResourceDefinition in %s", strings.Join(o.old, ", "))
+	}
+	if len(new) == 0 {
+		// removing every CRD is no upgrade: a wrong path, not a report of
+		// every object deleted
+		return nil, nil, fmt.Errorf("--new: no CustomResourceDefinition in %s", strings.Join(o.new, ", "))
 	}
 	return old, new, nil
 }
@@ -159,14 +189,4 @@ func analyzeAll(ctx context.Context, a *Analyzer, inputs []Input, skipOtherGroup
 		records = append(records, r)
 	}
 	return records, skipped, ExitOK
-}
-
-// definesKind says whether a CRD of OLD defines the kind.
-func (a *Analyzer) definesKind(kind string) bool {
-	for gk := range a.byKind {
-		if gk.Kind == kind {
-			return true
-		}
-	}
-	return false
 }

@@ -98,6 +98,14 @@ func TestCLIObjects(t *testing.T) {
 			t.Errorf("exit %d:\n%s", code, out)
 		}
 	})
+	t.Run("empty documents are skipped; a cluster-scoped object keeps no namespace", func(t *testing.T) {
+		things := "../pipeline/testdata/crds/clusterthings.yaml"
+		in := "---\n---\n# nothing\n---\napiVersion: example.com/v2\nkind: ClusterThing\nmetadata: {name: a, namespace: kustomized}\n---\n---\n"
+		out, stderr, code := runCLI(t, in, "--old", things, "--new", things, "-")
+		if code != ExitOK || stderr != "" || !strings.Contains(out, "-:1: ClusterThing a (example.com/v2): unchanged\n") || !strings.Contains(out, "objects                             1\n") {
+			t.Errorf("exit %d, stderr %q:\n%s", code, stderr, out)
+		}
+	})
 	t.Run("--skip-other-groups skips built-in objects", func(t *testing.T) {
 		out, _, code := runCLI(t, "", append(oldNew, "--skip-other-groups", "testdata/mixed.yaml")...)
 		if code != ExitOK || !strings.Contains(out, "skipped (no CRD has the group)      1\n") {
@@ -120,11 +128,17 @@ func TestCLIUnusable(t *testing.T) {
 		{"an invalid NEW CRD", []string{"--old", "testdata/old.yaml", "--new", "../pipeline/testdata/badcrd.yaml"}, "NEW: CRD bads.example.com:"},
 		{"unparsable input", append(oldNew, "../pipeline/testdata/broken.yaml"), "../pipeline/testdata/broken.yaml"},
 		{"a missing file", append(oldNew, "testdata/nope.yaml"), "no such file"},
-		{"no OLD CRD", []string{"--old", "testdata/objects.yaml", "--new", "testdata/new.yaml"}, "--old: no CustomResourceDefinition"},
-		{"usage", []string{"--old", "testdata/old.yaml"}, "usage: controller-gen-default impact"},
+		{"no OLD CRD", []string{"--old", "testdata/objects.yaml", "--new", "testdata/new.yaml"}, "--old: no CustomResourceDefinition in testdata/objects.yaml"},
+		{"no NEW CRD", []string{"--old", "testdata/old.yaml", "--new", "testdata/objects.yaml", "testdata/objects.yaml"}, "--new: no CustomResourceDefinition in testdata/objects.yaml"},
+		{"no --new", []string{"--old", "testdata/old.yaml"}, "impact: --new is required\nusage: controller-gen-default impact"},
+		{"no --old", []string{"--new", "testdata/old.yaml"}, "impact: --old is required\nusage: controller-gen-default impact"},
+		{"a bad -o", append(oldNew, "-o", "yaml"), "impact: -o \"yaml\": must be text or json\nusage: controller-gen-default impact"},
+		{"a document that is not an object", append(oldNew, "-"), "-:1: not an object: a list"},
+		{"an object in another namespace than -n", append(oldNew, "-n", "team", "testdata/list.yaml"),
+			`testdata/list.yaml:1:1: namespace: the namespace from the provided object "prod" does not match the namespace "team". You must pass '--namespace=prod' to perform this operation.`},
 	} {
 		t.Run(tc.name+" exits 2", func(t *testing.T) {
-			out, stderr, code := runCLI(t, "", tc.args...)
+			out, stderr, code := runCLI(t, "- [a list]\n", tc.args...)
 			if code != ExitUnusable || out != "" || !strings.Contains(stderr, tc.stderr) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, out, stderr, tc.stderr)
 			}

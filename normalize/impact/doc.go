@@ -6,11 +6,16 @@
 // reads them with the current CRD on every request, and writes back what
 // it read on the next update. For each object, in the apiserver's order:
 //
-//  1. Stored (stored.go): the object's create under OLD (package
-//     pipeline's create path; with the status subresource, a status in the
-//     input is then written through /status, as a controller writes it),
-//     then the storage codec's write and read (storage.go). An object OLD
-//     refuses is flagged and carried on as if stored.
+//  1. Stored (stored.go): the object's create under OLD, as kubectl sends
+//     it (package pipeline's Create: a namespaced object without a
+//     namespace goes to -n or default, a cluster-scoped one loses its
+//     namespace; the request body and etcd size limits apply; the metadata
+//     a dump holds from the server is left out of the request and put
+//     back). With the status subresource, a status in the input is then
+//     written through /status, as a controller writes it; then the storage
+//     codec's write and read (storage.go). An object OLD refuses is flagged
+//     and carried on as if stored, unless it was refused before it was
+//     decoded (a body over 3 MiB).
 //  2. Read (read.go): the storage codec of NEW decodes the stored object
 //     (customresource_handler.go: schemaCoercingDecoder,
 //     unstructuredSchemaCoercer.apply with dropInvalidMetadata and
@@ -23,7 +28,9 @@
 //     unchanged, through the custom-resource registry strategy
 //     (registry/customresource: PrepareForUpdate, ValidateUpdate, which
 //     ratchets, through rest.BeforeUpdate), and through /status when the
-//     version has the subresource. Then the values NEW refuses but the
+//     version has the subresource; the body and etcd size limits apply to
+//     it, so a default that makes an object too large for etcd refuses its
+//     next write. Then the values NEW refuses but the
 //     no-op update keeps (held only by ratcheting) are each changed to a
 //     value NEW still refuses, and that update is sent too.
 //  4. Versions (versions.go): NEW no longer serving the object's version
@@ -37,7 +44,8 @@
 // is reported as such.
 //
 // Analyzer (analyze.go) runs the steps; RunCLI (cli.go, output.go) is the
-// command. Package normalize/defaultdiff lists the defaults that differ
+// command, which reads its input as kubectl does (package
+// normalize/manifest: empty documents skipped, Lists flattened). Package normalize/defaultdiff lists the defaults that differ
 // between OLD and NEW (the command without objects).
 //
 // The registry strategies link the apiserver's storage layer, which the

@@ -35,7 +35,7 @@ func analyzer(t *testing.T, old []string, new ...string) *Analyzer {
 // records analyzes testdata/objects.yaml and returns its records by name.
 func records(t *testing.T, a *Analyzer, file string) map[string]*Record {
 	t.Helper()
-	inputs, err := readInputs([]string{file}, nil, a.definesKind)
+	inputs, err := readInputs([]string{file}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestRatcheting(t *testing.T) {
 
 func TestListOfStoredObjects(t *testing.T) {
 	a := analyzer(t, []string{"testdata/old.yaml"}, "testdata/new.yaml")
-	inputs, err := readInputs([]string{"testdata/list.yaml"}, nil, a.definesKind)
+	inputs, err := readInputs([]string{"testdata/list.yaml"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,5 +235,108 @@ func TestUndecodable(t *testing.T) {
 	if !slices.Equal(r.Categories, []string{InvalidUnderOld}) || !r.Fails || r.Read != nil || r.Update != nil ||
 		len(r.InvalidUnderOld) != 1 || !strings.Contains(r.InvalidUnderOld[0].String(), "the apiserver cannot decode the object") {
 		t.Errorf("record %+v", r)
+	}
+}
+
+// TestRatchetingBlocksCEL: when NEW has CEL rules, a schema error that
+// blocks them (a tightened enum) comes with the strategy's "some validation
+// rules were not checked" error. That error is no value held by
+// ratcheting of its own: the enum is, and the touch's refusal lists the
+// enum first.
+func TestRatchetingBlocksCEL(t *testing.T) {
+	newCRDs := loadCRDs(t, "testdata/new.yaml")
+	for _, c := range newCRDs {
+		if c.Spec.Names.Kind == "Widget" {
+			spec := c.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"]
+			spec.XValidations = apiextensionsv1.ValidationRules{{Rule: "self.size != 'XL'"}}
+			c.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"] = spec
+		}
+	}
+	a, err := New(context.Background(), loadCRDs(t, "testdata/old.yaml"), newCRDs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := records(t, a, "testdata/objects.yaml")["enum-tightened"]
+	if len(r.Ratcheted) != 1 || r.Ratcheted[0].Problem.Field != "spec.mode" {
+		t.Fatalf("held by ratcheting %+v, want spec.mode alone", r.Ratcheted)
+	}
+	touch := r.Ratcheted[0].Touch
+	if touch == nil || len(touch.Problems) != 2 || touch.Problems[0].Field != "spec.mode" || !touch.Problems[1].notChecked() {
+		t.Errorf("touch %+v, want the enum, then the rules not checked", touch)
+	}
+}
+
+// TestNamespacesAsKubectlSendsThem: a cluster-scoped object that carries
+// a namespace (kustomize's namespace: sets it on every object) is stored
+// without it, as the apiserver stores it, and is not refused; a
+// namespaced object without one goes to Analyzer.Namespace.
+func TestNamespacesAsKubectlSendsThem(t *testing.T) {
+	things := "../pipeline/testdata/crds/clusterthings.yaml"
+	a := analyzer(t, []string{things}, things)
+	r, err := a.Object(context.Background(), map[string]any{"apiVersion": "example.com/v2", "kind": "ClusterThing",
+		"metadata": map[string]any{"name": "a", "namespace": "kustomized"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(r.Categories, []string{Unchanged}) || r.Namespace != "" || r.Stored["metadata"].(map[string]any)["namespace"] != nil {
+		t.Errorf("categories %v, namespace %q, stored %v", r.Categories, r.Namespace, r.Stored["metadata"])
+	}
+	w := analyzer(t, []string{"testdata/old.yaml"}, "testdata/new.yaml")
+	w.Namespace, w.ExplicitNamespace = "team", true
+	widget := func(meta map[string]any) map[string]any {
+		return map[string]any{"apiVersion": "impact.example.com/v1", "kind": "Widget", "metadata": meta, "spec": map[string]any{"color": "red"}}
+	}
+	if r, err := w.Object(context.Background(), widget(map[string]any{"name": "a"})); err != nil || r.Namespace != "team" {
+		t.Errorf("namespace %q, error %v", r.Namespace, err)
+	}
+	if _, err := w.Object(context.Background(), widget(map[string]any{"name": "a", "namespace": "prod"})); !errors.Is(err, ErrNamespace) {
+		t.Errorf("error %v, want ErrNamespace", err)
+	}
+}
+
+// TestUpdateTooLargeForEtcd: an object that OLD stores close to etcd's
+// limit, and that NEW's defaults make larger, has its no-op update refused
+// by etcd.
+func TestUpdateTooLargeForEtcd(t *testing.T) {
+	things := "../pipeline/testdata/crds/clusterthings.yaml"
+	newCRDs := loadCRDs(t, things)
+	for _, c := range newCRDs {
+		for i := range c.Spec.Versions {
+			spec := c.Spec.Versions[i].Schema.OpenAPIV3Schema.Properties["spec"]
+			spec.Properties["note"] = apiextensionsv1.JSONSchemaProps{Type: "string",
+				Default: &apiextensionsv1.JSON{Raw: []byte(`"` + strings.Repeat("n", 2000) + `"`)}}
+			c.Spec.Versions[i].Schema.OpenAPIV3Schema.Properties["spec"] = spec
+		}
+	}
+	a, err := New(context.Background(), loadCRDs(t, things), newCRDs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := func(n int) map[string]any {
+		return map[string]any{"apiVersion": "example.com/v2", "kind": "ClusterThing", "metadata": map[string]any{"name": "a"},
+			"spec": map[string]any{"data": strings.Repeat("x", n)}}
+	}
+	// 1,571,500 bytes of data are stored under OLD, with NEW's 2,000-byte default they are not
+	r, err := a.Object(context.Background(), obj(1_571_500))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.InvalidUnderOld) > 0 || r.Update == nil || !r.Update.Refused || len(r.Update.Problems) != 1 ||
+		r.Update.Problems[0].Message != "etcdserver: request is too large" || !slices.Contains(r.Categories, RefusedOnUpdate) {
+		t.Errorf("record: invalid under OLD %v, update %+v, categories %v", r.InvalidUnderOld, r.Update, r.Categories)
+	}
+	r, err = a.Object(context.Background(), obj(1_580_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.InvalidUnderOld) != 1 || r.InvalidUnderOld[0].Message != "etcdserver: request is too large" {
+		t.Errorf("invalid under OLD %v", r.InvalidUnderOld)
+	}
+	r, err = a.Object(context.Background(), obj(3_200_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.InvalidUnderOld) != 1 || r.InvalidUnderOld[0].Message != "Request entity too large: limit is 3145728" || r.Read != nil {
+		t.Errorf("invalid under OLD %v, read %v", r.InvalidUnderOld, r.Read != nil)
 	}
 }

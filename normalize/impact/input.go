@@ -1,15 +1,10 @@
 package impact
 
 import (
-	"fmt"
 	"io"
 	"os"
-	"strings"
 
-	"sigs.k8s.io/yaml"
-
-	"github.com/controller-gen-default/controller-gen-default/normalize"
-	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
+	"github.com/controller-gen-default/controller-gen-default/normalize/manifest"
 )
 
 // Input is one object of the command's input.
@@ -19,74 +14,47 @@ type Input struct {
 	Object map[string]any
 }
 
-// ReadInputs reads the objects of each file (- is stdin): multi-document
-// YAML or JSON, where a List (kind List, as `kubectl get -o yaml` writes
-// it, or a kind ending in List with items that no CRD of OLD defines)
-// stands for its items.
+// ReadInputs reads the objects of each file (- is stdin) as kubectl reads
+// them (package normalize/manifest): multi-document YAML or JSON, empty and
+// null documents skipped, a List (as `kubectl get -o yaml` writes it, or a
+// <Kind>List) standing for its items. The error names FILE:DOC.
 func (a *Analyzer) ReadInputs(files []string, stdin io.Reader) ([]Input, error) {
-	return readInputs(files, stdin, a.definesKind)
+	return readInputs(files, stdin)
 }
 
-func readInputs(files []string, stdin io.Reader, isKind func(kind string) bool) ([]Input, error) {
+func readInputs(files []string, stdin io.Reader) ([]Input, error) {
 	var out []Input
 	for _, f := range files {
-		b, err := readFile(f, stdin)
+		err := eachInput(f, stdin, func(in Input) error {
+			out = append(out, in)
+			return nil
+		})
 		if err != nil {
 			return nil, err
-		}
-		docs, err := normalize.SplitDocuments(b)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f, err)
-		}
-		for i, d := range docs {
-			obj, err := decodeDocument(d)
-			if err != nil {
-				return nil, fmt.Errorf("%s:%d: %w", f, i+1, err)
-			}
-			items, isList := listItems(obj, isKind)
-			if !isList {
-				out = append(out, Input{Source: fmt.Sprintf("%s:%d", f, i+1), Object: obj})
-				continue
-			}
-			for j, item := range items {
-				m, ok := item.(map[string]any)
-				if !ok {
-					return nil, fmt.Errorf("%s:%d: item %d is not an object", f, i+1, j+1)
-				}
-				out = append(out, Input{Source: fmt.Sprintf("%s:%d:%d", f, i+1, j+1), Object: m})
-			}
 		}
 	}
 	return out, nil
 }
 
-func readFile(f string, stdin io.Reader) ([]byte, error) {
-	if f == "-" {
-		return io.ReadAll(stdin)
+// eachInput calls fn with each object of one file (- is stdin), one at a
+// time, and stops at the first error, of the file or of fn.
+func eachInput(f string, stdin io.Reader, fn func(Input) error) error {
+	r := stdin
+	if f != "-" {
+		file, err := os.Open(f)
+		if err != nil {
+			return err
+		}
+		defer file.Close()
+		r = file
 	}
-	return os.ReadFile(f)
-}
-
-// decodeDocument decodes one YAML or JSON document as the apiserver
-// decodes JSON (integers as int64).
-func decodeDocument(d []byte) (map[string]any, error) {
-	j, err := yaml.YAMLToJSON(d)
-	if err != nil {
-		return nil, err
+	for o, err := range manifest.All(f, r) {
+		if err != nil {
+			return err
+		}
+		if err := fn(Input{Source: o.Source(), Object: o.Object}); err != nil {
+			return err
+		}
 	}
-	obj, err := pipeline.DecodeObject(j)
-	if err != nil {
-		return nil, fmt.Errorf("not an object: %w", err)
-	}
-	return obj, nil
-}
-
-// listItems returns the items of a List.
-func listItems(obj map[string]any, isKind func(string) bool) ([]any, bool) {
-	kind, _ := obj["kind"].(string)
-	items, hasItems := obj["items"].([]any)
-	if kind == "List" || (strings.HasSuffix(kind, "List") && hasItems && !isKind(kind)) {
-		return items, true
-	}
-	return nil, false
+	return nil
 }

@@ -55,8 +55,25 @@ func fromError(err error) []Problem {
 	return []Problem{{Message: err.Error()}}
 }
 
+// notCheckedMessage is the error the custom-resource strategy adds when
+// schema errors keep it from evaluating the CEL rules (hasBlockingErr in
+// registry/customresource/strategy.go), at no field ("<nil>").
+const notCheckedMessage = "some validation rules were not checked because the object was invalid"
+
+// notChecked says whether p is that error: a consequence of the others.
+func (p Problem) notChecked() bool { return strings.Contains(p.Message, notCheckedMessage) }
+
+// sortProblems orders problems by field and message, the error that CEL
+// rules were not checked last, after the errors that caused it (where the
+// strategy puts it).
 func sortProblems(ps []Problem) []Problem {
 	slices.SortStableFunc(ps, func(a, b Problem) int {
+		if a.notChecked() != b.notChecked() {
+			if a.notChecked() {
+				return 1
+			}
+			return -1
+		}
 		if c := strings.Compare(a.Field, b.Field); c != 0 {
 			return c
 		}

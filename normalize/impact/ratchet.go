@@ -39,10 +39,13 @@ type Touch struct {
 // are held only by ratcheting: the errors of writing obj as if every value
 // were new (asIfNew) that the no-op update (noop) does not get. Each is
 // then touched: changed to a value still refused at its path, and sent.
+// The error that says CEL rules were skipped (notChecked) is no value of
+// its own: it follows the value that blocked them, and shows in the
+// touch's refusal.
 func heldByRatcheting(ctx context.Context, p *pipeline.Pipeline, obj map[string]any, noop []Problem) []Ratcheted {
 	var out []Ratcheted
 	for _, e := range asIfNew(ctx, p, obj) {
-		if containsProblem(noop, e) {
+		if containsProblem(noop, e) || e.notChecked() {
 			continue
 		}
 		out = append(out, Ratcheted{Problem: e, Touch: touch(ctx, p, obj, e)})

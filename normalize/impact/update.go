@@ -2,6 +2,11 @@ package impact
 
 import (
 	"context"
+	"fmt"
+	"strconv"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apiserver/pkg/storage"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -34,6 +39,8 @@ func noopUpdate(ctx context.Context, p *pipeline.Pipeline, obj map[string]any) *
 // object as the storage codec reads it, through strategy (the resource's,
 // or the status subresource's for PUT .../status):
 //
+//  0. the body as a client encodes it (pipeline.RequestBody) is refused
+//     over the apiserver's limit (413), as on create;
 //  1. the request body is decoded as the apiserver decodes it (pipeline's
 //     Decode: pruning, nulls, metadata, defaults); a decode error is a 400;
 //  2. rest.BeforeUpdate, as the generic registry's Store.Update calls it:
@@ -41,13 +48,22 @@ func noopUpdate(ctx context.Context, p *pipeline.Pipeline, obj map[string]any) *
 //     PrepareForUpdate, uid and creationTimestamp kept, then
 //     rest.ValidateUpdate (object metadata, then the strategy's
 //     ValidateUpdate, which ratchets: CRDValidationRatcheting is GA and
-//     locked on, so values unchanged from old are not re-validated).
+//     locked on, so values unchanged from old are not re-validated);
+//  3. the storage's write: the object as stored (without managedFields,
+//     which the handler drops and retries without when etcd refuses an
+//     object as too large) must fit in etcd's update transaction, at the
+//     revision of old's resourceVersion (pipeline.CheckStorageSize).
 //
 // It returns the object that would be written and the errors of a refusal
 // (none if the update is accepted). old and body are not modified. A
 // client sends back the resourceVersion it read: when old has none (it was
 // never really stored), both get one, which the result does not keep.
 func put(ctx context.Context, p *pipeline.Pipeline, strategy rest.RESTUpdateStrategy, old, body map[string]any) (map[string]any, []Problem) {
+	if b, err := pipeline.RequestBody(body); err != nil {
+		return nil, []Problem{{Message: err.Error()}}
+	} else if len(b) > pipeline.DefaultMaxRequestBodyBytes {
+		return nil, fromError(apierrors.NewRequestEntityTooLargeError(fmt.Sprintf("limit is %d", pipeline.DefaultMaxRequestBodyBytes)))
+	}
 	dec := p.Decode(body)
 	if len(dec.Errors) > 0 {
 		return nil, fromErrorList(dec.Errors)
@@ -63,10 +79,27 @@ func put(ctx context.Context, p *pipeline.Pipeline, strategy rest.RESTUpdateStra
 	}
 	ctx = genericapirequest.WithNamespace(ctx, newObj.GetNamespace())
 	err := rest.BeforeUpdate(strategy, ctx, newObj, oldObj)
+	if err == nil {
+		err = fitsStorage(p, newObj, oldObj.GetResourceVersion())
+	}
 	if invented && newObj.GetResourceVersion() == "1" {
 		unstructured.RemoveNestedField(newObj.Object, "metadata", "resourceVersion")
 	}
 	return newObj.Object, fromError(err)
+}
+
+// fitsStorage is the size check of the storage's update of obj, read at
+// resourceVersion.
+func fitsStorage(p *pipeline.Pipeline, obj *unstructured.Unstructured, resourceVersion string) error {
+	stored := obj.DeepCopy()
+	stored.SetManagedFields(nil)
+	_ = storage.APIObjectVersioner{}.PrepareObjectForStorage(stored)
+	value, err := p.StorageBytes(stored.Object)
+	if err != nil {
+		return err
+	}
+	revision, _ := strconv.ParseInt(resourceVersion, 10, 64)
+	return pipeline.CheckStorageSize(p.Key(stored.GetNamespace(), stored.GetName()), value, revision, pipeline.Limits{})
 }
 
 // hasStatus says whether obj has a status.
