@@ -18,11 +18,21 @@ package main
 import (
 	"os"
 
+	"github.com/go-logr/logr"
+	"k8s.io/klog/v2"
+
 	"github.com/controller-gen-default/controller-gen-default/normalize/impact"
 	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
 
 func main() {
+	// The apiserver's code logs through klog for the operators of an
+	// apiserver (rest.RecordDuplicateValidationErrors, for one, logs every
+	// error an update reports twice). Here its answers are the output, on
+	// stdout and stderr as documented: klog's lines would only repeat
+	// them, so every klog call, global or from a context, goes nowhere.
+	klog.SetLogger(logr.Discard())
+
 	if len(os.Args) > 1 && os.Args[1] == "impact" {
 		os.Exit(impact.RunCLI(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
 	}
