@@ -65,10 +65,13 @@ bench: controller-gen-ref ## Benchmark against controller-gen v0.23.0 on real AP
 # The kubebuilder plugin defaults.controller-gen-default.github.io/v1: see cmd/kubebuilder-plugin/README.md.
 # install-plugin puts it where kubebuilder looks: $(EXTERNAL_PLUGINS_PATH), else
 # $XDG_CONFIG_HOME/kubebuilder/plugins, else ~/.config/kubebuilder/plugins (Linux) or
-# ~/Library/Application Support/kubebuilder/plugins (macOS).
+# ~/Library/Application Support/kubebuilder/plugins (macOS). It records this checkout
+# in the binary: the Makefiles it scaffolds build controller-gen-default and
+# controller-gen-default-normalize from here (go build, no download), not from the
+# module proxy, which does not serve a checkout's commits.
 .PHONY: install-plugin
-install-plugin: ## Install the kubebuilder plugin from this checkout where kubebuilder finds it.
-	$(GO) build -o $(LOCALBIN)/kubebuilder-plugin ./cmd/kubebuilder-plugin
+install-plugin: ## Install the kubebuilder plugin from this checkout where kubebuilder finds it (its scaffolds build the tools from this checkout).
+	$(GO) build -ldflags "-X 'main.checkoutDir=$(CURDIR)'" -o $(LOCALBIN)/kubebuilder-plugin ./cmd/kubebuilder-plugin
 	$(LOCALBIN)/kubebuilder-plugin install
 
 .PHONY: kubebuilder

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -16,35 +15,50 @@ import (
 )
 
 // TestKubebuilderE2E drives the real kubebuilder CLI, v4.15.0 built from
-// hack/kubebuilder, with the plugin installed by its own install command:
+// hack/kubebuilder, with the plugin installed from this checkout by the
+// repository's own `make install-plugin`, as a contributor does. Such a
+// plugin records the checkout, and the Makefiles it scaffolds build
+// controller-gen-default and controller-gen-default-normalize from it (go
+// -C <checkout> build): nothing of controller-gen-default comes from the
+// module proxy, which has never seen this commit.
 //
-//   - init --plugins go/v4,KEY, then create api (whose `make generate` runs
-//     controller-gen-default object and defaults), types with +default,
-//     omitzero and non-pointer structs, then create webhook --defaulting
-//     (the plugin makes the scaffolded Default call SetObjectDefaults_Frigate),
-//     then `make generate manifests`: the CRDs carry the KEP-1929 defaults;
-//   - edit --plugins KEY --offline-envtest, then the scaffold's `make test`:
-//     envtest runs from binaries built by e2e/assets/build.sh, not downloaded;
-//     a test added to the controller suite reads the defaults back from the
-//     apiserver, and one added to the webhook suite creates Frigates as JSON
-//     through the apiserver and the defaulting webhook and reads them back as
-//     stored (needs the envtest binaries: $KUBEBUILDER_ASSETS or
-//     bin/k8s/<version>-<os>-<arch> of this repository, see `make envtest-assets`);
-//   - edit --plugins KEY on a project scaffolded without the plugin, with a
-//     defaulting webhook: the Makefile and the webhook change, a second edit
-//     changes nothing, an unrecognisable Makefile fails with instructions and
-//     nothing changes; then make generate and go build succeed.
+//  1. Online, which warms the module cache: a project scaffolded by go/v4
+//     alone (init, create api, create webhook --defaulting), then edit
+//     --plugins KEY: the Makefile is exactly what the plugin writes for the
+//     checkout, the webhook gets only the call, a second edit changes
+//     nothing, an unrecognisable Makefile fails with instructions and
+//     nothing changes; then make generate (which builds both tools from the
+//     checkout) and go build ./... succeed.
+//  2. Offline: init --plugins go/v4,KEY, create api (whose make generate
+//     builds the tools from the checkout and runs controller-gen-default
+//     object and defaults), types with +default, omitzero and non-pointer
+//     structs, create webhook --defaulting (the plugin makes the scaffolded
+//     Default call SetObjectDefaults_Frigate), make generate manifests (the
+//     CRDs carry the KEP-1929 defaults), and bin/controller-gen-default
+//     normalize in the scaffold, which runs bin/controller-gen-default-normalize
+//     on a Frigate and prints the defaults the apiserver would store.
+//     "Offline" means, for every command of this step, kubebuilder and what
+//     it runs (go mod tidy, go get, make, go build): GOPROXY=off (no module
+//     download, no VCS), GOFLAGS=-mod=mod (go may update go.mod and go.sum,
+//     but only from the module cache), GOTOOLCHAIN=local (no toolchain
+//     download), and HTTP_PROXY/HTTPS_PROXY set to a closed local port, so
+//     any HTTP request, to the checksum database included, fails. The
+//     scaffold's own dependencies (controller-runtime, …) and the
+//     checkout's come from the module cache that step 1 filled.
+//  3. Online again (setup-envtest comes from the module proxy): edit --plugins
+//     KEY --offline-envtest, then the scaffold's `make test`: envtest runs
+//     from binaries built by e2e/assets/build.sh, not downloaded; a test
+//     added to the controller suite reads the defaults back from the
+//     apiserver, and one added to the webhook suite creates Frigates as
+//     JSON through the apiserver and the defaulting webhook and reads them
+//     back as stored (needs the envtest binaries: $KUBEBUILDER_ASSETS or
+//     bin/k8s/<version>-<os>-<arch> of this repository, see `make
+//     envtest-assets`).
 //
-// The scaffolded Makefile installs controller-gen-default with `go install
-// …@version`, which cannot reach this checkout: the test builds
-// ./cmd/controller-gen-default and puts it where go-install-tool looks first
-// (bin/controller-gen-default-<version> and its symlink), so `make` uses it
-// and installs nothing. Without a buildable controller-gen-default the
-// CRD part is skipped (it fails when $CI is set).
-//
-// It needs make, bash and the Go module proxy (kubebuilder init runs go mod
-// tidy); -short skips it. It takes 2 to 3 minutes with warm caches on 2
-// cores, up to about 8 minutes cold.
+// Without a buildable controller-gen-default in this checkout the CRD part
+// is skipped (it fails when $CI is set). It needs make, bash and the Go
+// module proxy for step 1; -short skips it. It takes about 6 minutes with
+// warm caches on 2 cores (see README.md for the figures).
 func TestKubebuilderE2E(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping the kubebuilder e2e test")
@@ -59,6 +73,9 @@ func TestKubebuilderE2E(t *testing.T) {
 	}
 	repo, err := filepath.Abs("../..")
 	if err != nil {
+		t.Fatal(err)
+	}
+	if repo, err = filepath.EvalSymlinks(repo); err != nil {
 		t.Fatal(err)
 	}
 	work, err := filepath.EvalSymlinks(t.TempDir())
@@ -77,20 +94,18 @@ func TestKubebuilderE2E(t *testing.T) {
 		t.Fatalf("kubebuilder version:\n%s", out)
 	}
 
-	// The plugin, installed by its install command.
-	self := filepath.Join(bin, "kubebuilder-plugin")
-	mustRun(t, ".", nil, "go", "build", "-o", self, ".")
-	// stdout is the path, the last line of the output.
-	out := strings.Split(strings.TrimSpace(mustRun(t, work, []string{"EXTERNAL_PLUGINS_PATH=" + plugins}, self, "install")), "\n")
-	installed := out[len(out)-1]
-	if want := filepath.Join(plugins, pluginName, pluginVersion, pluginName); installed != want {
-		t.Fatalf("install put the plugin at %q, want %q", installed, want)
+	// The plugin, installed from this checkout by the repository's Makefile.
+	out := mustRun(t, repo, []string{"EXTERNAL_PLUGINS_PATH=" + plugins}, "make", "--no-print-directory", "install-plugin", "LOCALBIN="+bin)
+	if want := filepath.Join(plugins, pluginName, pluginVersion, pluginName); !strings.Contains(out, "\n"+want+"\n") {
+		t.Fatalf("make install-plugin did not install the plugin at %q:\n%s", want, out)
+	}
+	if want := "scaffolds build controller-gen-default and controller-gen-default-normalize from the checkout " + repo; !strings.Contains(out, want) {
+		t.Fatalf("make install-plugin: %q not in\n%s", want, out)
 	}
 
-	// controller-gen-default from this checkout.
-	cgd := filepath.Join(bin, "controller-gen-default")
+	// controller-gen-default of this checkout must build for the CRD part.
 	var cgdErr error
-	if out, err := run1(repo, nil, "go", "build", "-o", cgd, "./cmd/controller-gen-default"); err != nil {
+	if out, err := run1(repo, nil, "go", "build", "-o", filepath.Join(bin, "controller-gen-default"), "./cmd/controller-gen-default"); err != nil {
 		cgdErr = err
 		t.Logf("go build ./cmd/controller-gen-default failed, so the CRD checks are skipped: %v\n%s", err, out)
 		if os.Getenv("CI") != "" {
@@ -100,24 +115,125 @@ func TestKubebuilderE2E(t *testing.T) {
 	t.Logf("kubebuilder, the plugin and controller-gen-default built in %s", time.Since(start).Round(time.Second))
 
 	env := []string{"EXTERNAL_PLUGINS_PATH=" + plugins, "XDG_CONFIG_HOME=" + filepath.Join(work, "config")}
-	kubebuilder := func(t *testing.T, dir string, args ...string) string {
+	// offline is env for step 2 (see above).
+	offline := append(slices.Clone(env), "GOPROXY=off", "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"), "GOTOOLCHAIN=local",
+		"HTTP_PROXY=http://127.0.0.1:9", "HTTPS_PROXY=http://127.0.0.1:9", "http_proxy=http://127.0.0.1:9", "https_proxy=http://127.0.0.1:9", "NO_PROXY=", "no_proxy=")
+	kubebuilder := func(t *testing.T, env []string, dir string, args ...string) string {
 		t.Helper()
 		return mustRun(t, dir, env, kb, args...)
 	}
+	const webhookFile = "internal/webhook/v1/frigate_webhook.go"
+
+	t.Run("online: edit a project scaffolded without the plugin", func(t *testing.T) {
+		dir := filepath.Join(work, "plain")
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		// The same kinds of files as the offline project below, so that the
+		// module cache holds what that one needs.
+		kubebuilder(t, env, dir, "init", "--domain", "example.com", "--repo", "example.com/plain")
+		kubebuilder(t, env, dir, "create", "api", "--group", "ship", "--version", "v1", "--kind", "Frigate", "--resource", "--controller", "--make=false")
+		kubebuilder(t, env, dir, "create", "webhook", "--group", "ship", "--version", "v1", "--kind", "Frigate", "--defaulting", "--make=false")
+		webhookBefore := readFile(t, dir, webhookFile)
+		before := readFile(t, dir, "Makefile")
+		// A user edit that must survive.
+		before = strings.Replace(before, "IMG ?= controller:latest\n", "IMG ?= registry.example.com/plain:dev\n", 1)
+		writeFile(t, dir, "Makefile", before)
+
+		out := kubebuilder(t, env, dir, "edit", "--plugins", pluginKey)
+		after := readFile(t, dir, "Makefile")
+		// Exactly what the plugin writes for this checkout (the protocol
+		// tests check that text line by line).
+		want, _, err := editMakefile(before, makefileOptions{source: toolSource{checkout: repo}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after != want {
+			t.Errorf("edit wrote another Makefile than the plugin's for the checkout %s:\n%s", repo, lineDiff(want, after))
+		}
+		for _, want := range []string{"\n" + toolCheckoutVar + " ?= " + repo + "\n", "\n\t" + buildCall + "\n\t" + buildNormalizeCall + "\n", generateLine, manifestsLine,
+			"IMG ?= registry.example.com/plain:dev\n"} {
+			if !strings.Contains(after, want) {
+				t.Errorf("edited Makefile lacks %q", want)
+			}
+		}
+		if !strings.Contains(out, "make builds controller-gen-default and controller-gen-default-normalize into $(LOCALBIN) from the checkout "+repo) {
+			t.Errorf("edit does not say where the tools come from:\n%s", out)
+		}
+		// The webhook that was there calls the generated defaulter.
+		webhookAfter := readFile(t, dir, webhookFile)
+		if got, want := addedOnly(t, webhookBefore, webhookAfter), wantCall("\t", "shipv1.SetObjectDefaults_Frigate(obj)"); !slices.Equal(got, want) ||
+			!strings.Contains(out, webhookFile+":53: (*FrigateCustomDefaulter).Default now calls shipv1.SetObjectDefaults_Frigate(obj)") {
+			t.Errorf("edit added to %s:\n%q\nwant:\n%q\noutput:\n%s", webhookFile, got, want, out)
+		}
+
+		out = kubebuilder(t, env, dir, "edit", "--plugins", pluginKey)
+		if readFile(t, dir, "Makefile") != after || readFile(t, dir, webhookFile) != webhookAfter || !strings.Contains(out, "nothing to change") {
+			t.Errorf("second edit changed the Makefile or did not say so:\n%s", out)
+		}
+		dry := mustRun(t, dir, env, "make", "-n", "controller-gen")
+		for _, want := range []string{"go -C \"" + repo + "\" build -mod=readonly -o \"" + filepath.Join(dir, "bin", toolBinary) + "-checkout\" \"./cmd/" + toolBinary + "\"",
+			"go -C \"" + repo + "\" build -mod=readonly -o \"" + filepath.Join(dir, "bin", normalizeBinary) + "-checkout\" \"./cmd/" + normalizeBinary + "\""} {
+			if !strings.Contains(dry, want) {
+				t.Errorf("make -n controller-gen lacks %s:\n%s", want, dry)
+			}
+		}
+
+		// An unrecognisable Makefile: kubebuilder fails with the plugin's
+		// instructions, and the Makefile stays as it was.
+		broken := strings.Replace(before, installCallStock, "GOBIN=$(LOCALBIN) go install "+stockToolPackage+"@$(CONTROLLER_TOOLS_VERSION)", 1)
+		writeFile(t, dir, "Makefile", broken)
+		writeFile(t, dir, webhookFile, webhookBefore)
+		out, err = run1(dir, env, kb, "edit", "--plugins", pluginKey)
+		if err == nil || !strings.Contains(out, "changed nothing") || !strings.Contains(out, installCall) {
+			t.Errorf("edit of an unrecognisable Makefile: %v\n%s", err, out)
+		}
+		if readFile(t, dir, "Makefile") != broken || readFile(t, dir, webhookFile) != webhookBefore {
+			t.Errorf("the unrecognisable Makefile or the webhook was changed")
+		}
+
+		// The edited project generates and builds: make generate builds the
+		// tools from the checkout and writes SetObjectDefaults_Frigate, which
+		// the edited webhook calls before it exists (type errors do not stop
+		// controller-gen's generators).
+		if cgdErr != nil {
+			t.Skip("controller-gen-default does not build")
+		}
+		writeFile(t, dir, "Makefile", after)
+		writeFile(t, dir, webhookFile, webhookAfter)
+		if out := mustRun(t, dir, env, "make", "generate"); !strings.Contains(out, "Building ./cmd/"+toolBinary+" from "+repo) {
+			t.Errorf("make generate did not build controller-gen-default from the checkout:\n%s", out)
+		}
+		if !strings.Contains(readFile(t, dir, "api/v1/zz_generated.defaults.go"), "\nfunc SetObjectDefaults_Frigate(in *Frigate) {\n") {
+			t.Errorf("make generate wrote no SetObjectDefaults_Frigate")
+		}
+		mustRun(t, dir, env, "go", "build", "./...")
+	})
+	if t.Failed() {
+		return
+	}
 
 	fleet := filepath.Join(work, "fleet")
-	t.Run("init with the plugin", func(t *testing.T) {
+	t.Run("offline: init with the plugin", func(t *testing.T) {
 		if err := os.Mkdir(fleet, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		out := kubebuilder(t, fleet, "init", "--plugins", "go/v4,"+pluginKey, "--domain", "example.com", "--repo", "example.com/fleet")
-		if !strings.Contains(out, pluginKey+": the Makefile now runs controller-gen-default") {
+		// The offline environment does cut go off: a module that is not in
+		// the module cache cannot be had.
+		if out, err := run1(fleet, offline, "go", "mod", "download", "-json", "golang.org/x/example@v0.0.0-20170904185048-46695d81d1fa"); err == nil ||
+			!strings.Contains(out, "GOPROXY=off") {
+			t.Fatalf("go mod download of an uncached module offline: %v\n%s", err, out)
+		}
+		out := kubebuilder(t, offline, fleet, "init", "--plugins", "go/v4,"+pluginKey, "--domain", "example.com", "--repo", "example.com/fleet")
+		if !strings.Contains(out, pluginKey+": the Makefile now runs controller-gen-default") ||
+			!strings.Contains(out, "from the checkout "+repo) {
 			t.Errorf("init output lacks the plugin's log:\n%s", out)
 		}
 		mk := readFile(t, fleet, "Makefile")
 		for _, want := range []string{
 			"\nCONTROLLER_GEN ?= $(LOCALBIN)/controller-gen-default\n",
-			"\n\t" + installCall + "\n",
+			"\n" + toolCheckoutVar + " ?= " + repo + "\n",
+			"\n\t" + buildCall + "\n\t" + buildNormalizeCall + "\n",
 			manifestsLine,
 			generateLine,
 		} {
@@ -125,8 +241,8 @@ func TestKubebuilderE2E(t *testing.T) {
 				t.Errorf("Makefile lacks %q", want)
 			}
 		}
-		if strings.Contains(mk, stockToolPackage) {
-			t.Errorf("Makefile still installs %s", stockToolPackage)
+		if strings.Contains(mk, stockToolPackage) || strings.Contains(mk, toolVersionVar+" ?=") {
+			t.Errorf("Makefile installs %s or a version of controller-gen-default", stockToolPackage)
 		}
 		if project := readFile(t, fleet, "PROJECT"); !strings.Contains(project, "\n- "+pluginKey+"\n") {
 			t.Errorf("PROJECT layout lacks the plugin:\n%s", project)
@@ -136,20 +252,20 @@ func TestKubebuilderE2E(t *testing.T) {
 		return
 	}
 
-	t.Run("create api", func(t *testing.T) {
+	t.Run("offline: create api", func(t *testing.T) {
 		args := []string{"create", "api", "--group", "ship", "--version", "v1", "--kind", "Frigate", "--resource", "--controller"}
 		if cgdErr != nil {
 			args = append(args, "--make=false")
-		} else {
-			placeTool(t, fleet, cgd)
 		}
-		out := kubebuilder(t, fleet, args...)
+		out := kubebuilder(t, offline, fleet, args...)
 		if cgdErr != nil {
 			t.Skip("controller-gen-default does not build: CRD checks skipped")
 		}
-		if !strings.Contains(out, "/bin/controller-gen-default\" object:headerFile=\"hack/boilerplate.go.txt\",year=") ||
-			!strings.Contains(out, " defaults:headerFile=\"hack/boilerplate.go.txt\",year=") {
-			t.Errorf("create api's make generate did not run controller-gen-default object and defaults:\n%s", out)
+		for _, want := range []string{"Building ./cmd/" + toolBinary + " from " + repo, "Building ./cmd/" + normalizeBinary + " from " + repo,
+			"/bin/controller-gen-default\" object:headerFile=\"hack/boilerplate.go.txt\",year=", " defaults:headerFile=\"hack/boilerplate.go.txt\",year="} {
+			if !strings.Contains(out, want) {
+				t.Errorf("create api's make generate lacks %q:\n%s", want, out)
+			}
 		}
 		if !strings.Contains(readFile(t, fleet, "api/v1/zz_generated.defaults.go"), "\nfunc SetObjectDefaults_Frigate(in *Frigate) {\n") {
 			t.Errorf("create api's make generate wrote no SetObjectDefaults_Frigate")
@@ -175,17 +291,19 @@ func TestKubebuilderE2E(t *testing.T) {
 		return
 	}
 
-	const webhookFile = "internal/webhook/v1/frigate_webhook.go"
-	t.Run("create webhook", func(t *testing.T) {
+	t.Run("offline: create webhook", func(t *testing.T) {
 		if cgdErr != nil {
 			t.Skip("controller-gen-default does not build")
 		}
 		// kubebuilder runs go/v4 first (layout order), then the plugin, which
 		// finds the scaffolded webhook in the universe; then go/v4's make
 		// generate runs.
-		out := kubebuilder(t, fleet, "create", "webhook", "--group", "ship", "--version", "v1", "--kind", "Frigate", "--defaulting")
+		out := kubebuilder(t, offline, fleet, "create", "webhook", "--group", "ship", "--version", "v1", "--kind", "Frigate", "--defaulting")
 		if !strings.Contains(out, pluginKey+": "+webhookFile+":53: (*FrigateCustomDefaulter).Default now calls shipv1.SetObjectDefaults_Frigate(obj)") {
 			t.Errorf("create webhook output lacks the plugin's log:\n%s", out)
+		}
+		if strings.Contains(out, "warning") {
+			t.Errorf("create webhook warned:\n%s", out)
 		}
 		got := readFile(t, fleet, webhookFile)
 		if b, err := format.Source([]byte(got)); err != nil || string(b) != got {
@@ -205,13 +323,13 @@ func TestKubebuilderE2E(t *testing.T) {
 		return
 	}
 
-	t.Run("make generate manifests", func(t *testing.T) {
+	t.Run("offline: make generate manifests", func(t *testing.T) {
 		if cgdErr != nil {
 			t.Skip("controller-gen-default does not build")
 		}
-		out := mustRun(t, fleet, env, "make", "generate", "manifests")
-		if strings.Contains(out, "Downloading") {
-			t.Errorf("make installed a tool instead of using the local controller-gen-default:\n%s", out)
+		out := mustRun(t, fleet, offline, "make", "generate", "manifests")
+		if strings.Contains(out, "Downloading") || strings.Contains(out, "Building") {
+			t.Errorf("make installed or rebuilt a tool:\n%s", out)
 		}
 		if d := readFile(t, fleet, "api/v1/zz_generated.defaults.go"); !strings.Contains(d, "\nfunc SetObjectDefaults_Frigate(in *Frigate) {\n") ||
 			!strings.Contains(d, "\nfunc SetObjectDefaults_Sloop(in *Sloop) {\n") {
@@ -250,13 +368,44 @@ func TestKubebuilderE2E(t *testing.T) {
 			{"hull/default/material", "steel"}, // +default on the type
 		})
 	})
+	if t.Failed() {
+		return
+	}
 
-	t.Run("offline envtest", func(t *testing.T) {
+	t.Run("offline: normalize in the scaffold", func(t *testing.T) {
+		if cgdErr != nil {
+			t.Skip("controller-gen-default does not build")
+		}
+		// Both binaries side by side, linked to their -checkout builds.
+		for _, name := range []string{toolBinary, normalizeBinary} {
+			p := filepath.Join(fleet, "bin", name)
+			if target, err := os.Readlink(p); err != nil || target != p+"-checkout" {
+				t.Errorf("bin/%s -> %q, %v", name, target, err)
+			}
+		}
+		cgd := filepath.Join(fleet, "bin", toolBinary)
+		if out := mustRun(t, fleet, offline, cgd, "normalize", "--help"); !strings.Contains(out, "usage: controller-gen-default normalize --crd PATH") {
+			t.Errorf("normalize --help:\n%s", out)
+		}
+		// A Frigate as the apiserver would store it: the CRD's defaults.
+		writeFile(t, fleet, "frigate.yaml", "apiVersion: ship.example.com/v1\nkind: Frigate\nmetadata:\n  name: cruise\n  namespace: default\nspec:\n  mode: Cruise\n")
+		out := mustRun(t, fleet, offline, cgd, "normalize", "--crd", "config/crd/bases", "frigate.yaml")
+		if spec := yamlChild(t, out, "spec"); yamlScalar(spec, "mode") != "Cruise" || yamlScalar(yamlChild(t, spec, "engine"), "fuel") != "diesel" || strings.Contains(spec, "deck") {
+			t.Errorf("normalize:\n%s", out)
+		}
+		// impact, the other command of the normalize binary.
+		if out, err := run1(fleet, offline, cgd, "impact", "--help"); !strings.Contains(out, "impact") {
+			t.Errorf("impact --help: %v\n%s", err, out)
+		}
+	})
+	t.Logf("offline steps done at %s", time.Since(start).Round(time.Second))
+
+	t.Run("online: offline envtest", func(t *testing.T) {
 		webhook := ""
 		if cgdErr == nil {
 			webhook = readFile(t, fleet, webhookFile)
 		}
-		out := kubebuilder(t, fleet, "edit", "--plugins", pluginKey, "--"+flagOfflineEnvtest)
+		out := kubebuilder(t, env, fleet, "edit", "--plugins", pluginKey, "--"+flagOfflineEnvtest)
 		if !strings.Contains(out, "make envtest-assets") {
 			t.Errorf("edit --offline-envtest output:\n%s", out)
 		}
@@ -286,88 +435,15 @@ func TestKubebuilderE2E(t *testing.T) {
 		}
 		writeFile(t, fleet, "internal/controller/defaults_test.go", defaultsTest)
 		writeFile(t, fleet, "internal/webhook/v1/defaults_test.go", webhookDefaultsTest)
-		out = mustRun(t, fleet, append(env, "KUBEBUILDER_ASSETS="), "make", "test", "CONTROLLER_GEN_DEFAULT_ASSETS_DIR="+filepath.Join(repo, "e2e/assets"))
+		// The builder is the checkout's e2e/assets: the Makefile's default
+		// when the tools come from a checkout.
+		out = mustRun(t, fleet, append(env, "KUBEBUILDER_ASSETS="), "make", "test")
 		for _, want := range []string{"envtest binaries for Kubernetes " + envtestK8sVersion + " in " + dst,
 			"ok  \texample.com/fleet/internal/controller", "ok  \texample.com/fleet/internal/webhook/v1"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("make test output lacks %q:\n%s", want, out)
 			}
 		}
-	})
-
-	t.Run("edit a project scaffolded without the plugin", func(t *testing.T) {
-		dir := filepath.Join(work, "plain")
-		if err := os.Mkdir(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		kubebuilder(t, dir, "init", "--domain", "example.com", "--repo", "example.com/plain", "--fetch-deps=false")
-		// An API with a defaulting webhook, scaffolded by go/v4 alone.
-		kubebuilder(t, dir, "create", "api", "--group", "ship", "--version", "v1", "--kind", "Frigate", "--resource", "--controller=false", "--make=false")
-		kubebuilder(t, dir, "create", "webhook", "--group", "ship", "--version", "v1", "--kind", "Frigate", "--defaulting", "--make=false")
-		webhookBefore := readFile(t, dir, webhookFile)
-		before := readFile(t, dir, "Makefile")
-		projectBefore := readFile(t, dir, "PROJECT")
-		// A user edit that must survive.
-		before = strings.Replace(before, "IMG ?= controller:latest\n", "IMG ?= registry.example.com/plain:dev\n", 1)
-		writeFile(t, dir, "Makefile", before)
-
-		out := kubebuilder(t, dir, "edit", "--plugins", pluginKey)
-		after := readFile(t, dir, "Makefile")
-		d := lineDiff(before, after)
-		if !strings.Contains(d, "+CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen-default\n") ||
-			!strings.Contains(d, "+\t"+installCall+"\n") || !strings.Contains(d, "+"+generateLine[1:]) || strings.Count(d, "\n") != 8 {
-			t.Errorf("edit changed:\n%s", d)
-		}
-		// The webhook that was there calls the generated defaulter.
-		webhookAfter := readFile(t, dir, webhookFile)
-		if got, want := addedOnly(t, webhookBefore, webhookAfter), wantCall("\t", "shipv1.SetObjectDefaults_Frigate(obj)"); !slices.Equal(got, want) ||
-			!strings.Contains(out, webhookFile+":53: (*FrigateCustomDefaulter).Default now calls shipv1.SetObjectDefaults_Frigate(obj)") {
-			t.Errorf("edit added to %s:\n%q\nwant:\n%q\noutput:\n%s", webhookFile, got, want, out)
-		}
-		if !strings.Contains(after, "IMG ?= registry.example.com/plain:dev\n") || !strings.Contains(after, manifestsLine) {
-			t.Errorf("edit lost a user edit or the manifests line")
-		}
-		// kubebuilder keeps the layout: later commands do not call the plugin.
-		if p := readFile(t, dir, "PROJECT"); p != projectBefore {
-			t.Logf("PROJECT changed:\n%s", lineDiff(projectBefore, p))
-		}
-
-		out = kubebuilder(t, dir, "edit", "--plugins", pluginKey)
-		if readFile(t, dir, "Makefile") != after || readFile(t, dir, webhookFile) != webhookAfter || !strings.Contains(out, "nothing to change") {
-			t.Errorf("second edit changed the Makefile or did not say so:\n%s", out)
-		}
-		dry := mustRun(t, dir, env, "make", "-n", "controller-gen")
-		if !strings.Contains(dry, "go install ${package}") || !strings.Contains(dry, "package="+toolPackage+"@") {
-			t.Errorf("make -n controller-gen does not install controller-gen-default:\n%s", dry)
-		}
-
-		// An unrecognisable Makefile: kubebuilder fails with the plugin's
-		// instructions, and the Makefile stays as it was.
-		broken := strings.Replace(before, installCallStock, "GOBIN=$(LOCALBIN) go install "+stockToolPackage+"@$(CONTROLLER_TOOLS_VERSION)", 1)
-		writeFile(t, dir, "Makefile", broken)
-		writeFile(t, dir, webhookFile, webhookBefore)
-		out, err := run1(dir, env, kb, "edit", "--plugins", pluginKey)
-		if err == nil || !strings.Contains(out, "changed nothing") || !strings.Contains(out, installCall) {
-			t.Errorf("edit of an unrecognisable Makefile: %v\n%s", err, out)
-		}
-		if readFile(t, dir, "Makefile") != broken || readFile(t, dir, webhookFile) != webhookBefore {
-			t.Errorf("the unrecognisable Makefile or the webhook was changed")
-		}
-
-		// The edited project generates and builds: make generate writes
-		// SetObjectDefaults_Frigate, which the edited webhook calls before
-		// it exists (type errors do not stop controller-gen's generators).
-		if cgdErr != nil {
-			t.Skip("controller-gen-default does not build")
-		}
-		writeFile(t, dir, "Makefile", after)
-		writeFile(t, dir, webhookFile, webhookAfter)
-		placeTool(t, dir, cgd)
-		mustRun(t, dir, env, "make", "generate")
-		if !strings.Contains(readFile(t, dir, "api/v1/zz_generated.defaults.go"), "\nfunc SetObjectDefaults_Frigate(in *Frigate) {\n") {
-			t.Errorf("make generate wrote no SetObjectDefaults_Frigate")
-		}
-		mustRun(t, dir, env, "go", "build", "./...")
 	})
 	t.Logf("e2e took %s", time.Since(start).Round(time.Second))
 }
@@ -376,28 +452,6 @@ func TestKubebuilderE2E(t *testing.T) {
 const generateLine = "\n\t\"$(CONTROLLER_GEN)\" object:headerFile=\"hack/boilerplate.go.txt\",year=$(YEAR) defaults:headerFile=\"hack/boilerplate.go.txt\",year=$(YEAR) paths=\"./...\"\n"
 
 const installCallStock = "$(call go-install-tool,$(CONTROLLER_GEN)," + stockToolPackage + ",$(CONTROLLER_TOOLS_VERSION))"
-
-// placeTool puts the local controller-gen-default where the scaffold's
-// go-install-tool looks before it runs `go install`:
-// $(LOCALBIN)/controller-gen-default-$(CONTROLLER_GEN_DEFAULT_VERSION) and
-// the symlink $(LOCALBIN)/controller-gen-default to it.
-func placeTool(t *testing.T, project, built string) {
-	t.Helper()
-	m := regexp.MustCompile(`(?m)^` + toolVersionVar + ` \?= (\S+)$`).FindStringSubmatch(readFile(t, project, "Makefile"))
-	if m == nil {
-		t.Fatalf("no %s in the Makefile", toolVersionVar)
-	}
-	versioned := filepath.Join(project, "bin", toolBinary+"-"+m[1])
-	if err := os.MkdirAll(filepath.Dir(versioned), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := copyExecutable(built, versioned); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(versioned, filepath.Join(project, "bin", toolBinary)); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // envtestAssets is a directory with kube-apiserver and etcd: $KUBEBUILDER_ASSETS
 // (which the repository's `make test` sets) or the repository's bin/k8s.

@@ -66,7 +66,10 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "install:", err)
 		return 1
 	}
-	fmt.Fprintf(stderr, "installed %s (controller-gen-default %s); use it with kubebuilder init --plugins go/v4,%s\n", pluginKey, toolVersion(), pluginKey)
+	fmt.Fprintf(stderr, "installed %s: %s; use it with kubebuilder init --plugins go/v4,%s\n", pluginKey, sourceText(), pluginKey)
+	if _, note := buildSource(); note != "" {
+		fmt.Fprintln(stderr, note)
+	}
 	fmt.Fprintln(stdout, dst)
 	return 0
 }

@@ -34,11 +34,12 @@ Usage:
   kubebuilder-plugin install [--dir DIR]   copy this binary to DIR/` + pluginName + `/` + pluginVersion + `/` + pluginName + `
                                            (DIR: $EXTERNAL_PLUGINS_PATH, else $XDG_CONFIG_HOME/kubebuilder/plugins,
                                            else kubebuilder's per-OS default) and print its path
-  kubebuilder-plugin version               print the plugin key and the controller-gen-default version it pins
+  kubebuilder-plugin version               print the plugin key and where scaffolds get controller-gen-default:
+                                           the version it pins, or the checkout it builds from
 
 Then:
   kubebuilder init --plugins go/v4,` + pluginKey + ` [--` + flagOfflineEnvtest + `]
-  kubebuilder edit --plugins ` + pluginKey + ` [--` + flagOfflineEnvtest + `]
+  kubebuilder edit --plugins ` + pluginKey + ` [--` + flagOfflineEnvtest + `] [--` + flagToolVersion + ` vX.Y.Z | --` + flagToolCheckout + ` DIR]
 `
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -47,7 +48,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case "install":
 			return runInstall(args[1:], stdout, stderr)
 		case "version", "--version":
-			fmt.Fprintf(stdout, "%s (controller-gen-default %s)\n", pluginKey, toolVersion())
+			fmt.Fprintf(stdout, "%s: %s\n", pluginKey, sourceText())
 			return 0
 		case "help", "-h", "-help", "--help":
 			fmt.Fprint(stdout, usage)

@@ -4,20 +4,35 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
 // What the plugin writes into a project's Makefile.
 const (
-	toolPackage       = "github.com/controller-gen-default/controller-gen-default/cmd/controller-gen-default"
-	toolBinary        = "controller-gen-default"
-	toolVersionVar    = "CONTROLLER_GEN_DEFAULT_VERSION"
-	assetsModule      = "github.com/controller-gen-default/controller-gen-default/e2e/assets"
-	stockToolPackage  = "sigs.k8s.io/controller-tools/cmd/controller-gen"
-	installCall       = "$(call go-install-tool,$(CONTROLLER_GEN)," + toolPackage + ",$(" + toolVersionVar + "))"
-	offlineBeginMark  = "# BEGIN offline-envtest"
-	offlineEndMark    = "# END offline-envtest"
-	defaultToolVerStr = "latest"
+	toolPackage      = selfModule + "/cmd/controller-gen-default"
+	normalizePackage = selfModule + "/cmd/controller-gen-default-normalize"
+	toolBinary       = "controller-gen-default"
+	normalizeBinary  = "controller-gen-default-normalize"
+	toolVersionVar   = "CONTROLLER_GEN_DEFAULT_VERSION"
+	toolCheckoutVar  = "CONTROLLER_GEN_DEFAULT_CHECKOUT"
+	assetsModule     = selfModule + "/e2e/assets"
+	stockToolPackage = "sigs.k8s.io/controller-tools/cmd/controller-gen"
+	// The two lines of the rule that makes $(CONTROLLER_GEN), with a version:
+	// kubebuilder's go-install-tool installs each binary as
+	// $(LOCALBIN)/<name>-<version> and links $(LOCALBIN)/<name> to it, so
+	// controller-gen-default-normalize is next to controller-gen-default,
+	// where `controller-gen-default normalize` looks for it.
+	installCall          = "$(call go-install-tool,$(CONTROLLER_GEN)," + toolPackage + ",$(" + toolVersionVar + "))"
+	installNormalizeCall = "$(call go-install-tool,$(CONTROLLER_GEN)-normalize," + normalizePackage + ",$(" + toolVersionVar + "))"
+	// The same from a checkout: go-build-checkout-tool (checkoutBlock).
+	buildCall          = "$(call " + buildTool + ",$(CONTROLLER_GEN),./cmd/" + toolBinary + ")"
+	buildNormalizeCall = "$(call " + buildTool + ",$(CONTROLLER_GEN)-normalize,./cmd/" + normalizeBinary + ")"
+	buildTool          = "go-build-checkout-tool"
+	offlineBeginMark   = "# BEGIN offline-envtest"
+	offlineEndMark     = "# END offline-envtest"
+	checkoutBeginMark  = "# BEGIN controller-gen-default checkout"
+	checkoutEndMark    = "# END controller-gen-default checkout"
 )
 
 // envtestK8sVersion is the Kubernetes version that e2e/assets/build.sh
@@ -27,11 +42,12 @@ const envtestK8sVersion = "1.37.1"
 
 // makefileOptions are the plugin's init and edit flags.
 type makefileOptions struct {
-	// toolVersion is the controller-gen-default version to install.
-	toolVersion string
-	// toolVersionSet: the user gave --controller-gen-default-version, so an
-	// existing CONTROLLER_GEN_DEFAULT_VERSION is updated, not kept.
-	toolVersionSet bool
+	// source is where the Makefile gets the tools.
+	source toolSource
+	// sourceSet: the user gave --controller-gen-default-version or
+	// --controller-gen-default-checkout, so the Makefile's choice is
+	// replaced, not kept.
+	sourceSet bool
 	// offlineEnvtest: true adds (or refreshes) the offline-envtest block,
 	// false with offlineEnvtestSet removes it, false alone leaves it be.
 	offlineEnvtest    bool
@@ -53,10 +69,12 @@ func (e *unrecognisedError) messages() []string {
 	return append(msgs,
 		"Make the Makefile run controller-gen-default by hand (it takes controller-gen's arguments):",
 		"  CONTROLLER_GEN ?= $(LOCALBIN)/"+toolBinary,
-		"  "+toolVersionVar+" ?= <version, e.g. latest>",
-		"  and in the rule that installs $(CONTROLLER_GEN):",
+		"  "+toolVersionVar+" ?= <version, e.g. v0.1.0>",
+		"  and in the rule that installs $(CONTROLLER_GEN), both binaries:",
 		"  "+installCall,
-		"  (without kubebuilder's go-install-tool: GOBIN=$(LOCALBIN) go install "+toolPackage+"@$("+toolVersionVar+"))",
+		"  "+installNormalizeCall,
+		"  (without kubebuilder's go-install-tool: GOBIN=$(LOCALBIN) go install "+toolPackage+"@$("+toolVersionVar+") "+normalizePackage+"@$("+toolVersionVar+"),",
+		"  or from a checkout: go -C <checkout> build -o $(LOCALBIN)/ ./cmd/"+toolBinary+" ./cmd/"+normalizeBinary+")",
 		"  and, for the Go defaulters (zz_generated.defaults.go), next to object:… in the generate recipe the same arguments for defaults:",
 		"  \"$(CONTROLLER_GEN)\" object:headerFile=\"hack/boilerplate.go.txt\",year=$(YEAR) defaults:headerFile=\"hack/boilerplate.go.txt\",year=$(YEAR) paths=\"./...\"",
 		"Recipes otherwise keep running \"$(CONTROLLER_GEN)\" with the same arguments. Then run `kubebuilder edit --plugins "+pluginKey+"` again: it changes nothing once the Makefile is right.",
@@ -72,8 +90,11 @@ var (
 	assignRe = func(name string) *regexp.Regexp {
 		return regexp.MustCompile(`^(\s*(?:export\s+|override\s+)?` + regexp.QuoteMeta(name) + `\s*(?:\?=|:=|::=|=)\s*)(.*?)(\s*)$`)
 	}
+	// $(call go-build-checkout-tool,$(CONTROLLER_GEN),<package>)
+	buildCallRe        = regexp.MustCompile(`\$\(call\s+` + buildTool + `\s*,\s*\$[({]CONTROLLER_GEN[)}]\s*,\s*([^,\s)]+)\s*\)`)
 	toolsVersionAssign = assignRe("CONTROLLER_TOOLS_VERSION")
 	toolVersionAssign  = assignRe(toolVersionVar)
+	toolCheckoutAssign = assignRe(toolCheckoutVar)
 	localbinAssign     = assignRe("LOCALBIN")
 	ruleRe             = func(target string) *regexp.Regexp {
 		return regexp.MustCompile(`^` + regexp.QuoteMeta(target) + `\s*:([^=]|$)`)
@@ -83,10 +104,11 @@ var (
 // editMakefile returns the Makefile that runs controller-gen-default wherever
 // the input runs controller-gen. It changes only what it must and is
 // idempotent: editMakefile(editMakefile(m)) == editMakefile(m). It returns
-// an *unrecognisedError, and nothing else, when it cannot do that safely.
-func editMakefile(in string, opts makefileOptions) (string, error) {
+// an *unrecognisedError, and nothing else, when it cannot do that safely,
+// and notes to print (warnings) otherwise.
+func editMakefile(in string, opts makefileOptions) (string, []string, error) {
 	lines := strings.Split(in, "\n")
-	var problems []string
+	var problems, notes []string
 
 	// 1. CONTROLLER_GEN points at the controller-gen-default binary: the
 	// scaffold's go-install-tool moves $(LOCALBIN)/<basename of
@@ -112,36 +134,36 @@ func editMakefile(in string, opts makefileOptions) (string, error) {
 		problems = append(problems, "no assignment `CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen`")
 	}
 
-	// 2. The rule that installs $(CONTROLLER_GEN) installs our package.
-	calls, needsVersionVar := 0, false
+	// 2. The rule that installs $(CONTROLLER_GEN): stock, or ours with a
+	// version, or ours from a checkout.
+	type call struct{ line, start, end int }
+	var calls []call
+	existing, existingVer := "", ""
 	for i, l := range lines {
-		locs := installCallRe.FindAllStringSubmatchIndex(l, -1)
-		if locs == nil {
+		if strings.HasPrefix(strings.TrimSpace(l), "#") {
 			continue
 		}
-		var b strings.Builder
-		last := 0
-		for _, loc := range locs {
+		for _, loc := range installCallRe.FindAllStringSubmatchIndex(l, -1) {
 			pkg, ver := l[loc[2]:loc[3]], l[loc[4]:loc[5]]
-			b.WriteString(l[last:loc[0]])
 			switch pkg {
 			case stockToolPackage:
-				b.WriteString(installCall)
-				needsVersionVar = true
 			case toolPackage:
-				b.WriteString(l[loc[0]:loc[1]])
-				needsVersionVar = needsVersionVar || ver == "$("+toolVersionVar+")" || ver == "${"+toolVersionVar+"}"
+				existing = "version"
+				if !strings.HasPrefix(ver, "$") {
+					existingVer = ver
+				}
 			default:
 				problems = append(problems, fmt.Sprintf("line %d: $(CONTROLLER_GEN) is installed from %s, not %s", i+1, pkg, stockToolPackage))
-				b.WriteString(l[loc[0]:loc[1]])
+				continue
 			}
-			calls++
-			last = loc[1]
+			calls = append(calls, call{i, loc[0], loc[1]})
 		}
-		b.WriteString(l[last:])
-		lines[i] = b.String()
+		for _, loc := range buildCallRe.FindAllStringIndex(l, -1) {
+			existing = "checkout"
+			calls = append(calls, call{i, loc[0], loc[1]})
+		}
 	}
-	if calls == 0 {
+	if len(calls) == 0 && !slices.ContainsFunc(problems, func(p string) bool { return strings.Contains(p, "is installed from") }) {
 		problems = append(problems, "no rule that installs it with `$(call go-install-tool,$(CONTROLLER_GEN),"+stockToolPackage+",$(CONTROLLER_TOOLS_VERSION))`")
 	}
 
@@ -150,13 +172,74 @@ func editMakefile(in string, opts makefileOptions) (string, error) {
 		if strings.HasPrefix(strings.TrimSpace(l), "#") {
 			continue
 		}
-		if strings.Contains(l, stockToolPackage) {
+		if strings.Contains(l, stockToolPackage) && !installCallRe.MatchString(l) {
 			problems = append(problems, fmt.Sprintf("line %d runs %s directly: %s", i+1, stockToolPackage, strings.TrimSpace(l)))
 		}
 	}
 	if len(problems) > 0 {
-		return "", &unrecognisedError{problems: problems}
+		return "", nil, &unrecognisedError{problems: problems}
 	}
+
+	// Where the tools come from: the flag, else what the Makefile says,
+	// else the plugin's default.
+	src := opts.source
+	if !opts.sourceSet {
+		switch existing {
+		case "checkout":
+			if v, at := assignedValue(lines, toolCheckoutAssign); v != "" {
+				src = toolSource{checkout: v}
+				if err := isCheckout(v); err != nil {
+					notes = append(notes, fmt.Sprintf("Makefile:%d: warning: %s, so make cannot build controller-gen-default from it: "+
+						"set %s to a checkout, or run `kubebuilder edit --plugins %s --%s <checkout>` (or --%s <version>)",
+						at, err, toolCheckoutVar, pluginKey, flagToolCheckout, flagToolVersion))
+				}
+			}
+		case "version":
+			if v, _ := assignedValue(lines, toolVersionAssign); v != "" {
+				src = toolSource{version: v}
+			} else if existingVer != "" {
+				src = toolSource{version: existingVer}
+			}
+		}
+	}
+	mainCall, normCall := installCall, installNormalizeCall
+	if src.checkout != "" {
+		mainCall, normCall = buildCall, buildNormalizeCall
+	}
+
+	// The rule's lines: each install call becomes mainCall, followed by a
+	// line with normCall; the normalize lines of either kind that were
+	// there go.
+	for i := len(calls) - 1; i >= 0; i-- {
+		c := calls[i]
+		lines[c.line] = lines[c.line][:c.start] + mainCall + lines[c.line][c.end:]
+	}
+	isNormLine := func(l string) bool {
+		t := strings.TrimSpace(l)
+		return t == installNormalizeCall || t == buildNormalizeCall
+	}
+	var edited []string
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		if isNormLine(l) {
+			continue
+		}
+		edited = append(edited, l)
+		if !strings.Contains(l, mainCall) || strings.HasPrefix(strings.TrimSpace(l), "#") {
+			continue
+		}
+		// After the command's continuation lines.
+		for strings.HasSuffix(strings.TrimRight(lines[i], "\r"), "\\") && i+1 < len(lines) {
+			i++
+			edited = append(edited, lines[i])
+		}
+		indent := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+		if indent == "" {
+			indent = "\t"
+		}
+		edited = append(edited, indent+normCall+crOf(l))
+	}
+	lines = edited
 
 	// Recipes that name the binary by path run the renamed binary.
 	for i, l := range lines {
@@ -166,35 +249,64 @@ func editMakefile(in string, opts makefileOptions) (string, error) {
 	// The recipes that run the object generator also run defaults.
 	addDefaultsGenerator(lines)
 
-	// 4. The version variable, next to CONTROLLER_TOOLS_VERSION.
-	if needsVersionVar {
-		lines = setToolVersion(lines, opts)
+	// 4. The variable that says where the tools come from, next to
+	// CONTROLLER_TOOLS_VERSION, and the other one gone.
+	if src.checkout != "" {
+		lines = removeAssignment(lines, toolVersionAssign, "#"+toolVersionVar)
+		lines = setAssignment(lines, toolCheckoutAssign,
+			"#"+toolCheckoutVar+" is the checkout of controller-gen-default (controller-gen with KEP-1929 defaults) that CONTROLLER_GEN and its normalize command are built from (go build, no download)",
+			toolCheckoutVar, src.checkout)
+	} else {
+		lines = removeAssignment(lines, toolCheckoutAssign, "#"+toolCheckoutVar)
+		lines = setAssignment(lines, toolVersionAssign,
+			"#"+toolVersionVar+" is the version of controller-gen-default (controller-gen with KEP-1929 defaults) that CONTROLLER_GEN installs",
+			toolVersionVar, src.version)
 	}
 
 	out := strings.Join(lines, "\n")
 
-	// 5. The offline-envtest block.
+	// 5. The checkout block, which defines go-build-checkout-tool.
+	if src.checkout != "" {
+		out = putCheckoutBlock(out)
+	} else {
+		out = replaceMarked(out, checkoutBeginMark, checkoutEndMark, "")
+	}
+
+	// 6. The offline-envtest block: added, refreshed (it is the plugin's),
+	// or removed.
+	_, hasOffline := markedBlock(out, offlineBeginMark, offlineEndMark)
 	switch {
-	case opts.offlineEnvtest:
+	case opts.offlineEnvtest || hasOffline && !opts.offlineEnvtestSet:
 		if !hasAssignment(lines, localbinAssign) {
-			return "", errors.New("--offline-envtest: the Makefile has no LOCALBIN variable, the directory whose k8s/ subdirectory setup-envtest reads; " +
+			return "", nil, errors.New("--offline-envtest: the Makefile has no LOCALBIN variable, the directory whose k8s/ subdirectory setup-envtest reads; " +
 				"define LOCALBIN ?= $(shell pwd)/bin and pass --bin-dir \"$(LOCALBIN)\" to setup-envtest, or leave out --offline-envtest")
 		}
 		out = replaceBlock(out, offlineBlock(lines))
 	case opts.offlineEnvtestSet:
 		out = replaceBlock(out, "")
 	}
-	return out, nil
+	return out, notes, nil
 }
 
-// setToolVersion adds `CONTROLLER_GEN_DEFAULT_VERSION ?= <version>` after
-// CONTROLLER_TOOLS_VERSION (else after CONTROLLER_GEN), or updates it when
-// the user asked for a version.
-func setToolVersion(lines []string, opts makefileOptions) []string {
+// assignedValue is the value of the first assignment that re matches, and
+// its line (1-based).
+func assignedValue(lines []string, re *regexp.Regexp) (string, int) {
 	for i, l := range lines {
-		if m := toolVersionAssign.FindStringSubmatch(strings.TrimRight(l, "\r")); m != nil && !strings.HasPrefix(strings.TrimSpace(l), "#") {
-			if opts.toolVersionSet && m[2] != opts.toolVersion {
-				lines[i] = m[1] + opts.toolVersion + crOf(l)
+		if m := re.FindStringSubmatch(strings.TrimRight(l, "\r")); m != nil && !strings.HasPrefix(strings.TrimSpace(l), "#") {
+			return m[2], i + 1
+		}
+	}
+	return "", 0
+}
+
+// setAssignment sets the variable that re matches to value, or adds
+// comment and `name ?= value` after CONTROLLER_TOOLS_VERSION (else after
+// CONTROLLER_GEN).
+func setAssignment(lines []string, re *regexp.Regexp, comment, name, value string) []string {
+	for i, l := range lines {
+		if m := re.FindStringSubmatch(strings.TrimRight(l, "\r")); m != nil && !strings.HasPrefix(strings.TrimSpace(l), "#") {
+			if m[2] != value {
+				lines[i] = m[1] + value + crOf(l)
 			}
 			return lines
 		}
@@ -215,11 +327,74 @@ func setToolVersion(lines []string, opts makefileOptions) []string {
 		}
 	}
 	cr := crOf(lines[at])
-	add := []string{
-		"#" + toolVersionVar + " is the version of controller-gen-default (controller-gen with KEP-1929 defaults) that CONTROLLER_GEN installs" + cr,
-		toolVersionVar + " ?= " + opts.toolVersion + cr,
-	}
+	add := []string{comment + cr, name + " ?= " + value + cr}
 	return append(lines[:at+1], append(add, lines[at+1:]...)...)
+}
+
+// removeAssignment drops the variable that re matches, and the comment
+// line above it that starts with commentPrefix.
+func removeAssignment(lines []string, re *regexp.Regexp, commentPrefix string) []string {
+	for i, l := range lines {
+		if !re.MatchString(strings.TrimRight(l, "\r")) || strings.HasPrefix(strings.TrimSpace(l), "#") {
+			continue
+		}
+		from := i
+		if i > 0 && strings.HasPrefix(lines[i-1], commentPrefix) {
+			from = i - 1
+		}
+		return append(lines[:from], lines[i+1:]...)
+	}
+	return lines
+}
+
+// checkoutBlock defines go-build-checkout-tool, the go-install-tool of a
+// checkout: it builds a main package of $(CONTROLLER_GEN_DEFAULT_CHECKOUT)
+// into $(1)-checkout and links $(1) to it.
+func checkoutBlock() string {
+	return strings.Join([]string{
+		checkoutBeginMark + " (written by the kubebuilder plugin " + pluginKey + ";",
+		"# `kubebuilder edit --plugins " + pluginKey + " --" + flagToolVersion + " <version>` replaces it with go install)",
+		"# " + buildTool + " builds the main package $(2) of the controller-gen-default checkout",
+		"# $(" + toolCheckoutVar + ") into $(1)-checkout and links $(1) to it, as go-install-tool",
+		"# installs $(1)-<version>. It runs go build every time: go rebuilds only what changed in the",
+		"# checkout, downloads nothing that the module cache holds, and never writes to the checkout.",
+		"# $1 - target path with name of binary",
+		"# $2 - main package in the checkout",
+		"define " + buildTool,
+		"@set -e; \\",
+		"[ -f \"$(" + toolCheckoutVar + ")/go.mod\" ] || { \\",
+		"echo \"error: " + toolCheckoutVar + "='$(" + toolCheckoutVar + ")' is not a checkout of controller-gen-default (no go.mod): set it, or run kubebuilder edit --plugins " + pluginKey + " --" + flagToolVersion + " <version>\" >&2; \\",
+		"exit 1; \\",
+		"}; \\",
+		"[ \"$$(readlink -- \"$(1)\" 2>/dev/null)\" = \"$(abspath $(1))-checkout\" ] || echo \"Building $(2) from $(" + toolCheckoutVar + ")\"; \\",
+		"go -C \"$(" + toolCheckoutVar + ")\" build -mod=readonly -o \"$(abspath $(1))-checkout\" \"$(2)\"; \\",
+		"ln -sf \"$(abspath $(1))-checkout\" \"$(1)\"",
+		"endef",
+		checkoutEndMark,
+		"",
+	}, "\n")
+}
+
+// putCheckoutBlock puts checkoutBlock in place of the one there, or after
+// the definition of go-install-tool, or at the end.
+func putCheckoutBlock(mk string) string {
+	block := checkoutBlock()
+	if strings.Contains(mk, "\r\n") {
+		block = strings.ReplaceAll(block, "\n", "\r\n")
+	}
+	if _, ok := markedBlock(mk, checkoutBeginMark, checkoutEndMark); ok {
+		return replaceMarked(mk, checkoutBeginMark, checkoutEndMark, block)
+	}
+	if i := strings.Index(mk, "\ndefine go-install-tool"); i >= 0 {
+		if j := strings.Index(mk[i:], "\nendef"); j >= 0 {
+			at := i + j + len("\nendef")
+			if nl := strings.IndexByte(mk[at:], '\n'); nl >= 0 {
+				at += nl + 1
+				return mk[:at] + "\n" + block + mk[at:]
+			}
+		}
+	}
+	return replaceMarked(mk, checkoutBeginMark, checkoutEndMark, block)
 }
 
 // renameBinaryPaths rewrites $(LOCALBIN)/controller-gen, a path to the
@@ -281,26 +456,43 @@ func crOf(l string) string {
 // replaceBlock puts block (empty: nothing) in place of the offline-envtest
 // block, or at the end of the Makefile when there is none.
 func replaceBlock(mk, block string) string {
-	begin := strings.Index(mk, offlineBeginMark)
-	if begin >= 0 && (begin == 0 || mk[begin-1] == '\n') {
-		end := strings.Index(mk[begin:], offlineEndMark)
-		if end >= 0 {
-			end += begin + len(offlineEndMark)
-			if nl := strings.IndexByte(mk[end:], '\n'); nl >= 0 {
-				end += nl + 1
-			} else {
-				end = len(mk)
+	return replaceMarked(mk, offlineBeginMark, offlineEndMark, block)
+}
+
+// markedBlock is the [start, end) of the lines from beginMark to endMark
+// (marks at the start of a line), and whether there is one.
+func markedBlock(mk, beginMark, endMark string) ([2]int, bool) {
+	begin := strings.Index(mk, beginMark)
+	if begin < 0 || begin > 0 && mk[begin-1] != '\n' {
+		return [2]int{}, false
+	}
+	end := strings.Index(mk[begin:], endMark)
+	if end < 0 {
+		return [2]int{}, false
+	}
+	end += begin + len(endMark)
+	if nl := strings.IndexByte(mk[end:], '\n'); nl >= 0 {
+		end += nl + 1
+	} else {
+		end = len(mk)
+	}
+	return [2]int{begin, end}, true
+}
+
+// replaceMarked puts block (empty: nothing) in place of the lines from
+// beginMark to endMark, or at the end of the Makefile when there are none.
+func replaceMarked(mk, beginMark, endMark, block string) string {
+	if r, ok := markedBlock(mk, beginMark, endMark); ok {
+		begin, end := r[0], r[1]
+		if block == "" {
+			// Drop the blank line that was added before the block.
+			head := strings.TrimSuffix(mk[:begin], "\n")
+			if strings.HasSuffix(head, "\n") {
+				return head + mk[end:]
 			}
-			if block == "" {
-				// Drop the blank line that was added before the block.
-				head := strings.TrimSuffix(mk[:begin], "\n")
-				if strings.HasSuffix(head, "\n") {
-					return head + mk[end:]
-				}
-				return mk[:begin] + mk[end:]
-			}
-			return mk[:begin] + block + mk[end:]
+			return mk[:begin] + mk[end:]
 		}
+		return mk[:begin] + block + mk[end:]
 	}
 	if block == "" {
 		return mk
@@ -341,8 +533,9 @@ func offlineBlock(lines []string) string {
 		"ENVTEST_K8S_VERSION = "+envtestK8sVersion,
 		"#CONTROLLER_GEN_DEFAULT_ASSETS is the Go module of the asset builder",
 		"CONTROLLER_GEN_DEFAULT_ASSETS ?= "+assetsModule+"@$("+toolVersionVar+")",
-		"#CONTROLLER_GEN_DEFAULT_ASSETS_DIR, if set, is a copy of that module to use instead (e.g. a checkout's e2e/assets)",
-		"CONTROLLER_GEN_DEFAULT_ASSETS_DIR ?=",
+		"#CONTROLLER_GEN_DEFAULT_ASSETS_DIR, if set, is a copy of that module to use instead: a checkout's e2e/assets,",
+		"#by default that of "+toolCheckoutVar+" when the tools are built from a checkout",
+		"CONTROLLER_GEN_DEFAULT_ASSETS_DIR ?= $(if $("+toolCheckoutVar+"),$("+toolCheckoutVar+")/e2e/assets)",
 		"",
 		".PHONY: envtest-assets",
 		"envtest-assets: ## Build kube-apiserver and etcd for envtest from Go modules.",

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime/debug"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -23,27 +23,8 @@ const (
 const (
 	flagOfflineEnvtest = "offline-envtest"
 	flagToolVersion    = "controller-gen-default-version"
+	flagToolCheckout   = "controller-gen-default-checkout"
 )
-
-// toolVersion is the controller-gen-default version that init and edit pin:
-// the plugin's own module version when it was installed with `go install
-// …@version` or `go run …@version install`, since the tool is in the same
-// module; "latest" for a development build.
-func toolVersion() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return defaultToolVerStr
-	}
-	return releaseVersion(bi.Main.Version)
-}
-
-// releaseVersion is v when `go install …@v` can fetch it.
-func releaseVersion(v string) string {
-	if v == "" || v == "(devel)" || !strings.HasPrefix(v, "v") || strings.Contains(v, "+") {
-		return defaultToolVerStr
-	}
-	return v
-}
 
 func flagsFor(subcommand string) []Flag {
 	switch subcommand {
@@ -54,7 +35,11 @@ func flagsFor(subcommand string) []Flag {
 					envtestK8sVersion + "-<os>-<arch>/ so that setup-envtest and `make test` need no envtest download " +
 					"(=false removes it again)"},
 			{Name: flagToolVersion, Type: "string", Default: "",
-				Usage: "controller-gen-default version that the Makefile installs (default: this plugin's version, " + toolVersion() + ")"},
+				Usage: "controller-gen-default version that the Makefile installs with go install, e.g. v0.1.0 " +
+					"(default: a release build of the plugin pins its own version; " + defaultSourceText() + ")"},
+			{Name: flagToolCheckout, Type: "string", Default: "",
+				Usage: "checkout of controller-gen-default that the Makefile builds controller-gen-default and its normalize command from, " +
+					"with go build and no download (default: the checkout a development build of the plugin was built from)"},
 		}
 	}
 	return nil
@@ -67,8 +52,11 @@ func metadataFor(subcommand string) SubcommandMetadata {
 			Description: `Makes the new project's Makefile run controller-gen-default, controller-gen with
 KEP-1929 declarative defaults (+default on fields and types, default: {} on
 non-pointer structs, zero defaults on scalars without omitempty), wherever it
-ran controller-gen: CONTROLLER_GEN and its go-install-tool rule point at
-` + toolPackage + `@$(` + toolVersionVar + `).
+ran controller-gen. The rule of CONTROLLER_GEN installs controller-gen-default and
+controller-gen-default-normalize next to it: a release of the plugin pins its own
+version (go install …@$(` + toolVersionVar + `)); a build from a checkout builds them
+from that checkout ($(` + toolCheckoutVar + `), go build, no download). --` + flagToolVersion + `
+and --` + flagToolCheckout + ` choose.
 The generate recipe also runs the defaults generator next to object, which writes
 zz_generated.defaults.go (SetObjectDefaults_<Kind>, RegisterDefaults, DeclarativeDefaulter);
 later defaulting webhooks call it. The manifests recipe is unchanged. List the plugin after go/v4.`,
@@ -86,7 +74,8 @@ SetObjectDefaults_<Kind>. Other edits are kept; running it twice changes nothing
 A Makefile it cannot edit safely is left alone, with instructions for the change by hand.`,
 			Examples: `  kubebuilder edit --plugins ` + pluginKey + `
   kubebuilder edit --plugins ` + pluginKey + ` --` + flagOfflineEnvtest + `
-  kubebuilder edit --plugins ` + pluginKey + ` --` + flagToolVersion + ` v0.1.0`,
+  kubebuilder edit --plugins ` + pluginKey + ` --` + flagToolVersion + ` v0.1.0
+  kubebuilder edit --plugins ` + pluginKey + ` --` + flagToolCheckout + ` ~/src/controller-gen-default`,
 		}
 	case "api":
 		return SubcommandMetadata{
@@ -105,11 +94,25 @@ Where the plugin cannot wire it, it warns with file:line and the line to add.`,
 	return SubcommandMetadata{}
 }
 
+// defaultSourceText says what init writes without a flag.
+func defaultSourceText() string {
+	src, note := buildSource()
+	if note != "" {
+		return "this development build pins latest: its checkout is not usable"
+	}
+	if src.checkout != "" {
+		return "this build builds the tools from its checkout " + src.checkout
+	}
+	return "this build pins " + src.version
+}
+
 // parseOptions reads the plugin's flags from the args kubebuilder passes:
 // every --flag of the command line with its value, other plugins' flags
-// included, which are ignored.
-func parseOptions(args []string) (makefileOptions, error) {
-	opts := makefileOptions{toolVersion: toolVersion()}
+// included, which are ignored. note is the warning of buildSource, for a
+// Makefile that takes the default.
+func parseOptions(args []string) (opts makefileOptions, note string, err error) {
+	opts.source, note = buildSource()
+	given := ""
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if !strings.HasPrefix(a, "--") {
@@ -124,27 +127,42 @@ func parseOptions(args []string) (makefileOptions, error) {
 			}
 			b := true
 			if hasVal {
-				var err error
 				if b, err = strconv.ParseBool(val); err != nil {
-					return opts, fmt.Errorf("--%s=%s: not true or false", name, val)
+					return opts, "", fmt.Errorf("--%s=%s: not true or false", name, val)
 				}
 			}
 			opts.offlineEnvtest, opts.offlineEnvtestSet = b, true
-		case flagToolVersion:
+		case flagToolVersion, flagToolCheckout:
 			if !hasVal {
 				if i+1 >= len(args) || strings.HasPrefix(args[i+1], "--") {
-					return opts, fmt.Errorf("--%s needs a version, e.g. v0.1.0 or latest", name)
+					return opts, "", fmt.Errorf("--%s needs a value, e.g. --%s v0.1.0 or --%s ~/src/controller-gen-default", name, flagToolVersion, flagToolCheckout)
 				}
 				i++
 				val = args[i]
 			}
-			if val == "" || strings.ContainsAny(val, " \t\n$#\\\"'") {
-				return opts, fmt.Errorf("--%s=%q: not a version", name, val)
+			if given != "" && given != name {
+				return opts, "", fmt.Errorf("--%s and --%s: give one, a version to install or a checkout to build from", given, name)
 			}
-			opts.toolVersion, opts.toolVersionSet = val, true
+			given = name
+			if name == flagToolVersion {
+				if val == "" || strings.ContainsAny(val, " \t\n$#\\\"'") {
+					return opts, "", fmt.Errorf("--%s=%q: not a version", name, val)
+				}
+				opts.source = toolSource{version: val}
+			} else {
+				dir, err := filepath.Abs(val)
+				if err != nil {
+					return opts, "", fmt.Errorf("--%s=%s: %v", name, val, err)
+				}
+				if err := isCheckout(dir); err != nil {
+					return opts, "", fmt.Errorf("--%s=%s: %v", name, val, err)
+				}
+				opts.source = toolSource{checkout: dir}
+			}
+			opts.sourceSet, note = true, ""
 		}
 	}
-	return opts, nil
+	return opts, note, nil
 }
 
 func isBool(s string) bool {
@@ -175,7 +193,7 @@ func handle(req PluginRequest, log io.Writer) PluginResponse {
 		}
 		return resp
 	case commandInit, commandEdit:
-		opts, err := parseOptions(req.Args)
+		opts, sourceNote, err := parseOptions(req.Args)
 		if err != nil {
 			return fail(err.Error())
 		}
@@ -184,7 +202,7 @@ func handle(req PluginRequest, log io.Writer) PluginResponse {
 			return fail("no Makefile in the project: " + pluginKey + " edits the Makefile that go/v4 scaffolds; " +
 				"list it after go/v4, e.g. --plugins go/v4," + pluginKey)
 		}
-		out, err := editMakefile(mk, opts)
+		out, notes, err := editMakefile(mk, opts)
 		if err != nil {
 			var u *unrecognisedError
 			if errors.As(err, &u) {
@@ -202,7 +220,7 @@ func handle(req PluginRequest, log io.Writer) PluginResponse {
 		} else {
 			fmt.Fprintf(log, "%s: %s\n", pluginKey, noObjectRecipe)
 		}
-		for _, l := range logs {
+		for _, l := range append(notes, logs...) {
 			fmt.Fprintf(log, "%s: %s\n", pluginKey, l)
 		}
 		for p, content := range files {
@@ -220,6 +238,11 @@ func handle(req PluginRequest, log io.Writer) PluginResponse {
 			also = ", and make generate runs its defaults generator next to object (zz_generated.defaults.go: SetObjectDefaults_<Kind>)"
 		}
 		fmt.Fprintf(log, "%s: the Makefile now runs controller-gen-default (%s) wherever it ran controller-gen%s\n", pluginKey, toolPackage, also)
+		fmt.Fprintf(log, "%s: %s\n", pluginKey, madeBy(out))
+		// The default fell back to latest: say so, once the Makefile takes it.
+		if sourceNote != "" && strings.Contains(out, "\n"+toolVersionVar+" ?= latest") {
+			fmt.Fprintf(log, "%s: %s\n", pluginKey, sourceNote)
+		}
 		if opts.offlineEnvtest {
 			fmt.Fprintf(log, "%s: `make envtest-assets` builds kube-apiserver and etcd for envtest from Go modules (setup-envtest and test depend on it)\n", pluginKey)
 		}
@@ -310,6 +333,17 @@ func createWebhook(req PluginRequest, resp PluginResponse, log io.Writer) Plugin
 		resp.Universe[p] = content
 	}
 	return resp
+}
+
+// madeBy says where the Makefile gets the tools.
+func madeBy(mk string) string {
+	lines := strings.Split(mk, "\n")
+	if dir, _ := assignedValue(lines, toolCheckoutAssign); dir != "" {
+		return "make builds " + toolBinary + " and " + normalizeBinary + " into $(LOCALBIN) from the checkout " + dir +
+			" (" + toolCheckoutVar + ": go build, nothing downloaded but what the module cache lacks)"
+	}
+	v, _ := assignedValue(lines, toolVersionAssign)
+	return "make installs " + toolBinary + " and " + normalizeBinary + " " + v + " into $(LOCALBIN) with go install (" + toolVersionVar + ")"
 }
 
 // runsToolBinary: CONTROLLER_GEN is controller-gen-default.

@@ -184,7 +184,7 @@ func TestFlagsAndMetadata(t *testing.T) {
 		}
 		want := []string{}
 		if sub == "init" || sub == "edit" {
-			want = []string{flagOfflineEnvtest, flagToolVersion}
+			want = []string{flagOfflineEnvtest, flagToolVersion, flagToolCheckout}
 		}
 		if !slices.Equal(names, want) {
 			t.Errorf("flags --%s = %v, want %v", sub, names, want)
@@ -225,8 +225,8 @@ func TestInitEditsOnlyTheMakefile(t *testing.T) {
 			if !strings.Contains(mk, manifestsLine) || !strings.Contains(u["Makefile"], manifestsLine) {
 				t.Errorf("the manifests line changed")
 			}
-			// Only the three lines that install and name the binary change,
-			// and the generate recipe runs defaults next to object.
+			// Only the lines that install and name the binaries change, and
+			// the generate recipe runs defaults next to object.
 			d := lineDiff(u["Makefile"], mk)
 			wantDiff := "-\t\"$(CONTROLLER_GEN)\" object:headerFile=\"hack/boilerplate.go.txt\",year=$(YEAR) paths=\"./...\"\n" +
 				"+\t\"$(CONTROLLER_GEN)\" object:headerFile=\"hack/boilerplate.go.txt\",year=$(YEAR) defaults:headerFile=\"hack/boilerplate.go.txt\",year=$(YEAR) paths=\"./...\"\n" +
@@ -235,7 +235,8 @@ func TestInitEditsOnlyTheMakefile(t *testing.T) {
 				"+#CONTROLLER_GEN_DEFAULT_VERSION is the version of controller-gen-default (controller-gen with KEP-1929 defaults) that CONTROLLER_GEN installs\n" +
 				"+CONTROLLER_GEN_DEFAULT_VERSION ?= v0.1.0\n" +
 				"-\t$(call go-install-tool,$(CONTROLLER_GEN),sigs.k8s.io/controller-tools/cmd/controller-gen,$(CONTROLLER_TOOLS_VERSION))\n" +
-				"+\t$(call go-install-tool,$(CONTROLLER_GEN),github.com/controller-gen-default/controller-gen-default/cmd/controller-gen-default,$(CONTROLLER_GEN_DEFAULT_VERSION))\n"
+				"+\t$(call go-install-tool,$(CONTROLLER_GEN),github.com/controller-gen-default/controller-gen-default/cmd/controller-gen-default,$(CONTROLLER_GEN_DEFAULT_VERSION))\n" +
+				"+\t$(call go-install-tool,$(CONTROLLER_GEN)-normalize,github.com/controller-gen-default/controller-gen-default/cmd/controller-gen-default-normalize,$(CONTROLLER_GEN_DEFAULT_VERSION))\n"
 			if d != wantDiff {
 				t.Errorf("diff:\n%s\nwant:\n%s", d, wantDiff)
 			}
@@ -253,52 +254,6 @@ func TestInitEditsOnlyTheMakefile(t *testing.T) {
 				t.Errorf("second edit stderr: %q", stderr)
 			}
 		})
-	}
-}
-
-func TestVersionFlag(t *testing.T) {
-	u := projectUniverse(t)
-	// Without the flag a development build pins "latest".
-	resp, _ := call(t, request(t, "init", nil, u))
-	if !strings.Contains(resp.Universe["Makefile"], "\nCONTROLLER_GEN_DEFAULT_VERSION ?= "+toolVersion()+"\n") {
-		t.Errorf("default version is not %s", toolVersion())
-	}
-	// An edit without the flag keeps the pinned version; with it, updates it.
-	u["Makefile"] = resp.Universe["Makefile"]
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{nil, toolVersion()},
-		{[]string{pinned + "=v0.2.0"}, "v0.2.0"},
-		{[]string{pinned, "v0.3.0", "--multigroup"}, "v0.3.0"},
-	} {
-		resp, _ := call(t, request(t, "edit", tc.args, u))
-		mk, ok := resp.Universe["Makefile"]
-		if !ok {
-			mk = u["Makefile"]
-		}
-		if !strings.Contains(mk, "\nCONTROLLER_GEN_DEFAULT_VERSION ?= "+tc.want+"\n") {
-			t.Errorf("edit %v: version is not %s", tc.args, tc.want)
-		}
-	}
-	for _, bad := range [][]string{{pinned}, {pinned, "--domain"}, {pinned + "=$(shell rm -rf /)"}, {"--" + flagOfflineEnvtest + "=maybe"}} {
-		resp, _ := call(t, request(t, "edit", bad, u))
-		if !resp.Error || len(resp.Universe) != 0 {
-			t.Errorf("edit %v: want an error and no files, got %+v", bad, resp)
-		}
-	}
-}
-
-func TestReleaseVersion(t *testing.T) {
-	for in, want := range map[string]string{
-		"": "latest", "(devel)": "latest", "v0.1.0": "v0.1.0",
-		"v0.0.0-20260101000000-abcdefabcdef":         "v0.0.0-20260101000000-abcdefabcdef",
-		"v0.1.1-0.20260101000000-abcdefabcdef+dirty": "latest",
-	} {
-		if got := releaseVersion(in); got != want {
-			t.Errorf("releaseVersion(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
 
@@ -522,6 +477,9 @@ set -eu
 echo "go $*" >> "`+dir+`/go.log"
 case "$1 ${2:-}" in
 "install "*) pkg="${2%@*}"; printf '#!/bin/sh\necho fake %s\n' "$2" > "$GOBIN/${pkg##*/}"; chmod +x "$GOBIN/${pkg##*/}";;
+"-C "*) dir="$2"; shift 2; [ "$1" = build ] || exit 9; shift
+	while [ $# -gt 0 ]; do case "$1" in -o) out="$2"; shift 2;; -*) shift;; *) pkg="$1"; shift;; esac; done
+	printf '#!/bin/sh\necho built %s from %s\n' "$pkg" "$dir" > "$out"; chmod +x "$out";;
 "mod download") printf '{\n\t"Path": "x",\n\t"Dir": "%s",\n\t"Sum": "h1:x"\n}\n' "`+dir+`/assets";;
 *) exec "`+realGo+`" "$@";;
 esac
@@ -540,12 +498,16 @@ esac
 	if err != nil {
 		t.Fatalf("make controller-gen: %v\n%s", err, out)
 	}
-	if !strings.Contains(out, "Downloading "+toolPackage+"@v0.1.0") {
+	if !strings.Contains(out, "Downloading "+toolPackage+"@v0.1.0") || !strings.Contains(out, "Downloading "+normalizePackage+"@v0.1.0") {
 		t.Errorf("make controller-gen:\n%s", out)
 	}
-	target, err := os.Readlink(filepath.Join(dir, "project/bin/controller-gen-default"))
-	if err != nil || !strings.HasSuffix(target, "/bin/controller-gen-default-v0.1.0") {
-		t.Errorf("bin/controller-gen-default -> %q, %v", target, err)
+	// Both binaries, versioned and linked, side by side: the main binary
+	// finds the normalize binary next to its link's target.
+	for _, name := range []string{toolBinary, normalizeBinary} {
+		target, err := os.Readlink(filepath.Join(dir, "project/bin", name))
+		if err != nil || target != filepath.Join(dir, "project/bin", name+"-v0.1.0") {
+			t.Errorf("bin/%s -> %q, %v", name, target, err)
+		}
 	}
 	if out, err := mk("controller-gen"); err != nil || strings.Contains(out, "Downloading") {
 		t.Errorf("second make controller-gen reinstalled: %v\n%s", err, out)
@@ -579,6 +541,52 @@ esac
 		t.Errorf("make -n setup-envtest does not build the assets: %v\n%s", err, out)
 	}
 
+	// From a checkout: go -C <checkout> build into <name>-checkout, linked,
+	// and the same links replaced.
+	checkout := filepath.Join(dir, "checkout")
+	write("checkout/go.mod", "module "+selfModule+"\n", 0o644)
+	write("checkout/e2e/assets/build.sh", `echo "checkout builder into $1" >&2; mkdir -p "$1/`+envtestK8sVersion+`-linux-amd64"; echo "$1/`+envtestK8sVersion+`-linux-amd64"`+"\n", 0o644)
+	withBuildSource(t, toolSource{checkout: checkout}, "")
+	resp, _ = call(t, request(t, "init", []string{"--" + flagOfflineEnvtest}, u))
+	write("project/Makefile", resp.Universe["Makefile"], 0o644)
+	out, err = mk("controller-gen")
+	if err != nil || !strings.Contains(out, "Building ./cmd/"+toolBinary+" from "+checkout) || !strings.Contains(out, "Building ./cmd/"+normalizeBinary+" from "+checkout) {
+		t.Errorf("make controller-gen from a checkout: %v\n%s", err, out)
+	}
+	for _, name := range []string{toolBinary, normalizeBinary} {
+		bin := filepath.Join(dir, "project/bin", name)
+		target, err := os.Readlink(bin)
+		if err != nil || target != bin+"-checkout" {
+			t.Errorf("bin/%s -> %q, %v", name, target, err)
+		}
+		if b, err := exec.Command(bin).Output(); err != nil || string(b) != "built ./cmd/"+name+" from "+checkout+"\n" {
+			t.Errorf("bin/%s: %q %v", name, b, err)
+		}
+		// The version's binary, which the link pointed at, is untouched.
+		if b, _ := os.ReadFile(bin + "-v0.1.0"); !strings.Contains(string(b), "fake ") {
+			t.Errorf("bin/%s-v0.1.0 was overwritten: %q", name, b)
+		}
+	}
+	log, _ = os.ReadFile(filepath.Join(dir, "go.log"))
+	if want := "go -C " + checkout + " build -mod=readonly -o " + filepath.Join(dir, "project/bin", toolBinary) + "-checkout ./cmd/" + toolBinary + "\n"; !strings.Contains(string(log), want) {
+		t.Errorf("go calls lack %q:\n%s", want, log)
+	}
+	// Again: go build runs (it decides what is stale), quietly.
+	if out, err := mk("controller-gen"); err != nil || strings.Contains(out, "Building") {
+		t.Errorf("second make controller-gen from a checkout: %v\n%s", err, out)
+	}
+	if log2, _ := os.ReadFile(filepath.Join(dir, "go.log")); strings.Count(string(log2), " build -mod=readonly ") != 4 {
+		t.Errorf("go build ran %d times, want 4:\n%s", strings.Count(string(log2), " build -mod=readonly "), log2)
+	}
+	if out, err := mk("controller-gen", toolCheckoutVar+"="+filepath.Join(dir, "nowhere")); err == nil ||
+		!strings.Contains(out, "error: "+toolCheckoutVar+"='"+filepath.Join(dir, "nowhere")+"' is not a checkout of controller-gen-default (no go.mod)") {
+		t.Errorf("make controller-gen without a checkout: %v\n%s", err, out)
+	}
+	// envtest-assets takes the checkout's builder.
+	if out, err := mk("envtest-assets"); err != nil || !strings.Contains(out, "checkout builder into") {
+		t.Errorf("make envtest-assets from a checkout: %v\n%s", err, out)
+	}
+
 	// The go-install-tool of kubebuilder v4.0 to v4.5 moves $(1) itself.
 	old, err := os.ReadFile("testdata/Makefile.v4-old.golden")
 	if err != nil {
@@ -588,11 +596,13 @@ esac
 	if err := os.RemoveAll(filepath.Join(dir, "project/bin")); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := mk("controller-gen"); err != nil || !strings.Contains(out, "Downloading "+toolPackage+"@v0.1.0") {
+	if out, err := mk("controller-gen"); err != nil || !strings.Contains(out, "Downloading "+toolPackage+"@v0.1.0") || !strings.Contains(out, "Downloading "+normalizePackage+"@v0.1.0") {
 		t.Errorf("older Makefile: make controller-gen: %v\n%s", err, out)
 	}
-	if target, err := os.Readlink(filepath.Join(dir, "project/bin/controller-gen-default")); err != nil || !strings.HasSuffix(target, "/bin/controller-gen-default-v0.1.0") {
-		t.Errorf("older Makefile: bin/controller-gen-default -> %q, %v", target, err)
+	for _, name := range []string{toolBinary, normalizeBinary} {
+		if target, err := os.Readlink(filepath.Join(dir, "project/bin", name)); err != nil || !strings.HasSuffix(target, "/bin/"+name+"-v0.1.0") {
+			t.Errorf("older Makefile: bin/%s -> %q, %v", name, target, err)
+		}
 	}
 }
 
