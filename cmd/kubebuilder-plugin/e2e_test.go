@@ -57,8 +57,8 @@ import (
 //
 // Without a buildable controller-gen-default in this checkout the CRD part
 // is skipped (it fails when $CI is set). It needs make, bash and the Go
-// module proxy for step 1; -short skips it. It takes about 6 minutes with
-// warm caches on 2 cores (see README.md for the figures).
+// module proxy for steps 1 and 3; -short skips it. It takes about 5 minutes
+// with warm caches on 2 cores, 20 with a cold build cache (README.md).
 func TestKubebuilderE2E(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping the kubebuilder e2e test")

@@ -102,7 +102,7 @@ func TestSwitchToolSource(t *testing.T) {
 		t.Errorf("the default of a checkout build is not its checkout:\n%s", lineDiff(byCheckout, d))
 	}
 	// A relative path is taken from the plugin's directory, the project's.
-	if d := initWith("--"+flagToolCheckout+"=../.."); d != byCheckout {
+	if d := initWith("--" + flagToolCheckout + "=../.."); d != byCheckout {
 		t.Errorf("--%s=../..:\n%s", flagToolCheckout, lineDiff(byCheckout, d))
 	}
 	if !strings.Contains(byVersion, "\n\t"+installCall+"\n\t"+installNormalizeCall+"\n") || strings.Contains(byVersion, toolCheckoutVar+" ?=") || strings.Contains(byVersion, checkoutBeginMark) {
