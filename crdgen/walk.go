@@ -103,12 +103,12 @@ func (d *defaulter) applyCRD(c *apiextensionsv1.CustomResourceDefinition, roots 
 			d.roots[c.Name] = root
 			d.versionRoots[originKey(c.Name, v.Name, "")] = versionRoot{id: id, n: root}
 		}
-		d.structNode(v.Schema.OpenAPIV3Schema, id, l)
+		d.structNode(v.Schema.OpenAPIV3Schema, model.TypeIdent(id), l)
 	}
 }
 
 // structNode walks the fields of the struct type id, whose schema is s.
-func (d *defaulter) structNode(s *apiextensionsv1.JSONSchemaProps, id crd.TypeIdent, l loc) {
+func (d *defaulter) structNode(s *apiextensionsv1.JSONSchemaProps, id model.TypeIdent, l loc) {
 	if v := d.model.ImplicitMarker(id); v != nil {
 		l.inherit = v
 	}
@@ -186,7 +186,7 @@ func (d *defaulter) element(s *apiextensionsv1.JSONSchemaProps, t types.Type, pk
 	if dec.Default == nil && len(dec.Findings) == 0 {
 		return
 	}
-	info := d.parser.Types[sh.Ident]
+	info := d.parser.Types[crd.TypeIdent(sh.Ident)]
 	d.apply(s, dec, l, token.Position{}, info.Name, d.model.Own(sh.Ident.Package))
 }
 
@@ -206,7 +206,7 @@ func (d *defaulter) locate(crdName, version, spath string) (node, bool) {
 	}
 	id, found := root.id, root.n
 	l := loc{crd: crdName, version: version, resource: true}
-	sh, pkg := model.Shape{Kind: model.KindStruct, Ident: id, HasIdent: true}, id.Package
+	sh, pkg := model.Shape{Kind: model.KindStruct, Ident: model.TypeIdent(id), HasIdent: true}, id.Package
 	for _, seg := range splitSegments(spath) {
 		switch {
 		case strings.HasPrefix(seg, "properties[") && sh.Kind == model.KindStruct && sh.HasIdent:

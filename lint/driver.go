@@ -10,7 +10,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -69,14 +71,11 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "controller-gen-default lint: no packages match %s\n", strings.Join(fs.Args(), " "))
 		return ExitUsage
 	}
-	var loadErrs int
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		for _, e := range p.Errors {
+	wd, _ := os.Getwd()
+	if errs := loadErrors(pkgs, wd); len(errs) > 0 {
+		for _, e := range errs {
 			fmt.Fprintln(stderr, e)
-			loadErrs++
 		}
-	})
-	if loadErrs > 0 {
 		return ExitUsage
 	}
 	graph, err := checker.Analyze(New(Config{ImplicitDefaults: *implicit}), pkgs, nil)
@@ -112,7 +111,6 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			return ExitUsage
 		}
 	}
-	wd, _ := os.Getwd()
 	for _, f := range diags {
 		fmt.Fprintln(stderr, f.rel(wd))
 	}
@@ -120,6 +118,119 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return ExitFindings
 	}
 	return ExitClean
+}
+
+// loadErrors are the errors of pkgs and of the packages they import, each
+// once, in go vet style: "file:line:col: message", with file names relative
+// to wd when they are below it, or the command's name and the message for
+// an error without a position (a package that does not exist). A package that does not compile (a stale generated file
+// after a failed generate, say) has its type errors reported twice by
+// go/packages: by the type checker, at their positions, and by the go
+// command as one error without a position, "# importpath" followed by
+// the compiler's lines for the same errors; of the latter only the lines
+// the type checker does not report are kept.
+func loadErrors(pkgs []*packages.Package, wd string) []string {
+	var errs []packages.Error
+	packages.Visit(pkgs, nil, func(p *packages.Package) { errs = append(errs, p.Errors...) })
+	positioned := map[string]bool{}
+	for _, e := range errs {
+		if e.Pos != "" && e.Pos != "-" {
+			positioned[errorLine(e.Pos, e.Msg, wd)] = true
+		}
+	}
+	var out []string
+	seen := map[string]bool{}
+	add := func(l string) {
+		if !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
+	for _, e := range errs {
+		if e.Pos != "" && e.Pos != "-" {
+			add(errorLine(e.Pos, e.Msg, wd))
+			continue
+		}
+		header, rest, compiled := strings.Cut(e.Msg, "\n")
+		if !compiled || !strings.HasPrefix(header, "# ") {
+			add("controller-gen-default lint: " + e.Msg)
+			continue
+		}
+		// The compiler's lines: "file:line:col: message", a message's
+		// further lines indented below it, relative to the go command's
+		// directory (wd: Main loads from there).
+		var entries []string
+		for _, l := range strings.Split(rest, "\n") {
+			if n := len(entries); n > 0 && (strings.HasPrefix(l, "\t") || strings.HasPrefix(l, " ")) {
+				entries[n-1] += "\n" + l
+				continue
+			}
+			entries = append(entries, l)
+		}
+		for _, en := range entries {
+			pos, msg, ok := compilerLine(en)
+			switch {
+			case en == "too many errors" || msg == "too many errors":
+				// the compiler stops at ten; the type checker does not
+			case !ok:
+				add(en)
+			case !positioned[errorLine(pos, msg, wd)]:
+				add(errorLine(pos, msg, wd))
+			}
+		}
+	}
+	// By position, as the diagnostics; errors without one first.
+	sort.SliceStable(out, func(i, j int) bool { return errorLess(out[i], out[j]) })
+	return out
+}
+
+var errorPosRE = regexp.MustCompile(`^(\S+?\.go):(\d+)(?::(\d+))?: `)
+
+// errorLess orders lines of loadErrors by file, line and column.
+func errorLess(a, b string) bool {
+	ma, mb := errorPosRE.FindStringSubmatch(a), errorPosRE.FindStringSubmatch(b)
+	switch {
+	case ma == nil || mb == nil:
+		return ma == nil && mb != nil
+	case ma[1] != mb[1]:
+		return ma[1] < mb[1]
+	}
+	la, _ := strconv.Atoi(ma[2])
+	lb, _ := strconv.Atoi(mb[2])
+	if la != lb {
+		return la < lb
+	}
+	ca, _ := strconv.Atoi(ma[3])
+	cb, _ := strconv.Atoi(mb[3])
+	return ca < cb
+}
+
+var compilerLineRE = regexp.MustCompile(`^(\S+?\.go:\d+(?::\d+)?): ((?s).*)$`)
+
+// compilerLine splits a line of the compiler's output into its position
+// and message.
+func compilerLine(l string) (pos, msg string, ok bool) {
+	m := compilerLineRE.FindStringSubmatch(l)
+	if m == nil {
+		return "", "", false
+	}
+	return m[1], m[2], true
+}
+
+// errorLine is an error at pos ("file:line:col" or "file:line") with msg,
+// the file relative to wd when it is below it.
+func errorLine(pos, msg, wd string) string {
+	file, lc := pos, ""
+	if m := regexp.MustCompile(`^(.*?)((?::\d+){1,2})$`).FindStringSubmatch(pos); m != nil {
+		file, lc = m[1], m[2]
+	}
+	if !filepath.IsAbs(file) && wd != "" {
+		file = filepath.Join(wd, file)
+	}
+	if r, err := filepath.Rel(wd, file); err == nil && wd != "" && !strings.HasPrefix(r, "..") {
+		file = r
+	}
+	return file + lc + ": " + msg
 }
 
 // found is a diagnostic with its position.

@@ -10,11 +10,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/packages"
-	"sigs.k8s.io/controller-tools/pkg/genall"
 
-	"github.com/controller-gen-default/controller-gen-default/crdgen"
 	"github.com/controller-gen-default/controller-gen-default/lint"
-	"github.com/controller-gen-default/controller-gen-default/markers"
 )
 
 func runMain(t *testing.T, args ...string) (stdout, stderr string, code int) {
@@ -54,45 +51,68 @@ func TestMainExitCodes(t *testing.T) {
 	}
 }
 
-// TestMainIsTheGenerator: on the forbidden examples and the example API,
-// lint prints exactly the crd generator's lines of the lint rules, the
-// JSON path left out, in the same order.
-func TestMainIsTheGenerator(t *testing.T) {
-	line := regexp.MustCompile(`^(\S+?:\d+:\d+: \w+: \S+)(?: \([^)]*\))?(: .* \[([\w-]+)\])$`)
-	for _, dir := range []string{"../testdata/forbidden/...", "../testdata/api/..."} {
-		t.Run(dir, func(t *testing.T) {
-			var diags bytes.Buffer
-			old := crdgen.DiagnosticsOutput
-			crdgen.DiagnosticsOutput = &diags
-			defer func() { crdgen.DiagnosticsOutput = old }()
-			var gen genall.Generator = crdgen.Generator{}
-			rt, err := genall.Generators{&gen}.ForRootsWithConfig(&packages.Config{}, dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := markers.Register(rt.Collector.Registry); err != nil {
-				t.Fatal(err)
-			}
-			rt.ErrorWriter = &diags
-			rt.Run()
-			var want []string
-			for _, l := range strings.Split(diags.String(), "\n") {
-				if m := line.FindStringSubmatch(l); m != nil && slices.Contains(lint.Rules, m[3]) {
-					want = append(want, m[1]+m[2])
-				}
-			}
-			if len(want) == 0 {
-				t.Fatalf("the generator reported nothing of the lint rules:\n%s", diags.String())
-			}
-			_, stderr, code := runMain(t, dir)
-			if code != lint.ExitFindings {
-				t.Errorf("exit %d", code)
-			}
-			if got := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n"); !slices.Equal(got, want) {
-				t.Errorf("lint printed\n%s\nthe generator\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-			}
-		})
+// TestMainLoadErrors: a package that does not compile, as after a failed
+// `make generate` (zz_generated.deepcopy.go copies fields types.go no longer
+// has), gets exit 2 and each type error once, at its file, line and column
+// relative to the working directory: the type checker's errors, which
+// go/packages also reports a second time as the go command's output, under
+// "# importpath" and without a position. More errors than the compiler
+// lists, and a message of several lines, are among them.
+func TestMainLoadErrors(t *testing.T) {
+	const dir = "./testdata/src/stale"
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadSyntax}, dir)
+	if err != nil {
+		t.Fatal(err)
 	}
+	var want []string
+	listed := 0
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			switch e.Kind {
+			case packages.TypeError:
+				rel := strings.TrimPrefix(e.Pos, mustGetwd(t)+string(filepath.Separator))
+				want = append(want, rel+": "+e.Msg)
+			case packages.ListError:
+				listed++
+			}
+		}
+	})
+	if len(want) <= 10 || !slices.ContainsFunc(want, func(s string) bool { return strings.Contains(s, "\n") }) {
+		t.Fatalf("testdata/src/stale: %d type errors; want more than the compiler's 10, and one of several lines:\n%s", len(want), strings.Join(want, "\n"))
+	}
+	if listed == 0 {
+		t.Log("the go command no longer reports the type errors again: nothing to leave out")
+	}
+	stdout, stderr, code := runMain(t, dir)
+	if code != lint.ExitUsage || stdout != "" {
+		t.Errorf("exit %d (want %d), stdout %q", code, lint.ExitUsage, stdout)
+	}
+	// each error's first line is file:line:col; its further lines indented
+	var got []string
+	for _, l := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
+		if n := len(got); n > 0 && strings.HasPrefix(l, "\t") {
+			got[n-1] += "\n" + l
+			continue
+		}
+		if !regexp.MustCompile(`^testdata/src/stale/zz_generated\.deepcopy\.go:\d+:\d+: `).MatchString(l) {
+			t.Errorf("a line without its file:line:col: %q", l)
+		}
+		got = append(got, l)
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("lint printed\n%s\nthe type checker's errors are\n%s", stderr, strings.Join(want, "\n"))
+	}
+}
+
+func mustGetwd(t *testing.T) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wd
 }
 
 // TestMainOwnFiles: a finding is reported with the package whose file it is

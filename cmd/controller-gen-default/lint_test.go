@@ -1,8 +1,12 @@
 package main_test
 
 import (
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/controller-gen-default/controller-gen-default/lint"
 )
 
 // TestLintSubcommand: `controller-gen-default lint` is lint.Main (tested in
@@ -19,5 +23,61 @@ func TestLintSubcommand(t *testing.T) {
 	}
 	if _, stderr, code := run(t, bin, "lint"); code != 2 || !strings.Contains(stderr, "usage: controller-gen-default lint") {
 		t.Errorf("no packages: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestLintAfterFailedGenerate: on a package that does not compile because
+// its generated code is stale, lint exits 2 and prints each type error
+// once, at file:line:col (lint.TestMainLoadErrors compares them with the
+// type checker's), none of them as the go command's "-: # importpath"
+// copy.
+func TestLintAfterFailedGenerate(t *testing.T) {
+	_, stderr, code := run(t, binary(t), "lint", "./lint/testdata/src/stale")
+	if code != 2 {
+		t.Errorf("exit %d, want 2", code)
+	}
+	pos := regexp.MustCompile(`^lint/testdata/src/stale/zz_generated\.deepcopy\.go:\d+:\d+: \S`)
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
+		if strings.HasPrefix(l, "\t") {
+			continue // a message's further lines
+		}
+		if !pos.MatchString(l) {
+			t.Errorf("not file:line:col: %q", l)
+		}
+		lines = append(lines, l)
+	}
+	if len(lines) < 2 || len(slices.Compact(slices.Sorted(slices.Values(lines)))) != len(lines) {
+		t.Errorf("each error once:\n%s", stderr)
+	}
+}
+
+// TestLintIsTheGenerator: on the forbidden examples and the example API,
+// lint prints exactly the crd generator's lines of the lint rules, the
+// JSON path left out, in the same order: both commands, from the module
+// root.
+func TestLintIsTheGenerator(t *testing.T) {
+	bin := binary(t)
+	line := regexp.MustCompile(`^(\S+?:\d+:\d+: \w+: \S+)(?: \([^)]*\))?(: .* \[([\w-]+)\])$`)
+	for _, dir := range []string{"./testdata/forbidden/...", "./testdata/api/..."} {
+		t.Run(dir, func(t *testing.T) {
+			_, diags, _ := run(t, bin, "crd", "paths="+dir, "output:crd:dir="+t.TempDir())
+			var want []string
+			for _, l := range strings.Split(diags, "\n") {
+				if m := line.FindStringSubmatch(l); m != nil && slices.Contains(lint.Rules, m[3]) {
+					want = append(want, m[1]+m[2])
+				}
+			}
+			if len(want) == 0 {
+				t.Fatalf("the generator reported nothing of the lint rules:\n%s", diags)
+			}
+			_, stderr, code := run(t, bin, "lint", dir)
+			if code != lint.ExitFindings {
+				t.Errorf("exit %d", code)
+			}
+			if got := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n"); !slices.Equal(got, want) {
+				t.Errorf("lint printed\n%s\nthe generator\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		})
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/types"
+	"iter"
 	"reflect"
 	"slices"
 	"strings"
@@ -53,9 +54,32 @@ type Model struct {
 // decisions.
 func New(p *crd.Parser, col *ctmarkers.Collector, roots []*loader.Package, opts Options) *Model {
 	return &Model{
-		Model:     model.New(p, col, roots, opts.Options),
+		Model:     model.New(ParserIndex(p), col, roots, opts.Options),
 		explain:   opts.Explain,
 		decisions: map[*model.Field][]*Decision{},
+	}
+}
+
+// ParserIndex is the crd generator's parser as the model's Index.
+func ParserIndex(p *crd.Parser) model.Index { return parserIndex{p} }
+
+type parserIndex struct{ p *crd.Parser }
+
+func (x parserIndex) TypeInfo(id model.TypeIdent) *ctmarkers.TypeInfo {
+	return x.p.Types[crd.TypeIdent(id)]
+}
+
+func (x parserIndex) NeedPackage(pkg *loader.Package) { x.p.NeedPackage(pkg) }
+
+func (x parserIndex) IgnoreUnexportedFields() bool { return x.p.IgnoreUnexportedFields }
+
+func (x parserIndex) Types() iter.Seq2[model.TypeIdent, *ctmarkers.TypeInfo] {
+	return func(yield func(model.TypeIdent, *ctmarkers.TypeInfo) bool) {
+		for id, info := range x.p.Types {
+			if !yield(model.TypeIdent(id), info) {
+				return
+			}
+		}
 	}
 }
 

@@ -92,7 +92,7 @@ func (m *Model) CheckElement(s *apiextensionsv1.JSONSchemaProps, sh Shape) Check
 		msg = m.decodable(ex.Value, sh.Named, sh.Ident.Package)
 	}
 	if msg != "" {
-		c.Findings = append(c.Findings, Finding{Sev: Error, Pos: ex.Pos, GoPath: m.parser.Types[sh.Ident].Name, Rule: RuleTypeMismatch,
+		c.Findings = append(c.Findings, Finding{Sev: Error, Pos: ex.Pos, GoPath: m.idx.TypeInfo(sh.Ident).Name, Rule: RuleTypeMismatch,
 			Own: m.own.is(sh.Ident.Package), Msg: fmt.Sprintf("%s=%s: %s", ex.Source, ex.Raw, msg)})
 		c.Refused, c.Why, c.Rule = true, "the default does not have the schema's type", RuleTypeMismatch
 	}

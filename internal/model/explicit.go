@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"go/token"
 
-	"sigs.k8s.io/controller-tools/pkg/crd"
 	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
@@ -84,13 +83,13 @@ func (m *Model) Explicit(f *Field) (*Explicit, []Finding) {
 }
 
 // TypeDefault is the +default on the named type id, evaluated once.
-func (m *Model) TypeDefault(id crd.TypeIdent) explicitResult {
+func (m *Model) TypeDefault(id TypeIdent) explicitResult {
 	if r, ok := m.typeDefaults[id]; ok {
 		return *r
 	}
 	r := &explicitResult{}
 	m.typeDefaults[id] = r
-	info := m.parser.Types[id]
+	info := m.idx.TypeInfo(id)
 	if info == nil {
 		return *r
 	}

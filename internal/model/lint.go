@@ -3,45 +3,29 @@ package model
 import (
 	"go/types"
 
-	"sigs.k8s.io/controller-tools/pkg/crd"
 	"sigs.k8s.io/controller-tools/pkg/loader"
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
-
-	"github.com/controller-gen-default/controller-gen-default/markers"
 )
-
-// RegisterMarkers registers controller-tools' CRD markers, then ours over
-// them: the markers the crd generator reads, and LintRoots with it.
-func RegisterMarkers(into *ctmarkers.Registry) error {
-	if err := (crd.Generator{}).RegisterMarkers(into); err != nil {
-		return err
-	}
-	return markers.Register(into)
-}
-
-// CheckFilter is the crd generator's filter of the nodes to type-check.
-func CheckFilter() loader.NodeFilter { return crd.Generator{}.CheckFilter() }
 
 // LintRoots runs Lint on every field of every struct type declared in
 // roots, and the type-level defaults of their list items and map values,
 // for tools that see Go code only. It loads types as the crd generator
-// does (crd.Parser, the same markers), so that each finding is the
+// does (NewIndex, the same markers), so that each finding is the
 // generator's, word for word. Findings are once per position, in the order
 // of positions.
 func LintRoots(roots []*loader.Package, col *ctmarkers.Collector, checker *loader.TypeChecker, opts Options) []Finding {
-	p := &crd.Parser{Collector: col, Checker: checker}
-	crd.AddKnownTypes(p)
+	idx := NewIndex(col, checker)
 	for _, r := range roots {
-		p.NeedPackage(r)
+		idx.NeedPackage(r)
 	}
-	m := New(p, col, roots, opts)
+	m := New(idx, col, roots, opts)
 	m.loadImports = true
 	isRoot := map[*loader.Package]bool{}
 	for _, r := range roots {
 		isRoot[r] = true
 	}
 	ds := NewDiagnostics()
-	for id := range p.Types {
+	for id := range idx.Types() {
 		if !isRoot[id.Package] {
 			continue
 		}

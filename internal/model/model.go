@@ -29,7 +29,6 @@ import (
 	"go/types"
 	"strings"
 
-	"sigs.k8s.io/controller-tools/pkg/crd"
 	"sigs.k8s.io/controller-tools/pkg/loader"
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 
@@ -43,46 +42,46 @@ type Options struct {
 	Implicit bool
 }
 
-// Model holds the fields of the types a crd.Parser has loaded.
+// Model holds the fields of the types an Index has loaded.
 type Model struct {
-	parser *crd.Parser
-	col    *ctmarkers.Collector
-	opts   Options
-	own    ownership
-	// loadImports makes the parser load, on demand, the packages of the
+	idx  Index
+	col  *ctmarkers.Collector
+	opts Options
+	own  ownership
+	// loadImports makes the index load, on demand, the packages of the
 	// types the roots use (LintRoots; the generators load them already).
 	loadImports bool
 
 	ownEncoding  map[*types.Named]bool
-	fields       map[crd.TypeIdent][]*Field
-	typeDefaults map[crd.TypeIdent]*explicitResult
+	fields       map[TypeIdent][]*Field
+	typeDefaults map[TypeIdent]*explicitResult
 	pkgMark      map[*loader.Package]*bool
-	zeros        map[crd.TypeIdent]map[string]any
-	lookup       map[*types.Named]crd.TypeIdent
+	zeros        map[TypeIdent]map[string]any
+	lookup       map[*types.Named]TypeIdent
 }
 
-// New returns a model of the types p loads. roots are the packages being
+// New returns a model of the types idx loads. roots are the packages being
 // generated: findings elsewhere are about other modules.
-func New(p *crd.Parser, col *ctmarkers.Collector, roots []*loader.Package, opts Options) *Model {
+func New(idx Index, col *ctmarkers.Collector, roots []*loader.Package, opts Options) *Model {
 	return &Model{
-		parser:       p,
+		idx:          idx,
 		col:          col,
 		opts:         opts,
 		own:          newOwnership(roots),
 		ownEncoding:  map[*types.Named]bool{},
-		fields:       map[crd.TypeIdent][]*Field{},
-		typeDefaults: map[crd.TypeIdent]*explicitResult{},
+		fields:       map[TypeIdent][]*Field{},
+		typeDefaults: map[TypeIdent]*explicitResult{},
 		pkgMark:      map[*loader.Package]*bool{},
-		zeros:        map[crd.TypeIdent]map[string]any{},
-		lookup:       map[*types.Named]crd.TypeIdent{},
+		zeros:        map[TypeIdent]map[string]any{},
+		lookup:       map[*types.Named]TypeIdent{},
 	}
 }
 
 // Options returns the options the model decides with.
 func (m *Model) Options() Options { return m.opts }
 
-// Parser returns the parser whose types the model describes.
-func (m *Model) Parser() *crd.Parser { return m.parser }
+// Index returns the index whose types the model describes.
+func (m *Model) Index() Index { return m.idx }
 
 // Own reports whether pkg belongs to the modules being generated.
 func (m *Model) Own(pkg *loader.Package) bool { return m.own.is(pkg) }
@@ -133,17 +132,17 @@ func (f *Field) Required() bool {
 
 // Fields lists the JSON fields of the struct type id, inline structs
 // expanded, as controller-gen flattens them.
-func (m *Model) Fields(id crd.TypeIdent) []*Field {
+func (m *Model) Fields(id TypeIdent) []*Field {
 	if fs, ok := m.fields[id]; ok {
 		return fs
 	}
-	info := m.parser.Types[id]
+	info := m.idx.TypeInfo(id)
 	if info == nil {
 		return nil
 	}
 	var out []*Field
 	for _, fi := range info.Fields {
-		if fi.Name != "" && m.parser.IgnoreUnexportedFields && !ast.IsExported(fi.Name) {
+		if fi.Name != "" && m.idx.IgnoreUnexportedFields() && !ast.IsExported(fi.Name) {
 			continue
 		}
 		tag, ok := jsontag.Parse(fi.Tag)
@@ -176,11 +175,11 @@ func (m *Model) Fields(id crd.TypeIdent) []*Field {
 }
 
 // TypeInfo returns the parsed type id.
-func (m *Model) TypeInfo(id crd.TypeIdent) *ctmarkers.TypeInfo { return m.parser.Types[id] }
+func (m *Model) TypeInfo(id TypeIdent) *ctmarkers.TypeInfo { return m.idx.TypeInfo(id) }
 
 // ImplicitMarker is the +implicitDefaults marker on the type id, if any.
-func (m *Model) ImplicitMarker(id crd.TypeIdent) *bool {
-	info := m.parser.Types[id]
+func (m *Model) ImplicitMarker(id TypeIdent) *bool {
+	info := m.idx.TypeInfo(id)
 	if info == nil {
 		return nil
 	}
@@ -243,20 +242,20 @@ func (m *Model) packageImplicit(pkg *loader.Package) *bool {
 }
 
 // Lookup finds the parsed type of n, wherever it was loaded from.
-func (m *Model) Lookup(n *types.Named) (crd.TypeIdent, bool) {
+func (m *Model) Lookup(n *types.Named) (TypeIdent, bool) {
 	obj := n.Obj()
 	if obj.Pkg() == nil {
-		return crd.TypeIdent{}, false
+		return TypeIdent{}, false
 	}
 	if id, ok := m.lookup[n]; ok {
 		return id, true
 	}
 	path := loader.NonVendorPath(obj.Pkg().Path())
-	for id := range m.parser.Types {
+	for id := range m.idx.Types() {
 		if id.Name == obj.Name() && id.Package.PkgPath == path {
 			m.lookup[n] = id
 			return id, true
 		}
 	}
-	return crd.TypeIdent{}, false
+	return TypeIdent{}, false
 }

@@ -3,7 +3,6 @@ package model
 import (
 	"go/types"
 
-	"sigs.k8s.io/controller-tools/pkg/crd"
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/gotypes"
@@ -27,8 +26,8 @@ type Shape struct {
 	Kind    Kind
 	// Named is the type's name, if it has one (after one pointer).
 	Named *types.Named
-	// Ident is Named's TypeIdent in the parser, valid when HasIdent.
-	Ident    crd.TypeIdent
+	// Ident is Named's TypeIdent in the index, valid when HasIdent.
+	Ident    TypeIdent
 	HasIdent bool
 	// Zero is the JSON that encoding/json writes for the Go zero value of a
 	// scalar, or nil when that is null or unknown.
@@ -142,26 +141,26 @@ func (m *Model) hasOwnEncoding(n *types.Named) bool {
 	return v
 }
 
-// identOf finds the parser's TypeIdent for n, as controller-tools does:
+// identOf finds the index's TypeIdent for n, as controller-tools does:
 // through the imports of the package that refers to it.
-func (m *Model) identOf(n *types.Named, from *loader.Package) (crd.TypeIdent, bool) {
+func (m *Model) identOf(n *types.Named, from *loader.Package) (TypeIdent, bool) {
 	obj := n.Obj()
 	if obj.Pkg() == nil {
-		return crd.TypeIdent{}, false
+		return TypeIdent{}, false
 	}
 	pkg := from
 	if path := loader.NonVendorPath(obj.Pkg().Path()); path != from.PkgPath {
 		pkg = from.Imports()[path]
 	}
 	if pkg == nil {
-		return crd.TypeIdent{}, false
+		return TypeIdent{}, false
 	}
-	id := crd.TypeIdent{Package: pkg, Name: obj.Name()}
-	_, ok := m.parser.Types[id]
+	id := TypeIdent{Package: pkg, Name: obj.Name()}
+	ok := m.idx.TypeInfo(id) != nil
 	if !ok && m.loadImports {
 		// Lint sees the roots only: load the package of a type they use.
-		m.parser.NeedPackage(pkg)
-		_, ok = m.parser.Types[id]
+		m.idx.NeedPackage(pkg)
+		ok = m.idx.TypeInfo(id) != nil
 	}
 	return id, ok
 }

@@ -7,14 +7,13 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime"
-	"sigs.k8s.io/controller-tools/pkg/crd"
 	"sigs.k8s.io/controller-tools/pkg/loader"
 )
 
 // ZeroJSON is what encoding/json writes for the zero value of the struct
 // type id, decoded; ok is false where that is not known (a field whose type
 // has its own encoding and is not in the table of known zero values).
-func (m *Model) ZeroJSON(id crd.TypeIdent) (map[string]any, bool) {
+func (m *Model) ZeroJSON(id TypeIdent) (map[string]any, bool) {
 	if z, ok := m.zeros[id]; ok {
 		return runtime.DeepCopyJSON(z), z != nil
 	}
@@ -112,7 +111,7 @@ func (m *Model) listEncoding(value any, elem types.Type, pkg *loader.Package) an
 }
 
 // structEncoding is GoEncoding for an object of the struct type id.
-func (m *Model) structEncoding(obj map[string]any, id crd.TypeIdent) map[string]any {
+func (m *Model) structEncoding(obj map[string]any, id TypeIdent) map[string]any {
 	out := map[string]any{}
 	fields := m.Fields(id)
 	known := map[string]bool{}
