@@ -275,7 +275,10 @@ func fromJSONNumbers(v any) any {
 func writeResults(w io.Writer, objs []map[string]any, format string) error {
 	if format == "json" {
 		var v any = objs
-		if len(objs) == 1 {
+		switch len(objs) {
+		case 0:
+			v = []any{} // no object: [], not null
+		case 1:
 			v = objs[0]
 		}
 		enc := json.NewEncoder(w)

@@ -116,6 +116,9 @@ func TestCLIRequests(t *testing.T) {
 				t.Errorf("%s: exit %d, stdout %q, stderr %q", in, code, out, stderr)
 			}
 		}
+		if out, _, code := runCLI(t, "---\n", "--crd", crds, "-o", "json", "-"); code != ExitOK || out != "[]\n" {
+			t.Errorf("-o json: exit %d, stdout %q; want []", code, out)
+		}
 	})
 	t.Run("a List stands for its items; a cluster-scoped object loses its namespace", func(t *testing.T) {
 		out, stderr, code := runCLI(t, "", "--crd", crds, "-o", "json", "testdata/list.yaml")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -58,8 +59,9 @@ type Request struct {
 //     resourceVersion set refuses it, and the object as the storage codec
 //     writes it (StorageBytes) must fit in one etcd request
 //     (CheckStorageSize);
-//  6. structuraldefaulting.Default, as the storage codec does when the
-//     created object is read back.
+//  6. the object as the storage codec reads back what it wrote
+//     (ReadBack): at the storage version, defaulted, converted back to the
+//     request's version.
 //
 // The result holds no uid, creationTimestamp, resourceVersion or generated
 // name: the server invents those. Messages that name a generated name show
@@ -113,20 +115,21 @@ func (p *Pipeline) Create(ctx context.Context, obj map[string]any, req Request) 
 		u.SetName(generateName(p.strategy, u.GetGenerateName()))
 	}
 	res.Errors, res.Warnings, res.Refused = p.beforeCreate(ctx, u)
-	if res.Refused == nil && len(res.Errors) == 0 {
-		res.Refused = p.store(u, limits)
+	valid := res.Refused == nil && len(res.Errors) == 0
+	// an invalid object is shown as it would have been stored
+	stored, refused := p.store(u, limits, valid)
+	if valid {
+		res.Refused = refused
 	}
-
+	if stored != nil {
+		u = stored
+	}
 	// what the server invented is not shown
 	unstructured.RemoveNestedField(u.Object, "metadata", "uid")
 	unstructured.RemoveNestedField(u.Object, "metadata", "creationTimestamp")
 	if generated {
 		unstructured.RemoveNestedField(u.Object, "metadata", "name")
 	}
-	// What create returns is read back through the storage codec, which
-	// defaults again: a status that PrepareForCreate dropped comes back as
-	// its default.
-	structuraldefaulting.Default(u.Object, p.structural)
 	res.Object = u.Object
 	return res
 }
@@ -152,21 +155,74 @@ func (p *Pipeline) beforeCreate(ctx context.Context, u *unstructured.Unstructure
 	return nil, warnings, nil
 }
 
-// store is the storage's create (storage/etcd3 store.Create) of u, as far
-// as it can refuse it: a resourceVersion set, or an object too large for
-// one etcd request. u's resourceVersion is cleared, as
-// PrepareObjectForStorage clears it.
-func (p *Pipeline) store(u *unstructured.Unstructured, limits Limits) *apierrors.StatusError {
+// store is the storage's create (storage/etcd3 store.Create) of u, and
+// the create's answer, which the storage decodes from what it wrote
+// (ReadBack). With check, it also says why the storage refuses u: a
+// resourceVersion set, or an object too large for one etcd request. u's
+// resourceVersion is cleared, as PrepareObjectForStorage clears it.
+func (p *Pipeline) store(u *unstructured.Unstructured, limits Limits, check bool) (*unstructured.Unstructured, *apierrors.StatusError) {
 	versioner := storage.APIObjectVersioner{}
-	if v, err := versioner.ObjectResourceVersion(u); err == nil && v != 0 {
-		return internalError(storage.ErrResourceVersionSetOnCreate)
+	if v, err := versioner.ObjectResourceVersion(u); check && err == nil && v != 0 {
+		return nil, internalError(storage.ErrResourceVersionSetOnCreate)
 	}
 	_ = versioner.PrepareObjectForStorage(u)
 	value, err := p.StorageBytes(u.Object)
 	if err != nil {
-		return internalError(err)
+		return nil, internalError(err)
 	}
-	return asNilStatus(CheckStorageSize(p.Key(u.GetNamespace(), u.GetName()), value, 0, limits))
+	var refused *apierrors.StatusError
+	if check {
+		refused = asNilStatus(CheckStorageSize(p.Key(u.GetNamespace(), u.GetName()), value, 0, limits))
+	}
+	back, err := p.ReadBack(value)
+	if err != nil {
+		return nil, internalError(err)
+	}
+	return &unstructured.Unstructured{Object: back}, refused
+}
+
+// ReadBack is what the storage codec decodes from value, an object as
+// StorageBytes writes it, for a request at the pipeline's version
+// (customresource_handler.go, crdConversionRESTOptionsGetter): decoded by
+// UnstructuredJSONScheme, coerced with the storage version's schema
+// (schemaCoercingDecoder; the generation repaired to 1 if unset),
+// defaulted with it (unstructuredDefaulter), then converted to the
+// pipeline's version (apiVersion only, the None strategy) and coerced with
+// its schema (schemaCoercingConverter). A create answers with this: a
+// field that the storage version prunes is gone, and a status that
+// PrepareForCreate dropped comes back as its default.
+func (p *Pipeline) ReadBack(value []byte) (map[string]any, error) {
+	obj, _, err := unstructured.UnstructuredJSONScheme.Decode(value, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return nil, fmt.Errorf("stored object is a %T", obj)
+	}
+	if ferr := p.coerceStored(u, p.storageStructural); ferr != nil {
+		return nil, ferr
+	}
+	structuraldefaulting.Default(u.Object, p.storageStructural)
+	u.SetAPIVersion(p.gvk.GroupVersion().String())
+	if _, ferr := coerceWith(u, p.structural, p.preserveUnknownFields, false); ferr != nil {
+		return nil, ferr
+	}
+	return u.Object, nil
+}
+
+// coerceStored is the storage decoder's coercion: coerceWith, with the
+// generation repaired to 1 when it is unset (repairGeneration). The
+// metadata of an object this pipeline stored is valid, so
+// dropInvalidMetadata has nothing to drop.
+func (p *Pipeline) coerceStored(u *unstructured.Unstructured, s *structuralschema.Structural) *field.Error {
+	if _, ferr := coerceWith(u, s, p.preserveUnknownFields, false); ferr != nil {
+		return ferr
+	}
+	if u.GetGeneration() == 0 {
+		u.SetGeneration(1)
+	}
+	return nil
 }
 
 // generateName is the registry's name generation (store.go create:

@@ -341,4 +341,10 @@ func TestStorageBytes(t *testing.T) {
 	if err := json.Unmarshal(b, &back); err != nil || obj["apiVersion"] != "example.com/v1" {
 		t.Errorf("%v; the input changed: %v", err, obj)
 	}
+	// the create answers with what the storage reads back, at v1: without
+	// the field v2 pruned, and defaulted
+	res := p.Normalize(context.Background(), obj)
+	if spec := res.Object["spec"]; len(res.Errors) > 0 || !reflect.DeepEqual(spec, map[string]any{"data": "<&>", "size": "M"}) || res.Object["apiVersion"] != "example.com/v1" {
+		t.Errorf("created %v, errors %v", res.Object, res.Errors)
+	}
 }

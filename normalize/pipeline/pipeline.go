@@ -267,9 +267,10 @@ func (p *Pipeline) decode(u *unstructured.Unstructured) Result {
 //  5. the registry's customResourceStrategy: PrepareForCreate, then
 //     Validate (OpenAPI schema, metadata, embedded resources, list sets and
 //     maps, CEL with the runtime cost budget), through rest.ValidateCreate;
-//  6. structuraldefaulting.Default once more, as the storage codec does when
-//     the created object is read back (the defaulting KEP's "during read
-//     from storage").
+//  6. the object as the storage codec writes it and reads it back
+//     (StorageBytes, ReadBack): pruned by the storage version's schema when
+//     it is another version, and defaulted once more (the defaulting KEP's
+//     "during read from storage").
 func (p *Pipeline) Normalize(ctx context.Context, obj map[string]any) Result {
 	sent, req, err := p.KubectlRequest(obj, metav1.NamespaceDefault, false)
 	if err != nil { // not without -n
