@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# build.sh [DEST_ROOT] builds the envtest binaries, kube-apiserver and etcd, from
-# Go modules into DEST_ROOT/<X.Y.Z>-<GOOS>-<GOARCH>/ (the layout setup-envtest
-# finds offline), building only the ones that are missing. DEST_ROOT defaults to
+# build.sh [DEST_ROOT] builds the envtest binaries, kube-apiserver and etcd, and
+# kubectl (which the request tests run) from Go modules into
+# DEST_ROOT/<X.Y.Z>-<GOOS>-<GOARCH>/ (the layout setup-envtest finds offline),
+# building only the ones that are missing. DEST_ROOT defaults to
 # $ENVTEST_ASSETS_ROOT, else <repo>/bin/k8s. The versions come from go.mod next
 # to this script (k8s.io/kubernetes, go.etcd.io/etcd/server/v3).
 #
@@ -42,9 +43,9 @@ mkdir -p "${dest_root}"
 dest_root="$(cd "${dest_root}" && pwd)"
 dest="${dest_root}/${k8s_version#v}-$(go env GOOS)-$(go env GOARCH)"
 
-have() { [[ -x "${dest}/kube-apiserver" && -x "${dest}/etcd" ]]; }
+have() { [[ -x "${dest}/kube-apiserver" && -x "${dest}/etcd" && -x "${dest}/kubectl" ]]; }
 if have; then
-  log "kube-apiserver ${k8s_version} and etcd ${etcd_version} already in ${dest}; building nothing"
+  log "kube-apiserver and kubectl ${k8s_version} and etcd ${etcd_version} already in ${dest}; building nothing"
   echo "${dest}"
   exit 0
 fi
@@ -119,11 +120,18 @@ build kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver -ldflags "\
 -X k8s.io/component-base/version.gitMajor=${k8s_major} \
 -X k8s.io/component-base/version.gitMinor=${k8s_minor}"
 build etcd go.etcd.io/etcd/server/v3
+build kubectl k8s.io/kubernetes/cmd/kubectl -ldflags "\
+-X k8s.io/component-base/version.gitVersion=${k8s_version} \
+-X k8s.io/component-base/version.gitMajor=${k8s_major} \
+-X k8s.io/component-base/version.gitMinor=${k8s_minor} \
+-X k8s.io/client-go/pkg/version.gitVersion=${k8s_version} \
+-X k8s.io/client-go/pkg/version.gitMajor=${k8s_major} \
+-X k8s.io/client-go/pkg/version.gitMinor=${k8s_minor}"
 
 mkdir -p "${dest}"
-for name in kube-apiserver etcd; do
+for name in kube-apiserver etcd kubectl; do
   if [[ -x "${stage}/${name}" ]]; then mv -f "${stage}/${name}" "${dest}/${name}"; fi
 done
-have || die "kube-apiserver or etcd missing from ${dest} after the build"
+have || die "kube-apiserver, etcd or kubectl missing from ${dest} after the build"
 log "envtest binaries ready in $(( SECONDS - start ))s"
 echo "${dest}"
