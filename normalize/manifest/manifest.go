@@ -133,6 +133,8 @@ func (r *Reader) nextDocument() ([]byte, error) {
 			}
 			return nil, &Error{File: r.file, Doc: r.doc + 1, Err: err}
 		}
+		// RawExtension already leaves a null document empty; the null
+		// check is StreamVisitor's, kept as it is
 		raw := bytes.TrimSpace(ext.Raw)
 		if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 			continue
