@@ -14,6 +14,7 @@
 //     and ignores `default: null`.
 //   - LoadCRDs: CRDs from files and directories.
 //
+// Package normalize/manifest reads objects from files as kubectl reads them.
 // The decode and create path of objects, and the normalize command, are in
 // package normalize/pipeline: they call the apiserver's custom-resource
 // registry strategy, which links the apiserver's storage layer, and this

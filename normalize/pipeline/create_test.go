@@ -64,6 +64,11 @@ func TestNamespaces(t *testing.T) {
 		if _, ok := metaOf(res.Object)["namespace"]; ok {
 			t.Errorf("stored with a namespace: %v", res.Object["metadata"])
 		}
+		// the URL of a cluster-scoped kind has no namespace: the request's is not used
+		res = cluster.Create(ctx, clusterThing(map[string]any{"name": "a", "namespace": "kustomized"}), Request{Namespace: "team"})
+		if _, ok := metaOf(res.Object)["namespace"]; ok || res.Refused != nil || len(res.Errors) > 0 {
+			t.Errorf("with a request namespace: metadata %v, refused %v, errors %v", res.Object["metadata"], res.Refused, res.Errors)
+		}
 	})
 	t.Run("a namespaced object without one is created in the request's", func(t *testing.T) {
 		res := namespaced.Create(ctx, structPointer(map[string]any{"name": "a"}), Request{Namespace: "team"})

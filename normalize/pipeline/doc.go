@@ -5,6 +5,12 @@
 //     version, in the apiserver's order: pruning, removal of non-nullable
 //     nulls, metadata coercion, defaulting, then validation (OpenAPI,
 //     metadata, list sets and maps, CEL with the server's cost budget).
+//   - Pipeline.Create: a whole create request: the body limit, strict
+//     field validation, the create handler's and registry's metadata steps
+//     (namespaces, system fields, generateName), rest.BeforeCreate's steps,
+//     the storage's checks (resourceVersion, etcd's size limits), and the
+//     object as the storage reads it back. Normalize is Create as kubectl
+//     sends the object (KubectlRequest).
 //   - RunCLI: `controller-gen-default normalize`, which runs the command
 //     controller-gen-default-normalize.
 //   - Pipeline.Strategies: the version's registry strategies, built as the
@@ -16,40 +22,47 @@
 //
 // # The normalize command
 //
-//	controller-gen-default normalize --crd PATH [--crd PATH]... [-o yaml|json] [--strict] [FILE|-]...
+//	controller-gen-default normalize --crd PATH [--crd PATH]... [-o yaml|json] [--strict] [-n NAMESPACE] [FILE|-]...
 //
-// Every CRD is first validated with normalize.ValidateCRD. Each document of the input
-// (a multi-document YAML stream, or JSON; no FILE or - is stdin) is matched
-// by apiVersion and kind to a served version of a CRD and run through its
-// Pipeline. An object of a namespaced kind without metadata.namespace is
-// created in "default", as kubectl would send it.
+// Every CRD is first validated with normalize.ValidateCRD. The input (no
+// FILE or - is stdin) is read as kubectl create -f reads it (package
+// normalize/manifest): empty and null documents are skipped, and a List
+// stands for its items. Each object is matched by apiVersion and kind to a
+// served version of a CRD, and created as kubectl sends it: a namespaced
+// object without metadata.namespace goes to -n's namespace (default); with
+// -n, an object of another namespace is refused as kubectl refuses it.
 //
 // stderr gets one line per finding, prefixed `FILE:DOC:`, where DOC is the
 // 1-based index of the document among the file's non-empty documents (FILE
-// is - for stdin):
+// is - for stdin), or `FILE:DOC:ITEM:` for an item of a List:
 //
 //   - `FILE:DOC: field.path: message` for each validation error, in the
 //     apiserver's words, sorted by field path;
+//   - `FILE:DOC: message` for a request the apiserver refuses otherwise (a
+//     body over 3 MiB, a resourceVersion, an object too large for etcd);
 //   - `FILE:DOC: warning: unknown field "spec.x"` for each pruned field, in
 //     the words of the apiserver's warning; with --strict,
 //     `FILE:DOC: error: unknown field "spec.x"`, and the exit code is 1, as
-//     kubectl's fieldValidation=Strict would reject the object.
+//     fieldValidation=Strict rejects the object (and checks nothing else);
+//   - `FILE:DOC: warning: ...` for the strategy's warnings (finalizer
+//     names).
 //
 // Exit codes, and what stdout holds (the choice made for this command):
 //
-//   - 0: every document is valid. stdout holds each document as the
-//     apiserver would store it on create, in input order: one document as
+//   - 0: every object is created. stdout holds each object as the
+//     apiserver would store it on create, in input order: one object as
 //     itself, several as a YAML stream (each after a `---` line) or, with
 //     -o json, a JSON array.
-//   - 1: a document is invalid, or has unknown fields with --strict. stdout
-//     still holds every document, as above, each as it would have been
+//   - 1: an object is refused, or has unknown fields with --strict. stdout
+//     still holds every object, as above, each as it would have been
 //     stored had validation passed, so that the errors on stderr can be read
 //     against the defaulted objects. Do not apply it: the exit code says
 //     the apiserver would refuse some of it.
 //   - 2: the input is unusable: bad flags, a CRD that cannot be read or is
 //     invalid (`CRD name: field.path: message`, ValidateCRD's errors), an
-//     input that cannot be read or parsed, or a document that no CRD
-//     serves. stdout is empty.
+//     input that cannot be read or parsed, a document that is not an
+//     object, an object that no CRD serves, or one that kubectl would not
+//     send (-n and another namespace). stdout is empty.
 //
 // Stored objects do not carry what the server invents on create: uid,
 // creationTimestamp, resourceVersion, managedFields, or a name generated
