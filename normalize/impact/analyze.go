@@ -52,8 +52,16 @@ func (e *InvalidCRDError) Error() string {
 var ErrNoCRD = errors.New("no served CRD version")
 
 // ErrNamespace is an object that kubectl would not send with -n: it is in
-// another namespace. Unusable input.
-var ErrNamespace = errors.New("namespace")
+// another namespace. Unusable input. Errors that are it say so in kubectl's
+// words.
+var ErrNamespace = errors.New("the object's namespace is not -n's")
+
+// namespaceError is kubectl's refusal, which errors.Is finds to be
+// ErrNamespace.
+type namespaceError struct{ err error }
+
+func (e namespaceError) Error() string        { return e.err.Error() }
+func (e namespaceError) Is(target error) bool { return target == ErrNamespace }
 
 // New validates the CRDs of OLD and NEW as the apiserver does on create
 // (normalize.ValidateCRD) and compares each CRD of OLD with NEW's of the
@@ -170,7 +178,7 @@ func (a *Analyzer) Object(ctx context.Context, obj map[string]any) (*Record, err
 	}
 	sent, req, err := p.KubectlRequest(obj, ns, a.ExplicitNamespace)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNamespace, err)
+		return nil, namespaceError{err}
 	}
 	r := &Record{APIVersion: u.GetAPIVersion(), Kind: gvk.Kind, Name: u.GetName(), CRD: def.crd.Name}
 	if p.Namespaced() {

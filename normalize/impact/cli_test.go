@@ -135,7 +135,7 @@ func TestCLIUnusable(t *testing.T) {
 		{"a bad -o", append(oldNew, "-o", "yaml"), "impact: -o \"yaml\": must be text or json\nusage: controller-gen-default impact"},
 		{"a document that is not an object", append(oldNew, "-"), "-:1: not an object: a list"},
 		{"an object in another namespace than -n", append(oldNew, "-n", "team", "testdata/list.yaml"),
-			`testdata/list.yaml:1:1: namespace: the namespace from the provided object "prod" does not match the namespace "team". You must pass '--namespace=prod' to perform this operation.`},
+			`testdata/list.yaml:1:1: the namespace from the provided object "prod" does not match the namespace "team". You must pass '--namespace=prod' to perform this operation.`},
 	} {
 		t.Run(tc.name+" exits 2", func(t *testing.T) {
 			out, stderr, code := runCLI(t, "- [a list]\n", tc.args...)
