@@ -2,6 +2,7 @@ package defaultgen_test
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -20,6 +21,9 @@ func TestDeclarativeDefaulter(t *testing.T) {
 	s := tour.Spec
 	if s.Protocol != "TCP" || s.PeerProtocol != "UDP" || s.Retries != 5 || s.Tier != "gold" {
 		t.Errorf("scalar defaults not applied: %+v", s)
+	}
+	if s.MaxBytes != math.MaxInt64 {
+		t.Errorf("maxBytes = %d, want every digit of 9223372036854775807", s.MaxBytes)
 	}
 	if s.Backoff == nil || s.Backoff.Limit != 3 || s.Backoff.Strategy != "exponential" {
 		t.Errorf("pointer default, then its nested default, not applied: %+v", s.Backoff)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -96,5 +97,28 @@ func TestHeader(t *testing.T) {
 	}
 	if len(out) != 1 {
 		t.Errorf("generated %d files, want 1", len(out))
+	}
+}
+
+// TestGeneratedCodeCannotFail: the committed defaulters of testdata/api set
+// constants and composite literals only: no json.Unmarshal, no panic, and a
+// resource.MustParse only of a string constant the generator parsed.
+func TestGeneratedCodeCannotFail(t *testing.T) {
+	files, err := filepath.Glob("../testdata/api/*/*/zz_generated.defaults.go")
+	if err != nil || len(files) < 10 {
+		t.Fatalf("found %d generated files: %v", len(files), err)
+	}
+	mustParse := regexp.MustCompile(`resource\.MustParse\("[^"]*"\)`)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := string(b)
+		for _, bad := range []string{"panic(", "json.Unmarshal", `"encoding/json"`, "Must"} {
+			if strings.Contains(mustParse.ReplaceAllString(src, ""), bad) {
+				t.Errorf("%s has %s", f, bad)
+			}
+		}
 	}
 }

@@ -130,6 +130,11 @@ type fileGen struct {
 	order   []*types.Named
 	body    map[*types.Named]string
 	tmp     int
+	// ptr is the name of the pointer helper (ptrName), usesPtr whether
+	// the code calls it; errs are defaults that cannot be written here.
+	ptr     string
+	usesPtr bool
+	errs    []string
 }
 
 func newFileGen(m *decision.Model, pkg *loader.Package) *fileGen {
@@ -209,6 +214,12 @@ func (fg *fileGen) generate(header string, roots []crd.TypeIdent) ([]byte, error
 		if body, ok := fg.body[n]; ok {
 			fmt.Fprintf(&code, "\nfunc %s(in *%s) {\n%s}\n", fg.helpers[n], fg.qualify(n), body)
 		}
+	}
+	if fg.usesPtr {
+		fmt.Fprintf(&code, "\n// %s returns a pointer to a new variable holding v.\nfunc %s[T any](v T) *T { return &v }\n", fg.ptr, fg.ptr)
+	}
+	if len(fg.errs) > 0 {
+		return nil, fmt.Errorf("%s", strings.Join(fg.errs, "\n"))
 	}
 
 	paths := make([]string, 0, len(fg.imports))

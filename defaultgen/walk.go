@@ -3,11 +3,14 @@ package defaultgen
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"path"
-	"strconv"
+	"path/filepath"
 	"strings"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/golit"
+	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
 )
 
@@ -91,7 +94,7 @@ func (fg *fileGen) typeNeeds(t types.Type) bool {
 }
 
 func (fg *fileGen) elemNeeds(elem types.Type) bool {
-	if _, ok := fg.elemDefault(elem); ok {
+	if _, _, ok := fg.elemDefault(elem); ok {
 		return true
 	}
 	return fg.typeNeeds(elem)
@@ -158,24 +161,24 @@ func (fg *fileGen) leftAlone(f *model.Field) bool {
 // elemDefault is the +default on the type of a pointer list item or map
 // value. A nil item is null on the wire, which the apiserver defaults; a
 // value item is never null, so it is never defaulted.
-func (fg *fileGen) elemDefault(elem types.Type) (string, bool) {
+func (fg *fileGen) elemDefault(elem types.Type) (string, token.Position, bool) {
 	p, ok := types.Unalias(elem).(*types.Pointer)
 	if !ok {
-		return "", false
+		return "", token.Position{}, false
 	}
 	n, ok := types.Unalias(p.Elem()).(*types.Named)
 	if !ok || skipped(n) {
-		return "", false
+		return "", token.Position{}, false
 	}
 	id, ok := fg.m.Lookup(n)
 	if !ok {
-		return "", false
+		return "", token.Position{}, false
 	}
 	ex, _ := fg.m.ElementDefault(model.Shape{Named: n, Ident: id, HasIdent: true})
 	if ex == nil {
-		return "", false
+		return "", token.Position{}, false
 	}
-	return string(ex.Raw), true
+	return string(ex.Raw), ex.Pos, true
 }
 
 // fieldStmts sets the field's default when the field would be absent on
@@ -184,7 +187,7 @@ func (fg *fileGen) elemDefault(elem types.Type) (string, bool) {
 func (fg *fileGen) fieldStmts(expr string, f *model.Field) string {
 	var b strings.Builder
 	if raw, ok := fg.fieldDefault(f); ok {
-		b.WriteString(fg.setIf(absent(f, expr), expr, raw))
+		b.WriteString(fg.setIf(absent(f, expr), expr, raw, f.Type, f.Pos()))
 	}
 	inner := fg.valueStmts(expr, f.Type)
 	if inner != "" && fg.leftAlone(f) {
@@ -292,19 +295,68 @@ func (fg *fileGen) nonZero(expr string, t types.Type) string {
 	return "!reflect.ValueOf(" + expr + ").IsZero()"
 }
 
-// setIf unmarshals raw into expr when cond holds. raw was checked against
-// the Go type when it was decided (decision.Decide), so the unmarshal cannot
-// fail.
-func (fg *fileGen) setIf(cond, expr, raw string) string {
+// setIf sets expr, of type t, to the default raw when cond holds. The value
+// is written as a Go constant or composite literal (golit.Expr), which the
+// compiler checks: the generated code has nothing to fail at run time. It
+// is the very function by which the model checked the default
+// (model.CheckField), on the value the CRD carries; should it still refuse
+// it here (a type this package cannot name), the error is reported at pos
+// and nothing is written.
+func (fg *fileGen) setIf(cond, expr, raw string, t types.Type, pos token.Position) string {
 	if strings.HasPrefix(cond, "reflect.") || strings.Contains(cond, " reflect.") {
 		fg.imports["reflect"] = "reflect"
 	}
-	lit := "`" + raw + "`"
-	if strings.Contains(raw, "`") {
-		lit = strconv.Quote(raw)
+	v, err := jsonnum.Decode([]byte(raw))
+	if err != nil {
+		fg.errorf(pos, "the default %s is not JSON: %v", raw, err)
+		return ""
 	}
-	fg.imports["encoding/json"] = "json"
-	return fmt.Sprintf("if %s {\nif err := json.Unmarshal([]byte(%s), &%s); err != nil {\npanic(err) // checked at generation time: cannot happen\n}\n}\n", cond, lit, expr)
+	lit, err := golit.Expr(v, t, fg.litEnv())
+	if err != nil {
+		fg.errorf(pos, "the default %s cannot be written as Go: %v", raw, err)
+		return ""
+	}
+	if lit.UsesPtr {
+		fg.usesPtr = true
+	}
+	return fmt.Sprintf("if %s {\n%s = %s\n}\n", cond, expr, lit.Src)
+}
+
+// litEnv writes values in this package, importing the packages of the
+// types they name.
+func (fg *fileGen) litEnv() golit.Env {
+	env := fg.m.LitEnv(fg.pkg.Types, func(p *types.Package) string {
+		if p.Path() == fg.pkg.PkgPath {
+			return ""
+		}
+		return fg.importName(p.Path(), p.Name())
+	})
+	env.Ptr = fg.ptrName()
+	return env
+}
+
+// ptrName is the name of the generic helper that returns a pointer to a
+// copy of its argument, for pointers to values without a composite literal
+// (*int32): defaultsPtr, or the first free defaultsPtrN in the package.
+func (fg *fileGen) ptrName() string {
+	if fg.ptr != "" {
+		return fg.ptr
+	}
+	taken := func(name string) bool {
+		obj := fg.pkg.Types.Scope().Lookup(name)
+		// the file this generator writes, from an earlier run, is replaced
+		return obj != nil && filepath.Base(fg.pkg.Fset.Position(obj.Pos()).Filename) != "zz_generated.defaults.go"
+	}
+	name := "defaultsPtr"
+	for i := 2; taken(name); i++ {
+		name = fmt.Sprintf("defaultsPtr%d", i)
+	}
+	fg.ptr = name
+	return name
+}
+
+func (fg *fileGen) errorf(pos token.Position, format string, args ...any) {
+	fg.errs = append(fg.errs, fmt.Sprintf("%s: error: %s", pos, fmt.Sprintf(format, args...)))
 }
 
 // valueStmts walks the value at expr for nested defaults.
@@ -360,8 +412,8 @@ func (fg *fileGen) loop(expr string, elem types.Type, isMap bool) string {
 
 func (fg *fileGen) elemStmts(expr string, elem types.Type) string {
 	var b strings.Builder
-	if raw, ok := fg.elemDefault(elem); ok {
-		b.WriteString(fg.setIf(expr+" == nil", expr, raw))
+	if raw, pos, ok := fg.elemDefault(elem); ok {
+		b.WriteString(fg.setIf(expr+" == nil", expr, raw, elem, pos))
 	}
 	b.WriteString(fg.valueStmts(expr, elem))
 	return b.String()

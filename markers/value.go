@@ -1,13 +1,16 @@
 package markers
 
 import (
-	"encoding/json"
 	"fmt"
 	"go/constant"
 	"go/types"
+	"math/big"
+	"strconv"
 	"strings"
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 )
 
 // ErrKind tells a marker value that is not JSON from a ref() that does not
@@ -27,22 +30,34 @@ type ValueError struct {
 
 func (e *ValueError) Error() string { return e.Msg }
 
-// Evaluate returns the marker's value as JSON, encoded as controller-gen
-// encodes `+default` (decoded and re-encoded), and decoded. A ref() is
-// evaluated with the type checker in pkg, the package the marker is in.
+// Number is a JSON number of a marker's value, exactly as written. It
+// encodes as the apiserver stores it: an integer that fits in an int64 in
+// decimal, any other number as the nearest float64.
+type Number = jsonnum.Number
+
+// Evaluate returns the marker's value decoded, with its numbers exact
+// (Number, never a float64), and encoded as the apiserver stores it:
+// controller-gen's encoding (decoded and re-encoded, keys sorted), except
+// that an integer keeps every digit (9223372036854775807, not
+// 9223372036854776000), and zero is 0. A number beyond the largest float64
+// is refused: the apiserver cannot read it. A ref() is evaluated with the
+// type checker in pkg, the package the marker is in.
 func (d Default) Evaluate(pkg *loader.Package) (raw []byte, value any, err error) {
 	if name, ok := d.Ref(); ok {
 		value, err = resolveRef(name, pkg)
 		if err != nil {
 			return nil, nil, &ValueError{ErrUnresolvedRef, fmt.Sprintf("+default=%s: %v", string(d), err)}
 		}
-	} else if err := json.Unmarshal([]byte(d), &value); err != nil {
+	} else if value, err = jsonnum.Decode([]byte(d)); err != nil {
+		if re, ok := err.(*jsonnum.RangeError); ok {
+			return nil, nil, &ValueError{ErrInvalidJSON, fmt.Sprintf("+default=%s: %v", string(d), re)}
+		}
 		return nil, nil, &ValueError{ErrInvalidJSON, fmt.Sprintf("+default=%s is not valid JSON (%v). The value is one-line JSON: "+
 			"strings need double quotes, e.g. +default=\"TCP\"; or use ref(Name) for a Go constant", string(d), err)}
 	}
-	raw, err = json.Marshal(value)
+	raw, err = jsonnum.Marshal(value)
 	if err != nil {
-		return nil, nil, &ValueError{ErrInvalidJSON, err.Error()}
+		return nil, nil, &ValueError{ErrInvalidJSON, fmt.Sprintf("+default=%s: %v", string(d), err)}
 	}
 	return raw, value, nil
 }
@@ -76,7 +91,11 @@ func resolveRef(ref string, pkg *loader.Package) (any, error) {
 	return constValue(c.Val())
 }
 
-// constValue is the JSON value of a Go constant, as encoding/json decodes it.
+// constValue is the JSON value of a Go constant, its numbers exact: an
+// integer in decimal, every digit kept (1<<63 - 1 is 9223372036854775807);
+// a float as the exact decimal of its value when it has one, else with
+// maxFloatDigits significant digits, which no Go float type can tell from
+// the exact value.
 func constValue(v constant.Value) (any, error) {
 	switch v.Kind() {
 	case constant.String:
@@ -84,13 +103,77 @@ func constValue(v constant.Value) (any, error) {
 	case constant.Bool:
 		return constant.BoolVal(v), nil
 	case constant.Int:
-		if i, ok := constant.Int64Val(v); ok {
-			return float64(i), nil
-		}
+		return checkedNumber(v, v.ExactString())
 	case constant.Float:
-		if f, ok := constant.Float64Val(v); ok {
-			return f, nil
+		if s, ok := floatLiteral(v); ok {
+			return checkedNumber(v, s)
 		}
 	}
 	return nil, fmt.Errorf("constant %s cannot be a JSON default", v)
+}
+
+// maxFloatDigits are the significant digits written for a float constant
+// that has no exact decimal (1.0/3): far more than the 17 that tell two
+// float64 values apart.
+const maxFloatDigits = 40
+
+// checkedNumber is lit as a Number, refused when no float64 holds its
+// magnitude: the apiserver cannot read it.
+func checkedNumber(v constant.Value, lit string) (any, error) {
+	if _, err := jsonnum.Canonical(lit); err != nil {
+		return nil, fmt.Errorf("constant %s cannot be a JSON default: %v", v, err)
+	}
+	return Number(lit), nil
+}
+
+// floatLiteral writes a float constant as a JSON number: its exact decimal
+// when it has one of reasonable length (a fraction whose denominator is
+// 2^a·5^b, as every constant written as a decimal literal), else rounded
+// to maxFloatDigits significant digits.
+func floatLiteral(v constant.Value) (string, bool) {
+	var r big.Rat
+	switch x := constant.Val(v).(type) {
+	case *big.Rat:
+		r.Set(x)
+	case *big.Float:
+		if x.IsInf() {
+			return "", false
+		}
+		if exp := x.MantExp(nil); exp > 4000 || exp < -4000 {
+			return x.Text('g', maxFloatDigits), true
+		}
+		x.Rat(&r)
+	case int64:
+		return strconv.FormatInt(x, 10), true
+	case *big.Int:
+		return x.String(), true
+	default:
+		return "", false
+	}
+	if r.IsInt() {
+		return jsonnum.Compact(r.Num().String()), true
+	}
+	// a/b has a finite decimal iff b = 2^p·5^q; it then has max(p, q) decimals
+	den := new(big.Int).Set(r.Denom())
+	p, q := 0, 0
+	var rem big.Int
+	for _, f := range []struct {
+		n *big.Int
+		c *int
+	}{{big.NewInt(2), &p}, {big.NewInt(5), &q}} {
+		for *f.c <= 4000 {
+			var quo big.Int
+			quo.QuoRem(den, f.n, &rem)
+			if rem.Sign() != 0 {
+				break
+			}
+			den.Set(&quo)
+			*f.c++
+		}
+	}
+	if !den.IsInt64() || den.Int64() != 1 {
+		return new(big.Float).SetPrec(512).SetRat(&r).Text('g', maxFloatDigits), true
+	}
+	s := r.FloatString(max(p, q))
+	return jsonnum.Compact(strings.TrimRight(strings.TrimRight(s, "0"), ".")), true
 }

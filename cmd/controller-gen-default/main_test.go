@@ -115,7 +115,7 @@ func TestCLI(t *testing.T) {
 		for _, re := range []string{
 			`(?m)^testdata/forbidden/v1/types\.go:\d+:\d+: error: BadMarkerSpec\.Twice \(spec\.twice\): two different defaults: .*\[conflicting-defaults\]$`,
 			`(?m)^testdata/forbidden/v1/types\.go:\d+:\d+: error: BadMarkerSpec\.Count \(spec\.count\): \+default="three": .*\[default-type-mismatch\]$`,
-			`(?m)^testdata/forbidden/v1/types\.go:\d+:\d+: error: BadMarkerSpec\.Small \(spec\.small\): \+default=128: 128 does not fit in a int8 \[default-type-mismatch\]$`,
+			`(?m)^testdata/forbidden/v1/types\.go:\d+:\d+: error: BadMarkerSpec\.Small \(spec\.small\): \+default=128: 128 does not fit in an int8 \(-128 to 127\) \[default-type-mismatch\]$`,
 		} {
 			if !regexp.MustCompile(re).MatchString(stderr) {
 				t.Errorf("stderr lacks %s:\n%s", re, stderr)

@@ -28,6 +28,7 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/loader"
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
@@ -224,18 +225,18 @@ func (m *Model) writeExplicit(d *Decision, prop *apiextensionsv1.JSONSchemaProps
 	}
 }
 
-// asGoEncodes rewrites an object or list default as a Go client encodes
-// it, when the apiserver would store the two differently (a field without
-// omitempty that has no default of its own, left out of the author's
-// value; a zero value that omitempty leaves out).
+// asGoEncodes rewrites a default as a Go client encodes it, when the
+// apiserver would store the two differently: in an object or list, a
+// field without omitempty that has no default of its own, left out of the
+// author's value, or a zero value that omitempty leaves out; at any depth,
+// a quantity, duration or time in another form than Go writes it ("0.5"
+// for a quantity Go writes "500m").
 func (m *Model) asGoEncodes(d *Decision, prop *apiextensionsv1.JSONSchemaProps, t types.Type, pkg *loader.Package) {
-	switch d.value.(type) {
-	case map[string]any, []any:
-	default:
-		return
-	}
 	enc := m.GoEncoding(d.value, t, pkg)
-	if reflect.DeepEqual(enc, d.value) || storedAlike(prop, d.value, enc) {
+	// storedAlike stores both as a client's object, whose non-nullable
+	// nulls the apiserver prunes; a default is applied after that pruning,
+	// so a null inside it stays, where Go clients send nothing
+	if reflect.DeepEqual(enc, d.value) || (!hasNulls(d.value) && storedAlike(prop, d.value, enc)) {
 		return
 	}
 	raw, err := json.Marshal(enc)
@@ -244,6 +245,25 @@ func (m *Model) asGoEncodes(d *Decision, prop *apiextensionsv1.JSONSchemaProps, 
 	}
 	d.Default, d.value = raw, enc
 	d.Source += fmt.Sprintf(", written as Go clients encode it: %s", raw)
+}
+
+// hasNulls reports a null inside an object or list.
+func hasNulls(v any) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		for _, e := range v {
+			if e == nil || hasNulls(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if e == nil || hasNulls(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // DecideElement takes the decision for a list item or map value at jpath,
@@ -442,9 +462,10 @@ func tryDefault(prop *apiextensionsv1.JSONSchemaProps, raw []byte, full bool) fi
 	return normalize.ValidateDefaultInIsolation(context.Background(), slim(&trial, raw, full))
 }
 
+// decode decodes a default as the model holds values: numbers exact
+// (jsonnum.Number).
 func decode(raw []byte) any {
-	var v any
-	_ = json.Unmarshal(raw, &v)
+	v, _ := jsonnum.Decode(raw)
 	return v
 }
 

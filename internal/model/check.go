@@ -68,7 +68,7 @@ func (m *Model) CheckField(f *Field, prop *apiextensionsv1.JSONSchemaProps) Chec
 	}
 	if msg != "" {
 		c.Findings = append(c.Findings, Finding{Sev: Error, Pos: ex.Pos, GoPath: f.GoPath(), Rule: RuleTypeMismatch, Own: m.own.is(f.Pkg),
-			Msg: fmt.Sprintf("%s=%s: %s", ex.Source, ex.Raw, msg)})
+			Msg: fmt.Sprintf("%s=%s: %s", ex.Source, ex.Written(), msg)})
 		c.Refused, c.Why, c.Rule = true, "the default does not have the field's type", RuleTypeMismatch
 	}
 	return c
@@ -93,7 +93,7 @@ func (m *Model) CheckElement(s *apiextensionsv1.JSONSchemaProps, sh Shape) Check
 	}
 	if msg != "" {
 		c.Findings = append(c.Findings, Finding{Sev: Error, Pos: ex.Pos, GoPath: m.idx.TypeInfo(sh.Ident).Name, Rule: RuleTypeMismatch,
-			Own: m.own.is(sh.Ident.Package), Msg: fmt.Sprintf("%s=%s: %s", ex.Source, ex.Raw, msg)})
+			Own: m.own.is(sh.Ident.Package), Msg: fmt.Sprintf("%s=%s: %s", ex.Source, ex.Written(), msg)})
 		c.Refused, c.Why, c.Rule = true, "the default does not have the schema's type", RuleTypeMismatch
 	}
 	return c

@@ -9,6 +9,7 @@ import (
 	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 	"github.com/controller-gen-default/controller-gen-default/markers"
 )
 
@@ -52,8 +53,7 @@ func (m *Model) Explicit(f *Field) (*Explicit, []Finding) {
 			if f.Shape.Kind == KindList && string(raw) == "{}" {
 				raw = []byte("[]") // as controller-gen writes it for arrays
 			}
-			var v any
-			_ = json.Unmarshal(raw, &v)
+			v, _ := jsonnum.Decode(raw) // numbers exact
 			kb = &Explicit{Raw: raw, Value: v, Source: "+kubebuilder:default", Pos: f.Pos(), Kubebuilder: true}
 		}
 	}
@@ -135,15 +135,30 @@ func (m *Model) FieldFinding(f *Field, sev Severity, rule, msg string) Finding {
 	return Finding{Sev: sev, Pos: f.Pos(), GoPath: f.GoPath(), Rule: rule, Own: m.own.is(f.Pkg), Msg: msg}
 }
 
+// Written is the default with its numbers as the author wrote them, for
+// messages about them (Raw writes them as the apiserver stores them:
+// 9223372036854775808 as 9223372036854776000).
+func (e *Explicit) Written() string {
+	if b, err := jsonnum.MarshalAsWritten(e.Value); err == nil {
+		return string(b)
+	}
+	return string(e.Raw)
+}
+
 // EmptyObject reports a default of {}.
 func (e *Explicit) EmptyObject() bool { return string(canonical(e.Raw)) == "{}" }
 
-// canonical re-encodes JSON so that equal values compare equal.
+// canonical re-encodes JSON so that equal values compare equal: keys
+// sorted, numbers as the apiserver stores them (exact integers: 2^53+1 is
+// not 2^53).
 func canonical(raw []byte) []byte {
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
+	v, err := jsonnum.Decode(raw)
+	if err != nil {
 		return raw
 	}
-	b, _ := json.Marshal(v)
+	b, err := jsonnum.Marshal(v)
+	if err != nil {
+		return raw
+	}
 	return b
 }

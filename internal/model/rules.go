@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"go/types"
-	"math"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
@@ -79,25 +78,6 @@ func fitsSchema(value any, s *apiextensionsv1.JSONSchemaProps) string {
 		return ""
 	}
 	return fmt.Sprintf("the field's schema type is %s, the default is a JSON %s", s.Type, got)
-}
-
-func jsonType(v any) string {
-	switch v := v.(type) {
-	case string:
-		return "string"
-	case bool:
-		return "boolean"
-	case float64:
-		if v == math.Trunc(v) && !math.IsInf(v, 0) {
-			return "integer"
-		}
-		return "number"
-	case map[string]any:
-		return "object"
-	case []any:
-		return "array"
-	}
-	return "null"
 }
 
 // goSchema is the type part of the schema controller-gen generates for a

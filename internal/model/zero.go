@@ -1,13 +1,13 @@
 package model
 
 import (
-	"encoding/json"
 	"go/types"
-	"reflect"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-tools/pkg/loader"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/golit"
+	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 )
 
 // ZeroJSON is what encoding/json writes for the zero value of the struct
@@ -15,7 +15,7 @@ import (
 // has its own encoding and is not in the table of known zero values).
 func (m *Model) ZeroJSON(id TypeIdent) (map[string]any, bool) {
 	if z, ok := m.zeros[id]; ok {
-		return runtime.DeepCopyJSON(z), z != nil
+		return copyJSON(z), z != nil
 	}
 	m.zeros[id] = nil // a struct cannot contain itself by value
 	out := map[string]any{}
@@ -30,7 +30,23 @@ func (m *Model) ZeroJSON(id TypeIdent) (map[string]any, bool) {
 		out[f.Tag.Name] = v
 	}
 	m.zeros[id] = out
-	return runtime.DeepCopyJSON(out), true
+	return copyJSON(out), true
+}
+
+// copyJSON copies a decoded object, whose numbers are jsonnum.Numbers
+// (runtime.DeepCopyJSON knows only the apiserver's int64 and float64).
+func copyJSON(v map[string]any) map[string]any {
+	if v == nil {
+		return nil
+	}
+	out := make(map[string]any, len(v))
+	for k, e := range v {
+		if o, ok := e.(map[string]any); ok {
+			e = copyJSON(o)
+		}
+		out[k] = e // zero JSON holds no lists: a nil slice is null
+	}
+	return out
 }
 
 // zeroValue is the zero JSON of a field of shape sh that is always written.
@@ -42,8 +58,7 @@ func (m *Model) zeroValue(sh Shape) (any, bool) {
 		if sh.Zero == nil {
 			return nil, true // metav1.Time
 		}
-		var v any
-		err := json.Unmarshal(sh.Zero, &v)
+		v, err := jsonnum.Decode(sh.Zero)
 		return v, err == nil
 	case sh.Kind == KindStruct && sh.HasIdent:
 		return m.ZeroJSON(sh.Ident)
@@ -64,8 +79,13 @@ func (m *Model) GoEncoding(value any, t types.Type, pkg *loader.Package) any {
 	if p, ok := t.(*types.Pointer); ok {
 		t = types.Unalias(p.Elem())
 	}
-	if n, ok := t.(*types.Named); ok && (m.hasOwnEncoding(n) || n.Obj().Pkg() == nil) {
-		return value
+	if n, ok := t.(*types.Named); ok {
+		if enc, ok := golit.Encoding(value, n); ok {
+			return enc // a quantity, duration or time as Go writes it
+		}
+		if m.hasOwnEncoding(n) || n.Obj().Pkg() == nil {
+			return value
+		}
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Struct:
@@ -161,6 +181,9 @@ func (m *Model) omitted(f *Field, enc any) bool {
 		empty = v == ""
 	case bool:
 		empty = !v
+	case jsonnum.Number:
+		d, err := jsonnum.Parse(string(v))
+		empty = err == nil && d.IsZero()
 	case float64:
 		empty = v == 0
 	case []any:
@@ -173,13 +196,21 @@ func (m *Model) omitted(f *Field, enc any) bool {
 		return true
 	case f.Tag.OmitZero && f.Shape.NonPointerStruct() && f.Shape.HasIdent:
 		z, ok := m.ZeroJSON(f.Shape.Ident)
-		return ok && reflect.DeepEqual(DropNulls(z), enc)
+		return ok && sameJSON(DropNulls(z), enc)
 	case f.Tag.OmitZero && !f.Shape.NonPointerStruct():
 		_, isList := enc.([]any)
 		_, isMap := enc.(map[string]any)
 		return empty && !isList && !isMap // an empty, non-nil slice or map is not zero
 	}
 	return false
+}
+
+// sameJSON compares two decoded values as the apiserver stores them:
+// numbers by value (0 and 0.0 alike).
+func sameJSON(a, b any) bool {
+	ja, err1 := jsonnum.Marshal(a)
+	jb, err2 := jsonnum.Marshal(b)
+	return err1 == nil && err2 == nil && string(ja) == string(jb)
 }
 
 // DropNulls leaves out the null values of objects, at every depth: what

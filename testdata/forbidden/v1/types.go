@@ -76,7 +76,7 @@ type BadMarkerSpec struct {
 	// An integer the Go type cannot hold: the schema says integer, but the
 	// generated Go defaulter could not decode it.
 	// +default=128
-	Small int8 `json:"small,omitempty"` // want `\+default=128: 128 does not fit in a int8`
+	Small int8 `json:"small,omitempty"` // want `\+default=128: 128 does not fit in an int8 \(-128 to 127\)`
 
 	// Go clients encode this default as {"cabin":0}: Cabin has no
 	// omitempty, and 0 is below its minimum.

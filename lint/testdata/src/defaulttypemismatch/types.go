@@ -15,7 +15,7 @@ type Spec struct {
 	Null *string `json:"null,omitempty"` // want `^error: Spec.Null: \+default=null: default null is ignored by the apiserver; remove it, or omit the marker \[default-type-mismatch\]$`
 
 	// +default=128
-	Small int8 `json:"small,omitempty"` // want `^error: Spec.Small: \+default=128: 128 does not fit in a int8 \[default-type-mismatch\]$`
+	Small int8 `json:"small,omitempty"` // want `^error: Spec.Small: \+default=128: 128 does not fit in an int8 \(-128 to 127\) \[default-type-mismatch\]$`
 
 	// +default="lots"
 	Memory *resource.Quantity `json:"memory,omitempty"` // want `^error: Spec.Memory: \+default="lots": "lots" is not a quantity`

@@ -3,7 +3,7 @@
 package fixall
 
 type Root struct {
-	// +default={"name": "entry"}
+	// +default={"text": "entry"}
 	Entry SubLevel `json:"entry,omitempty" protobuf:"bytes,1,opt,name=entry"`
 	Other SubLevel `json:"other,omitempty"`
 	// +default="default-name"

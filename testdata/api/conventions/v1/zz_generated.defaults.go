@@ -4,7 +4,6 @@ package v1
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"k8s.io/apimachinery/pkg/runtime"
 )
@@ -62,24 +61,18 @@ func setDefaults_FrigateSpec(in *FrigateSpec) {
 
 func setDefaults_Deck(in *Deck) {
 	if in.Colour == "" {
-		if err := json.Unmarshal([]byte(`"blue"`), &in.Colour); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.Colour = "blue"
 	}
 }
 
 func setDefaults_Engine(in *Engine) {
 	if in.Fuel == "" {
-		if err := json.Unmarshal([]byte(`"diesel"`), &in.Fuel); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.Fuel = "diesel"
 	}
 }
 
 func setDefaults_Rigging(in *Rigging) {
 	if in.Knots == 0 {
-		if err := json.Unmarshal([]byte(`12`), &in.Knots); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.Knots = 12
 	}
 }

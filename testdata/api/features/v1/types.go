@@ -67,6 +67,13 @@ type TourSpec struct {
 	// +kubebuilder:default=5
 	Retries int32 `json:"retries,omitempty"`
 
+	// maxBytes keeps every digit of its default, 2^63-1, in the CRD and in
+	// Go: a float64 (and controller-gen v0.23.0) rounds it to
+	// 9223372036854775808, which no int64 holds.
+	// +optional
+	// +default=9223372036854775807
+	MaxBytes int64 `json:"maxBytes,omitempty"`
+
 	// backoff uses a type-level default, as a pointer field.
 	// +optional
 	Backoff *Backoff `json:"backoff,omitempty"`

@@ -4,7 +4,6 @@ package v1
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"k8s.io/apimachinery/pkg/runtime"
 )
@@ -51,44 +50,33 @@ func setDefaults_Tour(in *Tour) {
 
 func setDefaults_TourSpec(in *TourSpec) {
 	if in.Protocol == "" {
-		if err := json.Unmarshal([]byte(`"TCP"`), &in.Protocol); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.Protocol = "TCP"
 	}
 	if in.PeerProtocol == "" {
-		if err := json.Unmarshal([]byte(`"UDP"`), &in.PeerProtocol); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.PeerProtocol = "UDP"
 	}
 	if in.Retries == 0 {
-		if err := json.Unmarshal([]byte(`5`), &in.Retries); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.Retries = 5
+	}
+	if in.MaxBytes == 0 {
+		in.MaxBytes = 9223372036854775807
 	}
 	if in.Backoff == nil {
-		if err := json.Unmarshal([]byte(`{"limit":3}`), &in.Backoff); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.Backoff = &Backoff{Limit: 3}
 	}
 	if in.Backoff != nil {
 		setDefaults_Backoff(in.Backoff)
 	}
 	if in.Tier == "" {
-		if err := json.Unmarshal([]byte(`"gold"`), &in.Tier); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.Tier = "gold"
 	}
 	if in.Endpoint == nil {
-		if err := json.Unmarshal([]byte(`{"name":"","port":80}`), &in.Endpoint); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.Endpoint = &Endpoint{Name: "", Port: 80}
 	}
 }
 
 func setDefaults_Backoff(in *Backoff) {
 	if in.Strategy == "" {
-		if err := json.Unmarshal([]byte(`"exponential"`), &in.Strategy); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.Strategy = "exponential"
 	}
 }

@@ -4,7 +4,6 @@ package v1
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"k8s.io/apimachinery/pkg/runtime"
 )
@@ -44,8 +43,6 @@ func setDefaults_Scalar(in *Scalar) {
 
 func setDefaults_Object(in *Object) {
 	if in.Name == "" {
-		if err := json.Unmarshal([]byte(`"default-name"`), &in.Name); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.Name = "default-name"
 	}
 }

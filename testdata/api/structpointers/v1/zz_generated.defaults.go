@@ -4,7 +4,6 @@ package v1
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"k8s.io/apimachinery/pkg/runtime"
 )
@@ -44,9 +43,7 @@ func setDefaults_StructPointer(in *StructPointer) {
 
 func setDefaults_Root(in *Root) {
 	if in.Entry == nil {
-		if err := json.Unmarshal([]byte(`{"name":"pointer-name"}`), &in.Entry); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.Entry = &SubLevel{Name: "pointer-name"}
 	}
 	if in.Entry != nil {
 		setDefaults_SubLevel(in.Entry)
@@ -55,8 +52,6 @@ func setDefaults_Root(in *Root) {
 
 func setDefaults_SubLevel(in *SubLevel) {
 	if in.Name == "" {
-		if err := json.Unmarshal([]byte(`"default-name"`), &in.Name); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.Name = "default-name"
 	}
 }

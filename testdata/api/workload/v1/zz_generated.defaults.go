@@ -4,7 +4,6 @@ package v1
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -45,9 +44,7 @@ func setDefaults_Workload(in *Workload) {
 
 func setDefaults_WorkloadSpec(in *WorkloadSpec) {
 	if in.Replicas == nil {
-		if err := json.Unmarshal([]byte(`1`), &in.Replicas); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.Replicas = defaultsPtr(int32(1))
 	}
 	setDefaults_corev1_PodTemplateSpec(&in.Template)
 }
@@ -112,9 +109,7 @@ func setDefaults_corev1_Volume(in *corev1.Volume) {
 
 func setDefaults_corev1_ISCSIVolumeSource(in *corev1.ISCSIVolumeSource) {
 	if in.ISCSIInterface == "" {
-		if err := json.Unmarshal([]byte(`"default"`), &in.ISCSIInterface); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.ISCSIInterface = "default"
 	}
 	if in.SecretRef != nil {
 		setDefaults_corev1_LocalObjectReference(in.SecretRef)
@@ -123,27 +118,19 @@ func setDefaults_corev1_ISCSIVolumeSource(in *corev1.ISCSIVolumeSource) {
 
 func setDefaults_corev1_LocalObjectReference(in *corev1.LocalObjectReference) {
 	if in.Name == "" {
-		if err := json.Unmarshal([]byte(`""`), &in.Name); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.Name = ""
 	}
 }
 
 func setDefaults_corev1_RBDVolumeSource(in *corev1.RBDVolumeSource) {
 	if in.RBDPool == "" {
-		if err := json.Unmarshal([]byte(`"rbd"`), &in.RBDPool); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.RBDPool = "rbd"
 	}
 	if in.RadosUser == "" {
-		if err := json.Unmarshal([]byte(`"admin"`), &in.RadosUser); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.RadosUser = "admin"
 	}
 	if in.Keyring == "" {
-		if err := json.Unmarshal([]byte(`"/etc/ceph/keyring"`), &in.Keyring); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.Keyring = "/etc/ceph/keyring"
 	}
 	if in.SecretRef != nil {
 		setDefaults_corev1_LocalObjectReference(in.SecretRef)
@@ -170,32 +157,22 @@ func setDefaults_corev1_CephFSVolumeSource(in *corev1.CephFSVolumeSource) {
 
 func setDefaults_corev1_ConfigMapVolumeSource(in *corev1.ConfigMapVolumeSource) {
 	if in.LocalObjectReference.Name == "" {
-		if err := json.Unmarshal([]byte(`""`), &in.LocalObjectReference.Name); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.LocalObjectReference.Name = ""
 	}
 }
 
 func setDefaults_corev1_AzureDiskVolumeSource(in *corev1.AzureDiskVolumeSource) {
 	if in.CachingMode == nil {
-		if err := json.Unmarshal([]byte(`"ReadWrite"`), &in.CachingMode); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.CachingMode = defaultsPtr(corev1.AzureDataDiskCachingMode("ReadWrite"))
 	}
 	if in.FSType == nil {
-		if err := json.Unmarshal([]byte(`"ext4"`), &in.FSType); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.FSType = defaultsPtr(string("ext4"))
 	}
 	if in.ReadOnly == nil {
-		if err := json.Unmarshal([]byte(`false`), &in.ReadOnly); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.ReadOnly = defaultsPtr(bool(false))
 	}
 	if in.Kind == nil {
-		if err := json.Unmarshal([]byte(`"Shared"`), &in.Kind); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.Kind = defaultsPtr(corev1.AzureDataDiskKind("Shared"))
 	}
 }
 
@@ -216,17 +193,13 @@ func setDefaults_corev1_VolumeProjection(in *corev1.VolumeProjection) {
 
 func setDefaults_corev1_SecretProjection(in *corev1.SecretProjection) {
 	if in.LocalObjectReference.Name == "" {
-		if err := json.Unmarshal([]byte(`""`), &in.LocalObjectReference.Name); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.LocalObjectReference.Name = ""
 	}
 }
 
 func setDefaults_corev1_ConfigMapProjection(in *corev1.ConfigMapProjection) {
 	if in.LocalObjectReference.Name == "" {
-		if err := json.Unmarshal([]byte(`""`), &in.LocalObjectReference.Name); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.LocalObjectReference.Name = ""
 	}
 }
 
@@ -235,14 +208,10 @@ func setDefaults_corev1_ScaleIOVolumeSource(in *corev1.ScaleIOVolumeSource) {
 		setDefaults_corev1_LocalObjectReference(in.SecretRef)
 	}
 	if in.StorageMode == "" {
-		if err := json.Unmarshal([]byte(`"ThinProvisioned"`), &in.StorageMode); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.StorageMode = "ThinProvisioned"
 	}
 	if in.FSType == "" {
-		if err := json.Unmarshal([]byte(`"xfs"`), &in.FSType); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.FSType = "xfs"
 	}
 }
 
@@ -281,9 +250,7 @@ func setDefaults_corev1_Container(in *corev1.Container) {
 
 func setDefaults_corev1_ContainerPort(in *corev1.ContainerPort) {
 	if in.Protocol == "" {
-		if err := json.Unmarshal([]byte(`"TCP"`), &in.Protocol); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.Protocol = "TCP"
 	}
 }
 
@@ -298,17 +265,13 @@ func setDefaults_corev1_EnvFromSource(in *corev1.EnvFromSource) {
 
 func setDefaults_corev1_ConfigMapEnvSource(in *corev1.ConfigMapEnvSource) {
 	if in.LocalObjectReference.Name == "" {
-		if err := json.Unmarshal([]byte(`""`), &in.LocalObjectReference.Name); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.LocalObjectReference.Name = ""
 	}
 }
 
 func setDefaults_corev1_SecretEnvSource(in *corev1.SecretEnvSource) {
 	if in.LocalObjectReference.Name == "" {
-		if err := json.Unmarshal([]byte(`""`), &in.LocalObjectReference.Name); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.LocalObjectReference.Name = ""
 	}
 }
 
@@ -332,25 +295,19 @@ func setDefaults_corev1_EnvVarSource(in *corev1.EnvVarSource) {
 
 func setDefaults_corev1_ConfigMapKeySelector(in *corev1.ConfigMapKeySelector) {
 	if in.LocalObjectReference.Name == "" {
-		if err := json.Unmarshal([]byte(`""`), &in.LocalObjectReference.Name); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.LocalObjectReference.Name = ""
 	}
 }
 
 func setDefaults_corev1_SecretKeySelector(in *corev1.SecretKeySelector) {
 	if in.LocalObjectReference.Name == "" {
-		if err := json.Unmarshal([]byte(`""`), &in.LocalObjectReference.Name); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.LocalObjectReference.Name = ""
 	}
 }
 
 func setDefaults_corev1_FileKeySelector(in *corev1.FileKeySelector) {
 	if in.Optional == nil {
-		if err := json.Unmarshal([]byte(`false`), &in.Optional); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.Optional = defaultsPtr(bool(false))
 	}
 }
 
@@ -362,9 +319,7 @@ func setDefaults_corev1_Probe(in *corev1.Probe) {
 
 func setDefaults_corev1_GRPCAction(in *corev1.GRPCAction) {
 	if in.Service == nil {
-		if err := json.Unmarshal([]byte(`""`), &in.Service); err != nil {
-			panic(err) // checked at generation time: cannot happen
-		}
+		in.Service = defaultsPtr(string(""))
 	}
 }
 
@@ -388,3 +343,6 @@ func setDefaults_corev1_EphemeralContainer(in *corev1.EphemeralContainer) {
 		setDefaults_corev1_Probe(in.EphemeralContainerCommon.StartupProbe)
 	}
 }
+
+// defaultsPtr returns a pointer to a new variable holding v.
+func defaultsPtr[T any](v T) *T { return &v }

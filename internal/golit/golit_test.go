@@ -1,0 +1,194 @@
+package golit
+
+import (
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"strings"
+	"testing"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
+)
+
+// typesOf type-checks src, a package "api", and returns its package.
+func typesOf(t *testing.T, src string) *types.Package {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "api.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := types.Config{Importer: importer.ForCompiler(fset, "source", nil)}
+	pkg, err := conf.Check("example.com/api", fset, []*ast.File{f}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkg
+}
+
+const apiSrc = `package api
+
+import "encoding/json"
+
+type Mode string
+
+type Inner struct {
+	Port int32 ` + "`json:\"port\"`" + `
+	Host *string ` + "`json:\"host,omitempty\"`" + `
+}
+
+type Outer struct {
+	Inner ` + "`json:\",inline\"`" + `
+	*Extra ` + "`json:\",inline\"`" + `
+	Mode  Mode ` + "`json:\"mode\"`" + `
+	Items []*Inner ` + "`json:\"items\"`" + `
+	ByKey map[string]uint8 ` + "`json:\"byKey\"`" + `
+	ByInt map[int16]string ` + "`json:\"byInt\"`" + `
+	Fixed [2]int ` + "`json:\"fixed\"`" + `
+	Bytes []byte ` + "`json:\"bytes\"`" + `
+	Any   interface{} ` + "`json:\"any\"`" + `
+	hidden string ` + "`json:\"hidden\"`" + `
+	Skip string ` + "`json:\"-\"`" + `
+}
+
+type Extra struct {
+	Note string ` + "`json:\"note\"`" + `
+}
+
+type Custom struct{ v int }
+
+func (c *Custom) UnmarshalJSON(b []byte) error { return json.Unmarshal(b, &c.v) }
+
+type HasCustom struct {
+	C Custom ` + "`json:\"c\"`" + `
+}
+`
+
+func TestExpr(t *testing.T) {
+	pkg := typesOf(t, apiSrc)
+	typ := func(name string) types.Type { return pkg.Scope().Lookup(name).Type() }
+	env := Env{Pkg: pkg, Ptr: "ptr"}
+	for _, tc := range []struct {
+		json string
+		t    types.Type
+		want string // the expression, or the error with "error: " before it
+	}{
+		{`"TCP"`, typ("Mode"), `"TCP"`},
+		{`{"port": 80, "host": "h", "note": "n", "mode": "m"}`, typ("Outer"),
+			`Outer{Inner: Inner{Host: ptr(string("h")), Port: 80}, Mode: "m", Extra: &Extra{Note: "n"}}`},
+		{`{"items": [{"port": 1}, null]}`, typ("Outer"), `Outer{Items: []*Inner{&Inner{Port: 1}, nil}}`},
+		{`{"byKey": {"b": 2, "a": 1e0}}`, typ("Outer"), `Outer{ByKey: map[string]uint8{"a": 1, "b": 2}}`},
+		{`{"byInt": {"-3": "x"}}`, typ("Outer"), `Outer{ByInt: map[int16]string{-3: "x"}}`},
+		{`{"fixed": [1, 2]}`, typ("Outer"), `Outer{Fixed: [2]int{1, 2}}`},
+		{`{"bytes": "aGk="}`, typ("Outer"), `Outer{Bytes: []byte{104, 105}}`},
+		{`{"any": {"n": 9007199254740992, "l": [true, "s", null]}}`, typ("Outer"),
+			`Outer{Any: map[string]interface{}{"l": []interface{}{true, "s", nil}, "n": float64(9007199254740992)}}`},
+		{`{"mode": null}`, typ("Outer"), `Outer{}`},
+		{`{}`, types.NewPointer(typ("Inner")), `&Inner{}`},
+		{`3`, types.NewPointer(types.NewPointer(types.Typ[types.Int64])), `ptr(ptr(int64(3)))`},
+
+		{`{"Port": 1}`, typ("Inner"), `error: Port: no field Port in Inner; the field is spelled port`},
+		{`{"nope": 1}`, typ("Inner"), `error: nope: no field nope in Inner, so Go clients cannot send it`},
+		{`{"hidden": "x"}`, typ("Outer"), `error: hidden: the field hidden is unexported`},
+		{`{"Skip": "x"}`, typ("Outer"), `error: Skip: no field Skip in Outer`},
+		{`{"byInt": {"01": "x"}}`, typ("Outer"), `error: byInt: 01: a key of map[int16]string is an integer`},
+		{`{"byInt": {"40000": "x"}}`, typ("Outer"), `error: byInt: 40000: a key of map[int16]string is an integer`},
+		{`{"fixed": [1]}`, typ("Outer"), `error: fixed: [2]int holds 2 items`},
+		{`{"bytes": "aGk"}`, typ("Outer"), `error: bytes: "aGk" is not base64`},
+		{`{"any": 9007199254740993}`, typ("Outer"), `error: any: in an interface{}, numbers are float64: a float64 holds 9007199254740992`},
+		{`{"items": [{"port": 2147483648}]}`, typ("Outer"), `error: items: [0]: port: 2147483648 does not fit in an int32 (-2147483648 to 2147483647)`},
+		{`{"c": 1}`, typ("HasCustom"), `error: c: Custom has its own UnmarshalJSON`},
+		{`[1]`, typ("Inner"), `error: Inner is a struct, the default is a JSON array`},
+		{`true`, types.Typ[types.Complex128], `error: a complex128 has no JSON value that encoding/json decodes`},
+	} {
+		v, err := jsonnum.Decode([]byte(tc.json))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lit, err := Expr(v, tc.t, env)
+		got := lit.Src
+		if err != nil {
+			got = "error: " + err.Error()
+		}
+		if strings.HasPrefix(tc.want, "error: ") && strings.HasPrefix(got, tc.want) {
+			continue
+		}
+		if got != tc.want {
+			t.Errorf("Expr(%s, %s) =\n\t%s\nwant\n\t%s", tc.json, tc.t, got, tc.want)
+		}
+		if msg := Check(v, tc.t, env); (msg == "") != (err == nil) {
+			t.Errorf("Check(%s, %s) = %q, Expr's error %v", tc.json, tc.t, msg, err)
+		}
+	}
+}
+
+// TestExprOtherPackage: a value of another package's type is qualified,
+// and one that names an unexported type of another package is refused
+// where the code is written, not where it is only checked.
+func TestExprOtherPackage(t *testing.T) {
+	pkg := typesOf(t, "package api\n\ntype hidden string\n\ntype Shown string\n")
+	other := types.NewPackage("example.com/gen", "gen")
+	q := func(p *types.Package) string { return "x" + p.Name() }
+	v := any("v")
+	hidden := types.NewPointer(pkg.Scope().Lookup("hidden").Type())
+	if _, err := Expr(v, hidden, Env{Pkg: other, Qualifier: q}); err == nil || !strings.Contains(err.Error(), "hidden is unexported in package example.com/api") {
+		t.Errorf("Expr of an unexported type of another package: %v", err)
+	}
+	if msg := Check(v, hidden, Env{}); msg != "" {
+		t.Errorf("Check: %s", msg)
+	}
+	lit, err := Expr(v, types.NewPointer(pkg.Scope().Lookup("Shown").Type()), Env{Pkg: other, Qualifier: q, Ptr: "p"})
+	if err != nil || lit.Src != `p(xapi.Shown("v"))` || !lit.UsesPtr {
+		t.Errorf("Expr = %+v, %v", lit, err)
+	}
+}
+
+func TestNumbers(t *testing.T) {
+	for _, tc := range []struct {
+		lit  string
+		kind types.BasicKind
+		want string
+	}{
+		{"255", types.Uint8, "255"},
+		{"256", types.Uint8, "error: 256 does not fit in a uint8 (0 to 255)"},
+		{"-0", types.Uint, "0"},
+		{"2.5e1", types.Int16, "25"},
+		{"2.55e1", types.Int16, "error: not an integer"},
+		{"-9223372036854775808", types.Int, "-9223372036854775808"},
+		{"9223372036854775808", types.Uint64, "error: 9223372036854775808 does not fit in the apiserver's integers"},
+	} {
+		got, err := Integer(tc.lit, tc.kind)
+		if err != nil {
+			got = "error: " + err.Error()
+		}
+		if got != tc.want && !(strings.HasPrefix(tc.want, "error: ") && strings.HasPrefix(got, tc.want)) {
+			t.Errorf("Integer(%s, %s) = %s, want %s", tc.lit, types.Typ[tc.kind], got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		lit  string
+		bits int
+		want string
+	}{
+		{"0.1", 32, "0.1"},
+		{"0.1", 64, "0.1"},
+		{"16777216", 32, "16777216"},
+		{"16777217", 32, "error: a float32 holds 16777216, not 16777217"},
+		{"3.4028235e38", 32, "3.4028235e+38"},
+		{"3.5e38", 32, "error: 3.5e38 does not fit in a float32"},
+		{"1e-46", 32, "error: 1e-46 is too small for a float32"},
+		{"1e-45", 32, "1e-45"},
+		{"-0.0", 64, "0"},
+		{"1e-7", 64, "1e-7"},
+	} {
+		got, err := Float(tc.lit, tc.bits)
+		if err != nil {
+			got = "error: " + err.Error()
+		}
+		if got != tc.want && !(strings.HasPrefix(tc.want, "error: ") && strings.HasPrefix(got, tc.want)) {
+			t.Errorf("Float(%s, %d) = %s, want %s", tc.lit, tc.bits, got, tc.want)
+		}
+	}
+}

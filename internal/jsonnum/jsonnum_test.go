@@ -1,0 +1,142 @@
+package jsonnum
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+)
+
+// TestCanonical: a number as the apiserver stores it, every digit of an
+// integer kept, and Canonical a fixed point.
+func TestCanonical(t *testing.T) {
+	for _, tc := range []struct{ lit, want, err string }{
+		{lit: "0", want: "0"},
+		{lit: "-0", want: "0"},
+		{lit: "-0.0e7", want: "0"},
+		{lit: "1e2", want: "100"},
+		{lit: "1.0", want: "1"},
+		{lit: "100.000", want: "100"},
+		{lit: "9223372036854775807", want: "9223372036854775807"},
+		{lit: "-9223372036854775808", want: "-9223372036854775808"},
+		{lit: "9007199254740993", want: "9007199254740993"},
+		{lit: "9223372036854775808", want: "9223372036854775808"[:0] + "9223372036854776000"},
+		{lit: "18446744073709551615", want: "18446744073709552000"},
+		{lit: "1e20", want: "100000000000000000000"},
+		{lit: "1e21", want: "1e+21"},
+		{lit: "0.1", want: "0.1"},
+		{lit: "1.5", want: "1.5"},
+		{lit: "1e-7", want: "1e-7"},
+		{lit: "-1e-400", want: "0"},
+		{lit: "1e400", err: "beyond the largest float64"},
+		{lit: "1e999999999999999999", err: "beyond the largest float64"},
+		{lit: "1e-999999999999999999", want: "0"},
+		{lit: "01", err: "not a JSON number"},
+		{lit: "1.", err: "not a JSON number"},
+		{lit: "+1", err: "not a JSON number"},
+		{lit: "", err: "not a JSON number"},
+	} {
+		got, err := Canonical(tc.lit)
+		switch {
+		case tc.err != "":
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("Canonical(%q) = %q, %v; want error %q", tc.lit, got, err, tc.err)
+			}
+			continue
+		case err != nil:
+			t.Errorf("Canonical(%q): %v", tc.lit, err)
+			continue
+		case got != tc.want:
+			t.Errorf("Canonical(%q) = %q, want %q", tc.lit, got, tc.want)
+		}
+		if again, err := Canonical(got); err != nil || again != got {
+			t.Errorf("Canonical(%q) = %q, %v: not a fixed point", got, again, err)
+		}
+		// the apiserver reads the canonical form as it reads the literal
+		if a, b := apiserverStores(t, tc.lit), apiserverStores(t, got); a != b && !(a == "-0" && b == "0") {
+			t.Errorf("the apiserver stores %q as %s, its canonical form %q as %s", tc.lit, a, got, b)
+		}
+	}
+}
+
+// apiserverStores decodes lit as the apiserver decodes JSON and encodes it
+// as it writes objects.
+func apiserverStores(t *testing.T, lit string) string {
+	t.Helper()
+	var v any
+	if err := utiljson.Unmarshal([]byte(lit), &v); err != nil {
+		t.Fatalf("the apiserver cannot read %s: %v", lit, err)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestDecode: numbers are kept as written; the value encodes canonically.
+func TestDecode(t *testing.T) {
+	v, err := Decode([]byte(` {"a": [9223372036854775807, 1e2, -0], "b": 0.5} `))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"a": []any{Number("9223372036854775807"), Number("1e2"), Number("-0")}, "b": Number("0.5")}
+	if !reflect.DeepEqual(v, want) {
+		t.Errorf("Decode = %#v, want %#v", v, want)
+	}
+	b, err := Marshal(v)
+	if err != nil || string(b) != `{"a":[9223372036854775807,100,0],"b":0.5}` {
+		t.Errorf("Marshal = %s, %v", b, err)
+	}
+	if b, _ := MarshalAsWritten(v); string(b) != `{"a":[9223372036854775807,1e2,-0],"b":0.5}` {
+		t.Errorf("MarshalAsWritten = %s", b)
+	}
+	for _, bad := range []string{``, `1 2`, `{"a":}`, `[1e400]`, `"x`} {
+		if v, err := Decode([]byte(bad)); err == nil {
+			t.Errorf("Decode(%q) = %#v, want an error", bad, v)
+		}
+	}
+	if _, err := Decode([]byte(`[1e400]`)); err == nil || !strings.Contains(err.Error(), "1e400 is beyond the largest float64") {
+		t.Errorf("Decode([1e400]): %v", err)
+	}
+}
+
+func TestDecimal(t *testing.T) {
+	for _, tc := range []struct {
+		lit    string
+		isInt  bool
+		i64    int64
+		i64ok  bool
+		u64    uint64
+		u64ok  bool
+		digits string
+		exp    int
+	}{
+		{"0", true, 0, true, 0, true, "", 0},
+		{"-0", true, 0, true, 0, true, "", 0},
+		{"1200", true, 1200, true, 1200, true, "12", 2},
+		{"1.5e1", true, 15, true, 15, true, "15", 0},
+		{"0.015", false, 0, false, 0, false, "15", -3},
+		{"-7", true, -7, true, 0, false, "7", 0},
+		{"18446744073709551615", true, 0, false, 18446744073709551615, true, "18446744073709551615", 0},
+		{"18446744073709551616", true, 0, false, 0, false, "18446744073709551616", 0},
+	} {
+		d, err := Parse(tc.lit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i, iok := d.Int64()
+		u, uok := d.Uint64()
+		if d.IsInt() != tc.isInt || i != tc.i64 || iok != tc.i64ok || u != tc.u64 || uok != tc.u64ok || d.Digits != tc.digits || d.Exp != tc.exp {
+			t.Errorf("Parse(%q) = %+v: int %v, int64 %d %v, uint64 %d %v", tc.lit, d, d.IsInt(), i, iok, u, uok)
+		}
+	}
+	if got := Compact("0." + strings.Repeat("0", 399) + "1"); got != "1e-400" {
+		t.Errorf("Compact = %s", got)
+	}
+	if got := Compact("123.5"); got != "123.5" {
+		t.Errorf("Compact = %s", got)
+	}
+}
