@@ -194,6 +194,26 @@ items:
 		Expect(warnings(live.stderr)).To(Equal([]string{`unknown field "spec.extra"`}))
 		Expect(storedAsPrinted(offline)).To(Equal(1))
 	})
+
+	// kubectl decodes the file and sends the object it decoded, one value
+	// per field: the apiserver never sees a duplicate that kubectl read.
+	// normalize reports it as the apiserver reports the file's bytes (the
+	// request tests check those words), and stores the same last value.
+	It("sends the last value of a field given twice, without a word; normalize reports it", func() {
+		obj := "apiVersion: requests.example.com/v1\nkind: Note\nmetadata:\n  name: %s\nspec:\n  text: a\n  text: b\n"
+		live, offline := both("duplicate-warn", fmt.Sprintf(obj, "duplicate-warn"))
+		Expect(live.ok).To(BeTrue())
+		Expect(warnings(live.stderr)).To(BeEmpty())
+		Expect(offline.code).To(Equal(pipeline.ExitOK))
+		Expect(warnings(offline.stderr)).To(Equal([]string{`duplicate field "spec.text"`}))
+		Expect(storedAsPrinted(offline)).To(Equal(1))
+		Expect(printedObjects(offline.stdout)[0]["spec"].(map[string]any)["text"]).To(Equal("b"))
+
+		live, offline = both("duplicate-strict", fmt.Sprintf(obj, "duplicate-strict"), "--strict")
+		Expect(live.ok).To(BeTrue(), "kubectl --validate=strict sends no duplicate")
+		Expect(offline.code).To(Equal(pipeline.ExitInvalid))
+		Expect(offline.stderr).To(HaveSuffix(`: error: duplicate field "spec.text"` + "\n"))
+	})
 })
 
 // fileRun is what kubectl or normalize did with a file.

@@ -24,6 +24,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/controller-gen-default/controller-gen-default/normalize"
+	"github.com/controller-gen-default/controller-gen-default/normalize/manifest"
 	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
 
@@ -155,6 +156,21 @@ var _ = Describe("requests: offline create against the live apiserver", Ordered,
 			func() map[string]any {
 				return note(map[string]any{"name": "req-invalid-strict"}, map[string]any{"size": "XL"})
 			}),
+	)
+
+	// kubectl create -f decodes a file and sends the object it decoded, one
+	// value per field; a client that sends a file's bytes as they are
+	// sends the duplicates, which the apiserver's strict decoding reports
+	DescribeTable("a body with duplicate fields, as it is",
+		func(strict bool, body string) {
+			checkRequestBody(notes, []byte(body), pipeline.Request{Namespace: "default", Strict: strict})
+		},
+		Entry("Warn: a warning, the last value stored", false,
+			`{"apiVersion":"requests.example.com/v1","kind":"Note","metadata":{"name":"req-dup-warn","namespace":"default"},"spec":{"text":"a","text":"b"}}`),
+		Entry("Strict: refused, duplicates before unknown fields", true,
+			`{"apiVersion":"requests.example.com/v1","kind":"Note","metadata":{"name":"req-dup-strict","namespace":"default","name":"req-dup-strict"},"spec":{"text":"a","extra":1,"text":"b"}}`),
+		Entry("Strict: only a duplicate", true,
+			`{"apiVersion":"requests.example.com/v1","kind":"Note","metadata":{"name":"req-dup-strict-only","namespace":"default"},"spec":{"text":"a","text":"b"}}`),
 	)
 
 	It("agrees on request bodies just under and over 3 MiB", func() {
@@ -323,6 +339,9 @@ func replaceGeneratedSuffix(s string) string {
 func offlineAnswer(p *pipeline.Pipeline, res pipeline.Result, strict bool) answer {
 	var a answer
 	if !strict || res.Refused == nil {
+		for _, path := range res.Duplicates {
+			a.warnings = append(a.warnings, fmt.Sprintf("duplicate field %q", path))
+		}
 		for _, path := range res.Pruned {
 			a.warnings = append(a.warnings, fmt.Sprintf("unknown field %q", path))
 		}
@@ -356,6 +375,33 @@ func post(p *pipeline.Pipeline, obj map[string]any, req pipeline.Request) answer
 	GinkgoHelper()
 	body, err := pipeline.RequestBody(obj)
 	Expect(err).NotTo(HaveOccurred())
+	return postBody(p, body, req)
+}
+
+// checkRequestBody sends body as it is to the live apiserver, and reads it
+// as normalize reads a file (manifest.Reader: the object, with its
+// duplicate fields) for p.Create, and expects the same answer.
+func checkRequestBody(p *pipeline.Pipeline, body []byte, req pipeline.Request) {
+	GinkgoHelper()
+	var objs []manifest.Object
+	for o, err := range manifest.All("body", bytes.NewReader(body)) {
+		Expect(err).NotTo(HaveOccurred())
+		objs = append(objs, o)
+	}
+	Expect(objs).To(HaveLen(1))
+	req.DuplicateFields = objs[0].Duplicates
+	offline := offlineAnswer(p, p.Create(bg(), objs[0].Object, req), req.Strict)
+	live := postBody(p, body, req)
+	if live.code == http.StatusCreated {
+		DeferCleanup(deleteLive, p, live.object)
+	}
+	fmt.Fprintf(GinkgoWriter, "  live:    %s\n  offline: %s\n", live, offline)
+	Expect(offline).To(Equal(live), "the offline create answers otherwise than the apiserver")
+}
+
+// postBody sends body as it is, as post does.
+func postBody(p *pipeline.Pipeline, body []byte, req pipeline.Request) answer {
+	GinkgoHelper()
 	gvk := p.GVK()
 	path := "/apis/" + gvk.Group + "/" + gvk.Version
 	if p.Namespaced() {

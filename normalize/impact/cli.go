@@ -180,6 +180,10 @@ func analyzeAll(ctx context.Context, a *Analyzer, inputs []Input, skipOtherGroup
 			skipped++
 			continue
 		}
+		// the apiserver's warnings under fieldValidation=Warn, the default
+		for _, path := range in.Duplicates {
+			fmt.Fprintf(stderr, "%s: warning: duplicate field %q\n", in.Source, path)
+		}
 		r, err := a.Object(ctx, in.Object)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", in.Source, err)

@@ -145,3 +145,16 @@ func TestCLIUnusable(t *testing.T) {
 		})
 	}
 }
+
+// TestCLIDuplicateFields: a field given twice is read as its last value,
+// with the apiserver's warning (fieldValidation=Warn) on stderr.
+func TestCLIDuplicateFields(t *testing.T) {
+	in := "apiVersion: impact.example.com/v1\nkind: Widget\nmetadata:\n  name: dup\n  namespace: default\nspec:\n  size: S\n  size: M\n  replicas: 1\n"
+	out, stderr, code := runCLI(t, in, append(oldNew, "-")...)
+	if want := "-:1: warning: duplicate field \"spec.size\"\n"; stderr != want || code == ExitUnusable {
+		t.Errorf("exit %d, stderr %q, want %q", code, stderr, want)
+	}
+	if !strings.Contains(out, "size: M\n") {
+		t.Errorf("the last value is not the one read:\n%s", out)
+	}
+}

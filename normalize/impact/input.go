@@ -12,6 +12,9 @@ type Input struct {
 	// Source is FILE:DOC, or FILE:DOC:ITEM for an item of a List.
 	Source string
 	Object map[string]any
+	// Duplicates are the fields the object gives twice (manifest.Object's
+	// Duplicates); Object holds the last value of each.
+	Duplicates []string
 }
 
 // ReadInputs reads the objects of each file (- is stdin) as kubectl reads
@@ -52,7 +55,7 @@ func eachInput(f string, stdin io.Reader, fn func(Input) error) error {
 		if err != nil {
 			return err
 		}
-		if err := fn(Input{Source: o.Source(), Object: o.Object}); err != nil {
+		if err := fn(Input{Source: o.Source(), Object: o.Object, Duplicates: o.Duplicates}); err != nil {
 			return err
 		}
 	}

@@ -17,25 +17,32 @@
 //     without apiVersion and kind takes the list's, with the List suffix
 //     trimmed from the kind (unstructuredJSONScheme.decodeToList);
 //   - numbers are int64 when they are integers that fit, else float64, as
-//     the apiserver decodes them.
+//     the apiserver decodes them;
+//   - a field given twice in one object keeps its last value, as kubectl's
+//     decoders keep it, and is listed in Object.Duplicates: the apiserver
+//     reports it under fieldValidation (see Object.Duplicates).
 //
 // Reader.Next returns one object at a time, and All ranges over them:
 // only the current document is held in memory.
 package manifest
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"iter"
 	"strconv"
+	"strings"
 
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	kjson "sigs.k8s.io/json"
+	goyaml "sigs.k8s.io/yaml/goyaml.v3"
 )
 
 // Object is one object of the input.
@@ -50,6 +57,14 @@ type Object struct {
 	Item int
 	// Object is the decoded object.
 	Object map[string]any
+	// Duplicates are the fields that the object gives more than once, by
+	// their paths as the apiserver's strict decoding names them
+	// (sigs.k8s.io/json's UnmarshalStrict: "spec.seed", "spec.ports[0].name"),
+	// in the order of their second occurrence. Object holds the last value.
+	// The apiserver reports each as `duplicate field "spec.seed"`: an error
+	// under fieldValidation=Strict, a warning under Warn. For an item of a
+	// List, the paths are the item's own.
+	Duplicates []string
 }
 
 // Source is FILE:DOC, or FILE:DOC:ITEM for an item of a List.
@@ -80,16 +95,29 @@ type Reader struct {
 	file string
 	dec  *utilyaml.YAMLOrJSONDecoder
 	doc  int
-	// pending are the items of the current List not yet returned.
-	pending []unstructured.Unstructured
-	item    int
-	err     error
+	// pending are the items of the current List not yet returned, and
+	// their duplicate fields.
+	pending     []unstructured.Unstructured
+	pendingDups [][]string
+	item        int
+	err         error
+	// read holds what the decoder has read of the input and docs has not
+	// split yet; docs splits it into YAML documents as the decoder splits
+	// the input, one per Decode, so that the YAML of a document is at hand
+	// (the decoder converts it to JSON, which holds one value per field).
+	read *bytes.Buffer
+	docs *utilyaml.YAMLReader
+	// json: the input is a stream of JSON values (no YAML documents to
+	// split); unknown until the first document.
+	json, modeKnown bool
 }
 
 // NewReader reads the objects of r, named file in errors and sources.
 func NewReader(file string, r io.Reader) *Reader {
 	r = transform.NewReader(r, unicode.BOMOverride(unicode.UTF8.NewDecoder()))
-	return &Reader{file: file, dec: utilyaml.NewYAMLOrJSONDecoder(r, 4096)}
+	read := &bytes.Buffer{}
+	return &Reader{file: file, dec: utilyaml.NewYAMLOrJSONDecoder(io.TeeReader(r, read), 4096),
+		read: read, docs: utilyaml.NewYAMLReader(bufio.NewReader(read))}
 }
 
 // Next returns the next object, io.EOF after the last one, or an *Error
@@ -100,7 +128,7 @@ func (r *Reader) Next() (Object, error) {
 	}
 	for len(r.pending) == 0 {
 		r.item = 0
-		raw, err := r.nextDocument()
+		raw, yamlDoc, err := r.nextDocument()
 		if err != nil {
 			r.err = err
 			return Object{}, err
@@ -110,29 +138,34 @@ func (r *Reader) Next() (Object, error) {
 			r.err = &Error{File: r.file, Doc: r.doc, Err: err}
 			return Object{}, r.err
 		}
+		dups := duplicates(raw, yamlDoc)
 		if list == nil {
-			return Object{File: r.file, Doc: r.doc, Object: obj}, nil
+			return Object{File: r.file, Doc: r.doc, Object: obj, Duplicates: dups}, nil
 		}
 		r.pending = list.Items
+		r.pendingDups = itemDuplicates(dups, len(list.Items))
 	}
 	u := r.pending[0]
 	r.pending[0] = unstructured.Unstructured{} // let it go once returned
 	r.pending = r.pending[1:]
+	dups := r.pendingDups[0]
+	r.pendingDups = r.pendingDups[1:]
 	r.item++
-	return Object{File: r.file, Doc: r.doc, Item: r.item, Object: u.Object}, nil
+	return Object{File: r.file, Doc: r.doc, Item: r.item, Object: u.Object, Duplicates: dups}, nil
 }
 
 // nextDocument returns the JSON of the next document that is neither empty
-// nor null (StreamVisitor.Visit).
-func (r *Reader) nextDocument() ([]byte, error) {
+// nor null (StreamVisitor.Visit), and its YAML when the input is YAML.
+func (r *Reader) nextDocument() (raw, yamlDoc []byte, err error) {
 	for {
 		var ext runtime.RawExtension
 		if err := r.dec.Decode(&ext); err != nil {
 			if errors.Is(err, io.EOF) {
-				return nil, io.EOF
+				return nil, nil, io.EOF
 			}
-			return nil, &Error{File: r.file, Doc: r.doc + 1, Err: err}
+			return nil, nil, &Error{File: r.file, Doc: r.doc + 1, Err: err}
 		}
+		yamlDoc = r.yamlDocument()
 		// RawExtension already leaves a null document empty; the null
 		// check is StreamVisitor's, kept as it is
 		raw := bytes.TrimSpace(ext.Raw)
@@ -140,8 +173,116 @@ func (r *Reader) nextDocument() ([]byte, error) {
 			continue
 		}
 		r.doc++
-		return raw, nil
+		return raw, yamlDoc, nil
 	}
+}
+
+// yamlDocument returns the YAML document that the decoder has just
+// decoded, or nil for a JSON stream. The decoder has read the whole
+// document (up to the next separator, or the end) before it returns it, so
+// read holds it: docs splits it where the decoder's own YAMLReader did.
+func (r *Reader) yamlDocument() []byte {
+	if !r.modeKnown {
+		r.modeKnown = true
+		// NewYAMLOrJSONDecoder reads a JSON stream when the input starts
+		// with "{" after white space (GuessJSONStream)
+		r.json = bytes.HasPrefix(bytes.TrimLeft(r.read.Bytes(), " \t\r\n"), []byte("{"))
+	}
+	if r.json {
+		r.read.Reset()
+		return nil
+	}
+	doc, err := r.docs.Read()
+	if err != nil {
+		return nil
+	}
+	return doc
+}
+
+// maxDuplicates is the number of duplicate fields the apiserver's strict
+// decoding reports at most (sigs.k8s.io/json keeps the first 100).
+const maxDuplicates = 100
+
+// duplicates are the fields that a document gives twice: in its JSON, as
+// the apiserver finds them (kjson.UnmarshalStrict with
+// DisallowDuplicateFields), else in its YAML, which the decoder's
+// conversion to JSON has already reduced to the last value of each field.
+func duplicates(raw, yamlDoc []byte) []string {
+	if yamlDoc == nil {
+		var v any
+		strictErrs, err := kjson.UnmarshalStrict(raw, &v, kjson.DisallowDuplicateFields)
+		if err != nil {
+			return nil
+		}
+		var paths []string
+		for _, e := range strictErrs {
+			if fe, ok := e.(interface{ FieldPath() string }); ok {
+				paths = append(paths, fe.FieldPath())
+			}
+		}
+		return paths
+	}
+	var n goyaml.Node
+	if err := goyaml.Unmarshal(yamlDoc, &n); err != nil {
+		return nil
+	}
+	var paths []string
+	seen := map[string]bool{}
+	var walk func(n *goyaml.Node, path string)
+	walk = func(n *goyaml.Node, path string) {
+		switch n.Kind {
+		case goyaml.DocumentNode:
+			for _, c := range n.Content {
+				walk(c, path)
+			}
+		case goyaml.SequenceNode:
+			for i, c := range n.Content {
+				walk(c, path+"["+strconv.Itoa(i)+"]")
+			}
+		case goyaml.MappingNode:
+			keys := map[string]bool{}
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i], n.Content[i+1]
+				if k.Kind != goyaml.ScalarNode {
+					continue
+				}
+				p := k.Value
+				if path != "" {
+					p = path + "." + k.Value
+				}
+				if keys[k.Value] && !seen[p] && len(paths) < maxDuplicates {
+					seen[p] = true
+					paths = append(paths, p)
+				}
+				keys[k.Value] = true
+				walk(v, p)
+			}
+		}
+		// an alias is walked where its anchor is (an alias bomb is not
+		// expanded)
+	}
+	walk(&n, "")
+	return paths
+}
+
+// itemDuplicates gives each of n List items its own duplicate fields, the
+// paths under items[i] without that prefix: the apiserver receives each
+// item as a request of its own. The List's own fields are nobody's.
+func itemDuplicates(dups []string, n int) [][]string {
+	out := make([][]string, n)
+	for _, d := range dups {
+		rest, ok := strings.CutPrefix(d, "items[")
+		if !ok {
+			continue
+		}
+		end := strings.Index(rest, "]")
+		i, err := strconv.Atoi(rest[:max(end, 0)])
+		if end < 0 || err != nil || i < 0 || i >= n || !strings.HasPrefix(rest[end+1:], ".") {
+			continue
+		}
+		out[i] = append(out[i], rest[end+2:])
+	}
+	return out
 }
 
 // ErrNotAnObject is a document or List item that is not a JSON object.

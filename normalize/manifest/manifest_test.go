@@ -182,3 +182,53 @@ func TestKindless(t *testing.T) {
 		t.Errorf("got %v", got)
 	}
 }
+
+// TestDuplicates: a field given twice keeps its last value, and is named
+// as the apiserver's strict decoding names it, in YAML and in JSON, for
+// each document and each List item on its own.
+func TestDuplicates(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		want     map[string][]string // source: duplicates
+		seed     any                 // spec.seed of the first object
+	}{
+		{"yaml", w("a") + "spec:\n  seed: 3\n  seed: 4\n",
+			map[string][]string{"f.yaml:1": {"spec.seed"}}, int64(4)},
+		{"yaml, three times, and nested in a list", w("a") + "spec:\n  seed: 3\n  seed: 4\n  seed: 5\n  ports:\n  - name: a\n    name: b\n",
+			map[string][]string{"f.yaml:1": {"spec.seed", "spec.ports[0].name"}}, int64(5)},
+		{"yaml, the second document only", w("a") + "spec:\n  seed: 1\n---\n# c\n---\n" + w("b") + "spec:\n  seed: 3\n  seed: 4\n",
+			map[string][]string{"f.yaml:1": nil, "f.yaml:2": {"spec.seed"}}, int64(1)},
+		{"yaml, a top-level field", w("a") + "kind: Widget\n",
+			map[string][]string{"f.yaml:1": {"kind"}}, nil},
+		{"yaml, no duplicates", w("a") + "spec:\n  seed: 3\n  other:\n    seed: 4\n",
+			map[string][]string{"f.yaml:1": nil}, int64(3)},
+		{"yaml List: each item its own paths", "apiVersion: v1\nkind: List\nitems:\n- " + strings.ReplaceAll(w("a"), "\n", "\n  ") + "spec: {seed: 3, seed: 4}\n- " + strings.ReplaceAll(w("b"), "\n", "\n  ") + "spec: {seed: 5}\n",
+			map[string][]string{"f.yaml:1:1": {"spec.seed"}, "f.yaml:1:2": nil}, int64(4)},
+		{"json", `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"a"},"spec":{"seed":3,"seed":4}}` + "\n" +
+			`{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"b","name":"c"}}`,
+			map[string][]string{"f.yaml:1": {"spec.seed"}, "f.yaml:2": {"metadata.name"}}, int64(4)},
+		{"json List", `{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"a"}},{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"b"},"spec":{"seed":3,"seed":4}}]}`,
+			map[string][]string{"f.yaml:1:1": nil, "f.yaml:1:2": {"spec.seed"}}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := map[string][]string{}
+			first := true
+			for o, err := range All("f.yaml", strings.NewReader(tc.in)) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				got[o.Source()] = o.Duplicates
+				if first {
+					spec, _ := o.Object["spec"].(map[string]any)
+					if spec["seed"] != tc.seed {
+						t.Errorf("spec.seed = %#v, want %#v", spec["seed"], tc.seed)
+					}
+					first = false
+				}
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("duplicates = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

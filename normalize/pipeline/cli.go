@@ -24,7 +24,7 @@ import (
 // Exit codes of RunCLI.
 const (
 	ExitOK       = 0 // every document is valid
-	ExitInvalid  = 1 // some document is invalid (or, with --strict, has unknown fields)
+	ExitInvalid  = 1 // some document is invalid (or, with --strict, has unknown or duplicate fields)
 	ExitUnusable = 2 // bad usage, an invalid CRD, unparsable input, or no CRD for a document
 )
 
@@ -68,7 +68,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, int) {
 	o := &options{}
 	fs.Var(&o.crds, "crd", "CRD file or directory (repeatable)")
 	fs.StringVar(&o.output, "o", "yaml", "output format: yaml or json")
-	fs.BoolVar(&o.strict, "strict", false, "unknown fields refuse the object, as fieldValidation=Strict (kubectl's --validate=strict) does")
+	fs.BoolVar(&o.strict, "strict", false, "unknown and duplicate fields refuse the object, as fieldValidation=Strict (kubectl's --validate=strict) does")
 	fs.StringVar(&o.namespace, "namespace", metav1.NamespaceDefault, "the namespace of namespaced objects that have none, as kubectl's -n; with it, an object in another namespace is refused as kubectl refuses it")
 	fs.StringVar(&o.namespace, "n", metav1.NamespaceDefault, "shorthand for --namespace")
 	if err := fs.Parse(args); err != nil {
@@ -165,16 +165,26 @@ func normalizeOne(ctx context.Context, pipelines map[schema.GroupVersionKind]*Pi
 		return Result{}, ExitUnusable
 	}
 	req.Strict = o.strict
+	req.DuplicateFields = d.Duplicates
 	res := p.Create(ctx, sent, req)
 	code := ExitOK
+	sev := "warning"
+	if o.strict {
+		sev = "error"
+	}
+	// the strict decoding errors (Strict) or warnings (Warn), in the
+	// apiserver's order: duplicate fields, then unknown ones
+	for _, path := range res.Duplicates {
+		fmt.Fprintf(stderr, "%s: %s: duplicate field %q\n", src, sev, path)
+	}
 	for _, path := range res.Pruned {
-		sev := "warning"
-		if o.strict {
-			sev, code = "error", ExitInvalid
-		}
 		fmt.Fprintf(stderr, "%s: %s: unknown field %q\n", src, sev, path)
 	}
-	if res.Refused != nil && !(o.strict && len(res.Pruned) > 0) {
+	strictRefused := o.strict && (len(res.Pruned) > 0 || len(res.Duplicates) > 0)
+	if strictRefused {
+		code = ExitInvalid
+	}
+	if res.Refused != nil && !strictRefused {
 		fmt.Fprintf(stderr, "%s: %s\n", src, res.Refused.Error())
 		code = ExitInvalid
 	}

@@ -195,3 +195,36 @@ func TestCLIRequests(t *testing.T) {
 		}
 	})
 }
+
+// TestCLIDuplicateFields: a field given twice keeps its last value; it is
+// a warning, and with --strict an error that refuses the object, in the
+// apiserver's words (`duplicate field "spec.entry.number"`), before the
+// unknown fields, as the apiserver's strict decoding orders them.
+func TestCLIDuplicateFields(t *testing.T) {
+	const in = "apiVersion: structpointers.kep.example.com/v1\nkind: StructPointer\nmetadata:\n  name: dup\n" +
+		"spec:\n  entry:\n    number: 3\n    number: 4\n  extra: true\n"
+	crd := "testdata/crds/structpointers.yaml"
+	t.Run("warn", func(t *testing.T) {
+		out, stderr, code := runCLI(t, in, "--crd", crd, "-")
+		want := "-:1: warning: duplicate field \"spec.entry.number\"\n-:1: warning: unknown field \"spec.extra\"\n"
+		if code != ExitOK || stderr != want {
+			t.Errorf("exit %d, stderr %q, want %q", code, stderr, want)
+		}
+		if !strings.Contains(out, "number: 4\n") {
+			t.Errorf("the last value is not kept:\n%s", out)
+		}
+	})
+	t.Run("strict", func(t *testing.T) {
+		_, stderr, code := runCLI(t, in, "--crd", crd, "--strict", "-")
+		want := "-:1: error: duplicate field \"spec.entry.number\"\n-:1: error: unknown field \"spec.extra\"\n"
+		if code != ExitInvalid || stderr != want {
+			t.Errorf("exit %d, stderr %q, want %q", code, stderr, want)
+		}
+	})
+	t.Run("strict, only a duplicate", func(t *testing.T) {
+		_, stderr, code := runCLI(t, strings.Replace(in, "  extra: true\n", "", 1), "--crd", crd, "--strict", "-")
+		if want := "-:1: error: duplicate field \"spec.entry.number\"\n"; code != ExitInvalid || stderr != want {
+			t.Errorf("exit %d, stderr %q, want %q", code, stderr, want)
+		}
+	})
+}

@@ -31,6 +31,12 @@ type Request struct {
 	// unknown field refuses the request. Without it the apiserver's default,
 	// Warn, applies: unknown fields are dropped with a warning each.
 	Strict bool
+	// DuplicateFields are the fields the body gives twice, by their paths
+	// as the apiserver's strict decoding names them (manifest.Object's
+	// Duplicates). obj, a map, holds one value of each. Under Strict each
+	// refuses the request (`duplicate field "spec.seed"`, before the
+	// unknown fields); under Warn each is a warning (Result.Duplicates).
+	DuplicateFields []string
 	// Limits are the size limits; zero fields take the defaults.
 	Limits Limits
 }
@@ -84,12 +90,18 @@ func (p *Pipeline) Create(ctx context.Context, obj map[string]any, req Request) 
 	if len(res.Errors) > 0 {
 		return res
 	}
-	if req.Strict && len(res.Pruned) > 0 {
+	res.Duplicates = req.DuplicateFields
+	if req.Strict && (len(res.Pruned) > 0 || len(res.Duplicates) > 0) {
 		// the create handler answers the strict decoding error
-		// (transformDecodeError) and goes no further
-		errs := make([]error, len(res.Pruned))
-		for i, path := range res.Pruned {
-			errs[i] = fmt.Errorf("unknown field %q", path)
+		// (transformDecodeError) and goes no further; the decoder's own
+		// strict errors (duplicate fields, from kjson.UnmarshalStrict)
+		// come before the unknown fields (schemaCoercingDecoder.Decode)
+		var errs []error
+		for _, path := range res.Duplicates {
+			errs = append(errs, fmt.Errorf("duplicate field %q", path))
+		}
+		for _, path := range res.Pruned {
+			errs = append(errs, fmt.Errorf("unknown field %q", path))
 		}
 		res.Refused = apierrors.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %v",
 			p.gvk.Kind, p.gvk.Version, p.gvk.Kind, runtime.NewStrictDecodingError(errs)))

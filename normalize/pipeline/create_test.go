@@ -193,6 +193,32 @@ func TestStrict(t *testing.T) {
 	}
 }
 
+// TestStrictDuplicateFields: under Strict, a duplicate field refuses the
+// create in the strict decoding error, before the unknown fields and before
+// validation; under Warn it is reported and the create goes on.
+func TestStrictDuplicateFields(t *testing.T) {
+	p := pipelineFor(t, "StructPointer", "v1")
+	obj := structPointer(map[string]any{"name": "a"})
+	obj["spec"] = map[string]any{"extra": true, "entry": map[string]any{"number": "not a number"}}
+	req := Request{Namespace: "default", Strict: true, DuplicateFields: []string{"spec.entry.number"}}
+	res := p.Create(context.Background(), obj, req)
+	want := `StructPointer in version "v1" cannot be handled as a StructPointer: strict decoding error: duplicate field "spec.entry.number", unknown field "spec.extra"`
+	if res.Refused == nil || res.Refused.Error() != want || len(res.Errors) > 0 {
+		t.Errorf("refused %v, errors %v; want %q and no errors", res.Refused, res.Errors, want)
+	}
+	delete(obj["spec"].(map[string]any), "extra")
+	res = p.Create(context.Background(), obj, req)
+	want = `StructPointer in version "v1" cannot be handled as a StructPointer: strict decoding error: duplicate field "spec.entry.number"`
+	if res.Refused == nil || res.Refused.Error() != want || len(res.Errors) > 0 {
+		t.Errorf("only a duplicate: refused %v, errors %v; want %q and no errors", res.Refused, res.Errors, want)
+	}
+	req.Strict = false
+	res = p.Create(context.Background(), obj, req)
+	if res.Refused != nil || len(res.Errors) == 0 || !reflect.DeepEqual(res.Duplicates, []string{"spec.entry.number"}) {
+		t.Errorf("Warn: refused %v, errors %v, duplicates %v", res.Refused, res.Errors, res.Duplicates)
+	}
+}
+
 // TestBeforeCreateIsRestBeforeCreate: beforeCreate, which calls
 // rest.BeforeCreate's steps to keep field errors as they are, answers as
 // rest.BeforeCreate itself does.

@@ -62,6 +62,10 @@ type Result struct {
 	// Pruned lists the unknown fields that were dropped, as the apiserver's
 	// warnings name them (`unknown field "spec.x"`).
 	Pruned []string
+	// Duplicates are the request's DuplicateFields, which the apiserver
+	// reports (`duplicate field "spec.seed"`) before the unknown fields:
+	// warnings under Warn, the strict decoding error under Strict.
+	Duplicates []string
 	// Errors are the validation errors of the create request.
 	Errors field.ErrorList
 	// Undecodable says that the apiserver refuses to decode the object (400
