@@ -2,11 +2,9 @@ package model
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"go/token"
 
-	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
@@ -34,29 +32,24 @@ type explicitResult struct {
 
 // Explicit is the author's default for f: +default or +kubebuilder:default
 // on the field (the two must agree), else +default on the field's type.
-// Values that cannot be evaluated, and a conflict, are findings; the field
-// then has no explicit default.
+// Values that cannot be evaluated, a conflict, a marker written twice
+// with two values, and a default on a recursive path are findings; the
+// field then has no explicit default. A marker written twice with one
+// value is a warning, and the value is used.
 func (m *Model) Explicit(f *Field) (*Explicit, []Finding) {
-	var own, kb *Explicit
-	var findings []Finding
-	if mk, ok := f.Markers.Get(markers.DefaultName).(markers.FieldDefault); ok {
-		e, fnd := m.evaluate(mk.Default, f.Pkg, f.Pos(), f.GoPath())
-		if fnd != nil {
-			return nil, []Finding{*fnd}
-		}
-		e.Source = "+default"
-		own = e
+	own, findings := m.oneDefault(defaultValues(f.Markers), f.Pkg, f.Pos(), f.GoPath())
+	if refused(findings) {
+		return nil, findings
 	}
-	if mk, ok := f.Markers.Get(markers.KubebuilderDefaultName).(crdmarkers.Default); ok {
-		raw, err := json.Marshal(mk.Value)
-		if err == nil {
-			if f.Shape.Kind == KindList && string(raw) == "{}" {
-				raw = []byte("[]") // as controller-gen writes it for arrays
-			}
-			v, _ := jsonnum.Decode(raw) // numbers exact
-			kb = &Explicit{Raw: raw, Value: v, Source: "+kubebuilder:default", Pos: f.Pos(), Kubebuilder: true}
-		}
+	if own != nil {
+		own.Source = "+default"
 	}
+	kb, kbFindings := m.kubebuilderDefault(f)
+	findings = append(findings, kbFindings...)
+	if refused(kbFindings) {
+		return nil, findings
+	}
+	ex := own
 	switch {
 	case own != nil && kb != nil:
 		if !bytes.Equal(canonical(own.Raw), canonical(kb.Raw)) {
@@ -64,11 +57,14 @@ func (m *Model) Explicit(f *Field) (*Explicit, []Finding) {
 				fmt.Sprintf("two different defaults: +default=%s and +kubebuilder:default=%s; keep one", own.Raw, kb.Raw)))
 			return nil, findings
 		}
-		return own, nil
-	case own != nil:
-		return own, nil
 	case kb != nil:
-		return kb, nil
+		ex = kb
+	}
+	if ex != nil {
+		if fnd, ok := m.recursiveField(f, ex); ok {
+			return nil, append(findings, fnd)
+		}
+		return ex, findings
 	}
 	if f.Shape.HasIdent {
 		r := m.TypeDefault(f.Shape.Ident)
@@ -77,12 +73,23 @@ func (m *Model) Explicit(f *Field) (*Explicit, []Finding) {
 		}
 		e := *r.ex
 		e.Pos = f.Pos()
-		return &e, nil
+		return &e, r.findings
 	}
 	return nil, nil
 }
 
-// TypeDefault is the +default on the named type id, evaluated once.
+// refused reports an error among fs: the marker's value is kept out.
+func refused(fs []Finding) bool {
+	for _, f := range fs {
+		if f.Sev == Error {
+			return true
+		}
+	}
+	return false
+}
+
+// TypeDefault is the +default on the named type id, evaluated once. A
+// +default on a recursive type is refused.
 func (m *Model) TypeDefault(id TypeIdent) explicitResult {
 	if r, ok := m.typeDefaults[id]; ok {
 		return *r
@@ -93,13 +100,13 @@ func (m *Model) TypeDefault(id TypeIdent) explicitResult {
 	if info == nil {
 		return *r
 	}
-	mk, ok := info.Markers.Get(markers.DefaultName).(markers.Default)
-	if !ok {
+	e, findings := m.oneDefault(defaultValues(info.Markers), id.Package, id.Package.Fset.Position(info.RawSpec.Pos()), info.Name)
+	r.findings = findings
+	if e == nil {
 		return *r
 	}
-	e, fnd := m.evaluate(mk, id.Package, id.Package.Fset.Position(info.RawSpec.Pos()), info.Name)
-	if fnd != nil {
-		r.findings = []Finding{*fnd}
+	if fnd, ok := m.recursiveType(id, e, info.Name); ok {
+		r.findings = append(r.findings, fnd)
 		return *r
 	}
 	e.Source = "+default on type " + info.Name

@@ -9,10 +9,10 @@ import (
 
 // LintRoots runs Lint on every field of every struct type declared in
 // roots, and the type-level defaults of their list items and map values,
-// for tools that see Go code only. It loads types as the crd generator
-// does (NewIndex, the same markers), so that each finding is the
-// generator's, word for word. Findings are once per position, in the order
-// of positions.
+// and reports each such type's StructFindings, for tools that see Go code
+// only. It loads types as the crd generator does (NewIndex, the same
+// markers), so that each finding is the generator's, word for word.
+// Findings are once per position, in the order of positions.
 func LintRoots(roots []*loader.Package, col *ctmarkers.Collector, checker *loader.TypeChecker, opts Options) []Finding {
 	idx := NewIndex(col, checker)
 	for _, r := range roots {
@@ -31,6 +31,9 @@ func LintRoots(roots []*loader.Package, col *ctmarkers.Collector, checker *loade
 		}
 		if _, ok := id.Package.Types.Scope().Lookup(id.Name).Type().Underlying().(*types.Struct); !ok {
 			continue
+		}
+		for _, fnd := range m.StructFindings(id) {
+			ds.Add(fnd)
 		}
 		for _, f := range m.Fields(id) {
 			if f.Owner != id.Name {

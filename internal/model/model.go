@@ -58,6 +58,13 @@ type Model struct {
 	pkgMark      map[*loader.Package]*bool
 	zeros        map[TypeIdent]map[string]any
 	lookup       map[*types.Named]TypeIdent
+
+	// the graph of struct types (cycle.go)
+	graph map[TypeIdent][]Step
+	comp  map[TypeIdent]int
+	comps int // components numbered so far
+	// findings about a struct type's own markers (markerfindings.go)
+	structFindings map[TypeIdent][]Finding
 }
 
 // New returns a model of the types idx loads. roots are the packages being
@@ -74,6 +81,10 @@ func New(idx Index, col *ctmarkers.Collector, roots []*loader.Package, opts Opti
 		pkgMark:      map[*loader.Package]*bool{},
 		zeros:        map[TypeIdent]map[string]any{},
 		lookup:       map[*types.Named]TypeIdent{},
+		graph:        map[TypeIdent][]Step{},
+		comp:         map[TypeIdent]int{},
+
+		structFindings: map[TypeIdent][]Finding{},
 	}
 }
 

@@ -1,0 +1,85 @@
+package model
+
+import "testing"
+
+// TestTypeCycle: a struct type that holds itself, through fields,
+// pointers, list items, map values and inline structs, is recursive; the
+// cycle is the shortest, named by its fields.
+func TestTypeCycle(t *testing.T) {
+	m := newModel(t, Options{Implicit: true})
+	for _, tc := range []struct {
+		typ, want string // "" for not recursive
+	}{
+		{"Node", "Node.next → Node"},
+		{"Tree", "Tree.children[*] → Tree"},
+		{"Graph", "Graph.nodes[*][*] → Graph"},
+		{"A", "A.b → B.as[*] → A"},
+		{"B", "B.as[*] → A.b → B"},
+		{"Outer", "Outer.Embedded (inline) → Embedded.back → Outer"},
+		{"Embedded", "Embedded.back → Outer.Embedded (inline) → Embedded"},
+		{"Leaf", ""},
+		{"Reaches", ""},
+		{"Precedence", ""},
+		{"Window", ""},
+		{"Typed", ""}, // not a struct
+	} {
+		cyc, ok := m.TypeCycle(typeID(t, m, tc.typ))
+		if got := cyc.String(); ok != (tc.want != "") || got != tc.want {
+			t.Errorf("TypeCycle(%s) = %q, %v; want %q", tc.typ, got, ok, tc.want)
+		}
+	}
+}
+
+// TestFieldCycle: a field lies on a cycle when the type it holds leads
+// back to the type that declares it; the cycle starts with the field.
+func TestFieldCycle(t *testing.T) {
+	m := newModel(t, Options{Implicit: true})
+	for _, tc := range []struct {
+		field, want string
+	}{
+		{"Node.next", "Node.next → Node"},
+		{"Node.name", ""},
+		{"Tree.children", "Tree.children[*] → Tree"},
+		{"Graph.nodes", "Graph.nodes[*][*] → Graph"},
+		{"A.b", "A.b → B.as[*] → A"},
+		{"B.as", "B.as[*] → A.b → B"},
+		{"B.leaf", ""},
+		{"Outer.back", "Embedded.back → Outer.Embedded (inline) → Embedded"}, // declared by Embedded
+		{"Embedded.back", "Embedded.back → Outer.Embedded (inline) → Embedded"},
+		{"Outer.leaf", ""},
+		{"Reaches.node", ""},
+		{"Reaches.trees", ""},
+		{"Reaches.graph", ""},
+		{"Reaches.a", ""},
+		{"Reaches.outer", ""},
+		{"FieldNode.leaf", ""},
+		{"Rules.duration", ""}, // a known type, not a struct to the rules
+	} {
+		cyc, ok := m.FieldCycle(field(t, m, tc.field))
+		if got := cyc.String(); ok != (tc.want != "") || got != tc.want {
+			t.Errorf("FieldCycle(%s) = %q, %v; want %q", tc.field, got, ok, tc.want)
+		}
+	}
+}
+
+// TestCycleQueriesAgree: asking in any order gives the same components
+// (Tarjan's algorithm runs from each new type over what is not numbered
+// yet).
+func TestCycleQueriesAgree(t *testing.T) {
+	names := []string{"Reaches", "Leaf", "B", "A", "Outer", "Node", "Graph", "Tree", "Embedded"}
+	first := newModel(t, Options{Implicit: true})
+	want := map[string]string{}
+	for _, n := range names {
+		c, _ := first.TypeCycle(typeID(t, first, n))
+		want[n] = c.String()
+	}
+	for i := range names {
+		m := newModel(t, Options{Implicit: true})
+		for j := range names {
+			n := names[(i+j)%len(names)]
+			if c, _ := m.TypeCycle(typeID(t, m, n)); c.String() != want[n] {
+				t.Errorf("starting at %s: TypeCycle(%s) = %q, want %q", names[i], n, c.String(), want[n])
+			}
+		}
+	}
+}

@@ -1,0 +1,325 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
+	"sigs.k8s.io/controller-tools/pkg/loader"
+	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
+	"github.com/controller-gen-default/controller-gen-default/internal/jsontag"
+	"github.com/controller-gen-default/controller-gen-default/markers"
+)
+
+// No marker is dropped without a word. controller-tools' marker collector
+// keeps every value of a marker (MarkerValues maps a name to all of them)
+// and MarkerValues.Get reads the first, so each marker the model reads is
+// read here, where a second value is reported; and a marker on an inline
+// field, which controller-gen flattens away, is reported where it is.
+
+// Rule names of the findings about markers and recursive types.
+const (
+	// RuleDuplicateMarkers is a marker written twice with the same value
+	// (a warning, as kube-api-linter's duplicatemarkers).
+	RuleDuplicateMarkers = "duplicate-markers"
+	// RuleRecursiveDefault is a default on a recursive type, or on a field
+	// that lies on a cycle of types.
+	RuleRecursiveDefault = "recursive-default"
+	// RuleRecursiveType is a recursive type in a CRD (the crd generator's).
+	RuleRecursiveType = "recursive-type"
+	// RuleInlineDefault is a default marker on an inline (embedded) field.
+	RuleInlineDefault = "inline-default"
+)
+
+// oneDefault reads the +default values of one field or type (vals, as the
+// collector keeps them): the value, or the finding that keeps it out, at
+// pos. A value that cannot be read is refused; so are two different
+// values (conflicting-defaults). The same value written twice is a
+// warning (duplicate-markers), and the value is used.
+func (m *Model) oneDefault(vals []markers.Default, pkg *loader.Package, pos token.Position, goPath string) (*Explicit, []Finding) {
+	var first *Explicit
+	for _, d := range vals {
+		e, fnd := m.evaluate(d, pkg, pos, goPath)
+		if fnd != nil {
+			return nil, []Finding{*fnd}
+		}
+		if first == nil {
+			first = e
+			continue
+		}
+		if !bytes.Equal(canonical(first.Raw), canonical(e.Raw)) {
+			return nil, []Finding{m.markerFinding(Error, RuleConflict, pkg, pos, goPath,
+				fmt.Sprintf("two different defaults: +default=%s and +default=%s; keep one", first.Written(), e.Written()))}
+		}
+	}
+	texts := make([]string, len(vals))
+	for i, d := range vals {
+		texts[i] = string(d)
+	}
+	return first, m.duplicates(markers.DefaultName, texts, pkg, pos, goPath)
+}
+
+// kubebuilderDefault reads the +kubebuilder:default values of f as
+// oneDefault reads +default's, each as controller-gen writes it.
+func (m *Model) kubebuilderDefault(f *Field) (*Explicit, []Finding) {
+	var first *Explicit
+	var texts []string
+	for _, v := range f.Markers[markers.KubebuilderDefaultName] {
+		mk, ok := v.(crdmarkers.Default)
+		if !ok {
+			continue
+		}
+		raw, err := json.Marshal(mk.Value)
+		if err != nil {
+			continue // controller-tools parsed it: it encodes
+		}
+		if f.Shape.Kind == KindList && string(raw) == "{}" {
+			raw = []byte("[]") // as controller-gen writes it for arrays
+		}
+		value, _ := jsonnum.Decode(raw) // numbers exact
+		e := &Explicit{Raw: raw, Value: value, Source: "+kubebuilder:default", Pos: f.Pos(), Kubebuilder: true}
+		texts = append(texts, e.Written())
+		if first == nil {
+			first = e
+			continue
+		}
+		if !bytes.Equal(canonical(first.Raw), canonical(e.Raw)) {
+			return nil, []Finding{m.FieldFinding(f, Error, RuleConflict,
+				fmt.Sprintf("two different defaults: +kubebuilder:default=%s and +kubebuilder:default=%s; keep one", first.Written(), e.Written()))}
+		}
+	}
+	return first, m.duplicates(markers.KubebuilderDefaultName, texts, f.Pkg, f.Pos(), f.GoPath())
+}
+
+// duplicates is the warning about a marker written more than once with
+// one value (texts, as written), or nothing.
+func (m *Model) duplicates(name string, texts []string, pkg *loader.Package, pos token.Position, goPath string) []Finding {
+	if len(texts) < 2 {
+		return nil
+	}
+	msg := fmt.Sprintf("+%s=%s is written %d times; keep one", name, texts[0], len(texts))
+	for _, t := range texts[1:] {
+		if t != texts[0] {
+			msg = fmt.Sprintf("+%s=%s and +%s=%s are the same default; keep one", name, texts[0], name, t)
+			break
+		}
+	}
+	return []Finding{m.markerFinding(Warning, RuleDuplicateMarkers, pkg, pos, goPath, msg)}
+}
+
+func (m *Model) markerFinding(sev Severity, rule string, pkg *loader.Package, pos token.Position, goPath, msg string) Finding {
+	return Finding{Sev: sev, Pos: pos, GoPath: goPath, Rule: rule, Own: m.own.is(pkg), Msg: msg}
+}
+
+// defaultValues are the +default values of a field or type, as written.
+func defaultValues(ms ctmarkers.MarkerValues) []markers.Default {
+	var out []markers.Default
+	for _, v := range ms[markers.DefaultName] {
+		switch v := v.(type) {
+		case markers.FieldDefault:
+			out = append(out, v.Default)
+		case markers.Default:
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// recursiveField refuses a field's own default when the field lies on a
+// cycle of types.
+func (m *Model) recursiveField(f *Field, ex *Explicit) (Finding, bool) {
+	cyc, ok := m.FieldCycle(f)
+	if !ok {
+		return Finding{}, false
+	}
+	return m.FieldFinding(f, Error, RuleRecursiveDefault, fmt.Sprintf("%s=%s lies on a cycle of types (%s): %s. "+
+		"Remove the marker, or break the cycle", ex.Source, ex.Written(), cyc, recursiveWhy)), true
+}
+
+// recursiveType refuses a type's +default when the type is recursive.
+func (m *Model) recursiveType(id TypeIdent, ex *Explicit, goPath string) (Finding, bool) {
+	cyc, ok := m.TypeCycle(id)
+	if !ok {
+		return Finding{}, false
+	}
+	return m.markerFinding(Error, RuleRecursiveDefault, id.Package, ex.Pos, goPath, fmt.Sprintf("+default=%s on a recursive type (%s): %s. "+
+		"Remove the +default, or put the default on fields of type %s that lie outside the cycle", ex.Written(), cyc, recursiveWhy, goPath)), true
+}
+
+const recursiveWhy = "a default that creates a value there applies again inside it, at every level " +
+	"(the generated Go defaulter would never return), and a CRD schema cannot express a recursive type"
+
+// StructFindings are the findings about markers of the struct type id
+// that no field's decision reads: +implicitDefaults written twice on the
+// type, on one of its fields or in its package, and default markers on
+// its inline (embedded) fields, which have no property of their own; and
+// the same of the types it embeds inline, whose fields are its own. The
+// generators and the lint report them for each struct type they read.
+func (m *Model) StructFindings(id TypeIdent) []Finding {
+	if fs, ok := m.structFindings[id]; ok {
+		return fs
+	}
+	m.structFindings[id] = nil // an inline struct that embeds itself
+	var out []Finding
+	if info := m.idx.TypeInfo(id); info != nil {
+		out = append(out, m.implicitTwice(info.Markers, id.Package, id.Package.Fset.Position(info.RawSpec.Pos()), info.Name)...)
+		for _, fi := range info.Fields {
+			if fi.Name != "" && m.idx.IgnoreUnexportedFields() && !ast.IsExported(fi.Name) {
+				continue
+			}
+			tag, ok := jsontag.Parse(fi.Tag)
+			if !ok {
+				continue
+			}
+			name := embeddedName(fi) // the Go name, as diagnostics name fields
+			pos := id.Package.Fset.Position(fi.RawField.Pos())
+			out = append(out, m.implicitTwice(fi.Markers, id.Package, pos, info.Name+"."+name)...)
+			if tag.Inline {
+				out = append(out, m.inlineMarkers(id, info.Name, fi, name, pos)...)
+				// the embedded type's fields are this type's
+				if t := id.Package.TypesInfo.TypeOf(fi.RawField.Type); t != nil {
+					if sh := m.ShapeOf(t, id.Package); sh.Kind == KindStruct && sh.HasIdent {
+						out = append(out, m.StructFindings(sh.Ident)...)
+					}
+				}
+			}
+		}
+		out = append(out, m.packageFindings(id.Package)...)
+	}
+	m.structFindings[id] = out
+	return out
+}
+
+// embeddedName is the Go name of a field; for an embedded field, its
+// type's name.
+func embeddedName(fi ctmarkers.FieldInfo) string {
+	if fi.Name != "" {
+		return fi.Name
+	}
+	s := strings.TrimPrefix(types.ExprString(fi.RawField.Type), "*")
+	return s[strings.LastIndex(s, ".")+1:]
+}
+
+// implicitTwice reports +implicitDefaults written more than once in ms:
+// two different values are an error, the same value twice a warning.
+func (m *Model) implicitTwice(ms ctmarkers.MarkerValues, pkg *loader.Package, pos token.Position, goPath string) []Finding {
+	vals := ms[markers.ImplicitName]
+	if len(vals) < 2 {
+		return nil
+	}
+	texts := make([]string, len(vals))
+	for i, v := range vals {
+		texts[i] = fmt.Sprint(v)
+		if texts[i] != texts[0] {
+			return []Finding{m.markerFinding(Error, RuleConflict, pkg, pos, goPath,
+				fmt.Sprintf("two different settings: +%s=%s and +%s=%s; keep one", markers.ImplicitName, texts[0], markers.ImplicitName, texts[i]))}
+		}
+	}
+	return m.duplicates(markers.ImplicitName, texts, pkg, pos, goPath)
+}
+
+// packageFindings reports two different +implicitDefaults on a package,
+// at the first file that carries one. (A package marker repeated with the
+// same value in several files is common, and harmless.)
+func (m *Model) packageFindings(pkg *loader.Package) []Finding {
+	vals, err := ctmarkers.PackageMarkers(m.col, pkg)
+	if err != nil {
+		return nil
+	}
+	vs := vals[markers.ImplicitName]
+	for _, v := range vs[min(1, len(vs)):] {
+		if v != vs[0] {
+			return []Finding{m.markerFinding(Error, RuleConflict, pkg, packageMarkerPos(pkg, markers.ImplicitName), "package "+pkg.Name,
+				fmt.Sprintf("two different settings: +%s=%v and +%s=%v in the package's comments; keep one", markers.ImplicitName, vs[0], markers.ImplicitName, v))}
+		}
+	}
+	return nil
+}
+
+// packageMarkerPos is the first comment before a package clause of pkg
+// that carries the marker name, else the package clause of its first file.
+func packageMarkerPos(pkg *loader.Package, name string) token.Position {
+	for _, f := range pkg.Syntax {
+		for _, cg := range f.Comments {
+			if cg.Pos() > f.Package {
+				break
+			}
+			for _, c := range cg.List {
+				if strings.Contains(c.Text, "+"+name) {
+					return pkg.Fset.Position(c.Pos())
+				}
+			}
+		}
+	}
+	if len(pkg.Syntax) > 0 {
+		return pkg.Fset.Position(pkg.Syntax[0].Package)
+	}
+	return token.Position{}
+}
+
+// inlineMarkers reports the default markers on the inline field fi of the
+// struct owner (type id): an inline struct has no property of its own,
+// its fields are owner's, so a default or +implicitDefaults on it applies
+// to nothing. controller-gen writes a default there as the default of
+// every property of type owner; controller-gen-default leaves it out.
+func (m *Model) inlineMarkers(id TypeIdent, owner string, fi ctmarkers.FieldInfo, name string, pos token.Position) []Finding {
+	var out []Finding
+	goPath := owner + "." + name
+	var embedded []*Field
+	if t := id.Package.TypesInfo.TypeOf(fi.RawField.Type); t != nil {
+		if sh := m.ShapeOf(t, id.Package); sh.HasIdent {
+			embedded = m.Fields(sh.Ident)
+		}
+	}
+	where := func(marker, text string, value any) string {
+		var sugg []string
+		if obj, ok := value.(map[string]any); ok {
+			for _, f := range embedded {
+				if v, ok := obj[f.Tag.Name]; ok {
+					if b, err := jsonnum.MarshalAsWritten(v); err == nil {
+						sugg = append(sugg, fmt.Sprintf("+%s=%s on %s", marker, b, f.GoPath()))
+					}
+				}
+			}
+		}
+		fields := "the fields of " + name
+		if len(sugg) > 0 {
+			fields += " (" + strings.Join(sugg, ", ") + ")"
+		}
+		return fmt.Sprintf("+%s=%s on an inline field sets nothing: %s has no property of its own, its fields are %s's. "+
+			"Put the default on %s, on a field of type %s, or on type %s itself", marker, text, name, owner, fields, owner, owner)
+	}
+	for _, d := range defaultValues(fi.Markers) {
+		sev := Warning
+		if m.opts.Implicit {
+			sev = Error
+		}
+		_, value, _ := d.Evaluate(id.Package)
+		out = append(out, m.markerFinding(sev, RuleInlineDefault, id.Package, pos, goPath, where(markers.DefaultName, string(d), value)))
+	}
+	for _, v := range fi.Markers[markers.KubebuilderDefaultName] {
+		mk, ok := v.(crdmarkers.Default)
+		if !ok {
+			continue
+		}
+		raw, _ := json.Marshal(mk.Value)
+		value, _ := jsonnum.Decode(raw)
+		out = append(out, m.markerFinding(Warning, RuleInlineDefault, id.Package, pos, goPath, where(markers.KubebuilderDefaultName, string(raw), value)+
+			"; controller-gen writes it as the default of every property of type "+owner+", controller-gen-default leaves it out"))
+	}
+	if m.opts.Implicit {
+		for _, v := range fi.Markers[markers.ImplicitName] {
+			out = append(out, m.markerFinding(Error, RuleInlineDefault, id.Package, pos, goPath, fmt.Sprintf(
+				"+%s=%v on an inline field applies to nothing: %s has no property of its own, its fields are %s's. "+
+					"Put it on type %s (for all its fields, %s's among them), or on the fields of %s", markers.ImplicitName, v, name, owner, owner, name, name)))
+		}
+	}
+	return out
+}

@@ -1,0 +1,216 @@
+package model
+
+import (
+	"testing"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+)
+
+// TestCheckField: KEP-1929's rules on a field's tag and on its author's
+// default (rules.go), with the type checks after them (check.go), as the
+// lint and the generators see them: an error refuses the default, a
+// warning (for +kubebuilder:default, and everything under
+// crd:implicitDefaults=false) leaves it in.
+func TestCheckField(t *testing.T) {
+	for _, tc := range []struct {
+		field    string
+		implicit *bool // default true
+		want     []string
+		rule     string // the rule that refuses the default, if one does
+	}{
+		{field: "Rules.structEmpty"},
+		{field: "Rules.structNotEmpty", rule: RuleStructDefaultEmpty,
+			want: []string{`error struct-default-not-empty: +default={"name":"x"} on a non-pointer struct: only {} is allowed, because Go clients always send the struct. ` +
+				"Make the field a pointer to give it a default, or put defaults on the struct's own fields"}},
+		{field: "Rules.structNotEmpty", implicit: new(bool), want: []string{`warning struct-default-not-empty: +default={"name":"x"}`}},
+		{field: "Rules.structNotEmptyKubebuilder", want: []string{`warning struct-default-not-empty: +kubebuilder:default={"name":"x"} on a non-pointer struct`}},
+		{field: "Rules.windowValue", rule: RuleStructDefaultEmpty, want: []string{`error struct-default-not-empty: +default={"size":3} on a non-pointer struct`}},
+		{field: "Rules.structPointer"},
+		{field: "Rules.noOmitempty", rule: RuleNeedsOmitempty,
+			want: []string{`error default-needs-omitempty: +default="x" is not the zero value "", and without omitempty Go clients always send "", so the default would never apply to them. ` +
+				"Add omitempty (or omitzero) to the json tag, or make the field a pointer"}},
+		{field: "Rules.noOmitempty", implicit: new(bool), want: []string{`warning default-needs-omitempty: +default="x" is not the zero value ""`}},
+		{field: "Rules.noOmitemptyZero"},
+		{field: "Rules.noOmitemptyZeroInt"},
+		{field: "Rules.noOmitemptyFalse"},
+		{field: "Rules.noOmitemptyTrue", rule: RuleNeedsOmitempty, want: []string{"error default-needs-omitempty: +default=true is not the zero value false"}},
+		{field: "Rules.omitempty"},
+		{field: "Rules.omitzero"},
+		{field: "Rules.pointer"},
+		{field: "Rules.listNoOmitempty"},
+		{field: "Rules.mapNoOmitempty"},
+		{field: "Rules.duration", rule: RuleNeedsOmitempty, want: []string{`error default-needs-omitempty: +default="1s" is not the zero value "0s"`}},
+		{field: "Rules.durationZero"},
+		{field: "Rules.time"},
+		{field: "Rules.quantity", rule: RuleNeedsOmitempty, want: []string{`error default-needs-omitempty: +default="1" is not the zero value "0"`}},
+		{field: "Rules.intOrString", rule: RuleNeedsOmitempty, want: []string{"error default-needs-omitempty: +default=3 is not the zero value 0"}},
+		{field: "Rules.badQuantity", rule: RuleTypeMismatch, want: []string{`error default-type-mismatch: +default="lots": "lots" is not a quantity`}},
+		{field: "Rules.wrongType", rule: RuleTypeMismatch, want: []string{`error default-type-mismatch: +default="three": the field's schema type is integer, the default is a JSON string`}},
+		{field: "Rules.overflow", rule: RuleTypeMismatch, want: []string{"error default-type-mismatch: +default=128: 128 does not fit in an int8"}},
+		{field: "Rules.null", rule: RuleTypeMismatch, want: []string{"error default-type-mismatch: +default=null: default null is ignored by the apiserver; remove it, or omit the marker"}},
+		{field: "Rules.float"},
+		{field: "Rules.floatWhole"},
+		{field: "Rules.list"},
+		{field: "Rules.map"},
+		{field: "Rules.omitemptyStruct", want: []string{"warning omitempty-struct: omitempty has no effect on a non-pointer struct"}},
+		{field: "Rules.omitzeroStruct"},
+		{field: "Rules.omitemptyPointer"},
+		{field: "Rules.plainStruct"},
+		{field: "Precedence.invalid", rule: "", want: []string{"error invalid-default"}},
+		{field: "Precedence.twoDefaults", want: []string{"error conflicting-defaults"}},
+		{field: "Precedence.sameTwice", want: []string{"warning duplicate-markers"}},
+	} {
+		implicit := tc.implicit == nil || *tc.implicit
+		m := newModel(t, Options{Implicit: implicit})
+		f := field(t, m, tc.field)
+		c := m.CheckField(f, goSchema(f.Shape, f.Type))
+		name := tc.field
+		if !implicit {
+			name += " (implicitDefaults=false)"
+		}
+		matchFindings(t, name, c.Findings, tc.want...)
+		if got := m.Lint(f); len(findings(got)) != len(c.Findings) {
+			t.Errorf("%s: Lint has %d findings, CheckField %d", name, len(got), len(c.Findings))
+		}
+		refused := false
+		for _, fnd := range c.Findings {
+			refused = refused || (fnd.Sev == Error)
+			if fnd.GoPath != f.GoPath() || fnd.JPath != "" || !fnd.Own {
+				t.Errorf("%s: finding about %s (%s, own %v)", name, fnd.GoPath, fnd.JPath, fnd.Own)
+			}
+		}
+		if c.Refused != refused || c.Rule != tc.rule {
+			t.Errorf("%s: refused %v by %q (%s), want %v by %q", name, c.Refused, c.Rule, c.Why, refused, tc.rule)
+		}
+		if c.Refused == (c.Why == "") {
+			t.Errorf("%s: refused %v, why %q", name, c.Refused, c.Why)
+		}
+		if ex, _ := m.Explicit(f); (c.Explicit == nil) != (ex == nil) {
+			t.Errorf("%s: explicit %v, Explicit says %v", name, c.Explicit, ex)
+		}
+	}
+}
+
+// TestCheckElement: a list item or map value's type default, against the
+// item's schema type and Go type.
+func TestCheckElement(t *testing.T) {
+	m := newModel(t, Options{Implicit: true})
+	for _, tc := range []struct {
+		field string
+		raw   string
+		want  []string
+	}{
+		{field: "Rules.items", raw: `"typed"`},
+		{field: "Rules.values", raw: `"typed"`},
+		{field: "Rules.pointerItems", raw: `{"size":3}`},
+		{field: "Rules.wrongItems", raw: `"large"`, want: []string{`error default-type-mismatch: +default on type WrongTyped="large": the field's schema type is integer, the default is a JSON string`}},
+		{field: "Rules.badItems", want: []string{"error invalid-default"}},
+		{field: "Rules.plain"},
+	} {
+		f := field(t, m, tc.field)
+		elem := m.ShapeOf(f.Shape.Elem, f.Pkg)
+		c := m.CheckElement(goSchema(elem, f.Shape.Elem), elem)
+		matchFindings(t, tc.field, c.Findings, tc.want...)
+		got := ""
+		if c.Explicit != nil {
+			got = string(c.Explicit.Raw)
+		}
+		if got != tc.raw {
+			t.Errorf("%s: explicit %q, want %q", tc.field, got, tc.raw)
+		}
+		if mismatch := len(tc.want) > 0 && tc.raw != ""; c.Refused != mismatch || (mismatch && c.Rule != RuleTypeMismatch) {
+			t.Errorf("%s: refused %v by %q", tc.field, c.Refused, c.Rule)
+		}
+		for _, fnd := range c.Findings {
+			if fnd.GoPath == "" || fnd.GoPath == f.GoPath() {
+				t.Errorf("%s: finding about %q, want the item's type", tc.field, fnd.GoPath)
+			}
+		}
+	}
+}
+
+// TestGoSchema: the type part of the schema controller-gen generates for
+// a Go type, as the lint checks defaults without one.
+func TestGoSchema(t *testing.T) {
+	m := newModel(t, Options{Implicit: true})
+	for _, tc := range []struct {
+		field, typ  string
+		intOrString bool
+	}{
+		{field: "Rules.noOmitempty", typ: "string"},
+		{field: "Rules.pointer", typ: "string"},
+		{field: "Rules.noOmitemptyZeroInt", typ: "integer"},
+		{field: "Rules.overflow", typ: "integer"},
+		{field: "Rules.noOmitemptyFalse", typ: "boolean"},
+		{field: "Rules.float", typ: "number"},
+		{field: "Rules.floatWhole", typ: "number"},
+		{field: "Rules.bytes", typ: "string"},
+		{field: "Rules.list", typ: "array"},
+		{field: "Rules.map", typ: "object"},
+		{field: "Rules.plainStruct", typ: "object"},
+		{field: "Rules.structPointer", typ: "object"},
+		{field: "Rules.duration", typ: "string"},
+		{field: "Rules.time", typ: "string"},
+		{field: "Rules.quantity", intOrString: true},
+		{field: "Rules.badQuantity", intOrString: true},
+		{field: "Rules.intOrString", intOrString: true},
+		{field: "Rules.any", typ: ""},
+		{field: "Precedence.typeOnly", typ: "string"},
+	} {
+		f := field(t, m, tc.field)
+		s := goSchema(f.Shape, f.Type)
+		if s.Type != tc.typ || s.XIntOrString != tc.intOrString {
+			t.Errorf("goSchema(%s) = type %q, int-or-string %v; want %q, %v", tc.field, s.Type, s.XIntOrString, tc.typ, tc.intOrString)
+		}
+	}
+}
+
+func TestFitsSchemaMessages(t *testing.T) {
+	for _, tc := range []struct {
+		value any
+		s     apiextensionsv1.JSONSchemaProps
+		want  string
+	}{
+		{nil, apiextensionsv1.JSONSchemaProps{Type: "string"}, "default null is ignored by the apiserver; remove it, or omit the marker"},
+		{"x", apiextensionsv1.JSONSchemaProps{Type: "integer"}, "the field's schema type is integer, the default is a JSON string"},
+		{true, apiextensionsv1.JSONSchemaProps{XIntOrString: true}, "the field is an int-or-string, the default is a JSON boolean"},
+		{map[string]any{}, apiextensionsv1.JSONSchemaProps{XIntOrString: true}, "the field is an int-or-string, the default is a JSON object"},
+		{"x", apiextensionsv1.JSONSchemaProps{XIntOrString: true}, ""},
+		{[]any{}, apiextensionsv1.JSONSchemaProps{Type: "array"}, ""},
+		{[]any{}, apiextensionsv1.JSONSchemaProps{Type: "object"}, "the field's schema type is object, the default is a JSON array"},
+		{"x", apiextensionsv1.JSONSchemaProps{}, ""},
+		{true, apiextensionsv1.JSONSchemaProps{Type: "boolean"}, ""},
+		{"x", apiextensionsv1.JSONSchemaProps{Type: "number"}, "the field's schema type is number, the default is a JSON string"},
+	} {
+		if got := fitsSchema(tc.value, &tc.s); got != tc.want {
+			t.Errorf("fitsSchema(%#v, %+v) = %q, want %q", tc.value, tc.s, got, tc.want)
+		}
+	}
+}
+
+// TestKEPSeverity: KEP-1929's rules bind +default: an error; a warning for
+// +kubebuilder:default and under crd:implicitDefaults=false.
+func TestKEPSeverity(t *testing.T) {
+	for _, tc := range []struct {
+		implicit, kb bool
+		want         Severity
+	}{
+		{true, false, Error},
+		{true, true, Warning},
+		{false, false, Warning},
+		{false, true, Warning},
+	} {
+		m := &Model{opts: Options{Implicit: tc.implicit}}
+		if got := m.kepSeverity(&Explicit{Kubebuilder: tc.kb}); got != tc.want {
+			t.Errorf("kepSeverity(implicit %v, kubebuilder %v) = %v, want %v", tc.implicit, tc.kb, got, tc.want)
+		}
+	}
+}
+
+func TestEmptyObject(t *testing.T) {
+	for raw, want := range map[string]bool{`{}`: true, `{ }`: true, `{"a":1}`: false, `[]`: false, `null`: false} {
+		if got := (&Explicit{Raw: []byte(raw)}).EmptyObject(); got != want {
+			t.Errorf("EmptyObject(%s) = %v", raw, got)
+		}
+	}
+}

@@ -1,0 +1,3 @@
+// +implicitDefaults=true
+
+package conflict

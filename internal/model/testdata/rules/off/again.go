@@ -1,0 +1,3 @@
+// +implicitDefaults=false
+
+package off
