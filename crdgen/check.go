@@ -116,6 +116,11 @@ func (ch *checker) report(d *defaulter) {
 // in the Go source it comes from and, for a default, which rule wrote it.
 func (d *defaulter) reportSchemaError(c *apiextensionsv1.CustomResourceDefinition, e schemaError, rule string) {
 	versions, spath := splitSchemaField(c, e.Field)
+	for _, v := range versions {
+		if d.belowRecursion(c.Name, v, spath) {
+			return // the recursive-type error says why, at the Go field
+		}
+	}
 	aboutDefault := strings.Contains(e.Field[strings.Index(e.Field, "openAPIV3Schema")+1:], ".default")
 	var n node
 	var o origin

@@ -199,8 +199,11 @@ func TestDefaultsAloneDecidesAsCRD(t *testing.T) {
 	errorLines := func(diags string) []string {
 		var out []string
 		for _, l := range strings.Split(diags, "\n") {
-			// the apiserver's messages start with "CRD <name>:" and may span lines
-			if strings.Contains(l, ": error: ") && !strings.Contains(l, ": CRD ") {
+			// the apiserver's messages start with "CRD <name>:" and may span
+			// lines; recursive-type, which replaces the apiserver's message
+			// about a recursive type, is the CRD's too (the Go defaulter
+			// handles recursive types)
+			if strings.Contains(l, ": error: ") && !strings.Contains(l, ": CRD ") && !strings.HasSuffix(l, "[recursive-type]") {
 				out = append(out, l)
 			}
 		}
@@ -263,6 +266,7 @@ func TestLintIsTheGenerators(t *testing.T) {
 	lintRules := map[string]bool{
 		"omitempty-struct": true, "struct-default-not-empty": true, "default-needs-omitempty": true,
 		"invalid-default": true, "unresolved-ref": true, "default-type-mismatch": true, "conflicting-defaults": true,
+		"duplicate-markers": true, "inline-default": true, "recursive-default": true,
 	}
 	line := regexp.MustCompile(`^(\S+?):(\d+):(\d+): (\w+): (\S+)(?: \([^)]*\))?: (.*) \[([\w-]+)\]$`)
 	key := func(file, l, c, sev, goPath, msg, rule string) string {

@@ -151,6 +151,9 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 	}
 	checks.generatorDone()
 	checks.report(b.d)
+	for _, f := range b.d.recursive {
+		b.d.diags.Add(f) // the CRD's, not the Go defaulter's: defaults does not report them
+	}
 	defer b.release()
 	if boolOpt(g.Explain, false) {
 		b.d.model.Explain(DiagnosticsOutput)

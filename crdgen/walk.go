@@ -1,6 +1,7 @@
 package crdgen
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"slices"
@@ -34,6 +35,12 @@ type defaulter struct {
 	// originKey(crd, version, ""), where locate starts.
 	versionRoots map[string]versionRoot
 	roots        map[string]node
+	// recursive are the findings about recursive types, which only the
+	// crd generator reports (the CRD cannot express them; the Go defaulter
+	// can), and the schema paths, by originKey, where the recursion left
+	// the property without a type: the apiserver's errors there are theirs.
+	recursive   []model.Finding
+	recursiveAt map[string]bool
 }
 
 func newDefaulter(p *crd.Parser, col *ctmarkers.Collector, roots []*loader.Package, opts options) *defaulter {
@@ -45,6 +52,7 @@ func newDefaulter(p *crd.Parser, col *ctmarkers.Collector, roots []*loader.Packa
 		origins:      map[string]origin{},
 		versionRoots: map[string]versionRoot{},
 		roots:        map[string]node{},
+		recursiveAt:  map[string]bool{},
 	}
 }
 
@@ -60,6 +68,25 @@ type loc struct {
 	// resource is true on the root and on x-kubernetes-embedded-resource
 	// nodes, where metadata, apiVersion and kind get no default.
 	resource bool
+	// types are the struct types the walk is inside, innermost first, and
+	// via the field it went down last: a struct type met again below
+	// itself is where a recursive type comes back.
+	types *typeFrame
+	via   *model.Field
+}
+
+type typeFrame struct {
+	id     model.TypeIdent
+	parent *typeFrame
+}
+
+func (l loc) inside(id model.TypeIdent) bool {
+	for f := l.types; f != nil; f = f.parent {
+		if f.id == id {
+			return true
+		}
+	}
+	return false
 }
 
 func (l loc) property(name string) loc {
@@ -109,6 +136,10 @@ func (d *defaulter) applyCRD(c *apiextensionsv1.CustomResourceDefinition, roots 
 
 // structNode walks the fields of the struct type id, whose schema is s.
 func (d *defaulter) structNode(s *apiextensionsv1.JSONSchemaProps, id model.TypeIdent, l loc) {
+	for _, f := range d.model.StructFindings(id) {
+		d.diags.Add(f)
+	}
+	l.types = &typeFrame{id: id, parent: l.types}
 	if v := d.model.ImplicitMarker(id); v != nil {
 		l.inherit = v
 	}
@@ -130,6 +161,7 @@ func (d *defaulter) structNode(s *apiextensionsv1.JSONSchemaProps, id model.Type
 func (d *defaulter) field(prop *apiextensionsv1.JSONSchemaProps, f *model.Field, l loc) {
 	below := l
 	below.inherit = d.model.Below(f, l.inherit)
+	below.via = f
 	d.descend(prop, f.Shape, f.Pkg, below)
 	dec := d.model.Decide(prop, f, l.inherit, l.jpath)
 	d.apply(prop, dec, l, f.Pos(), f.GoPath(), d.model.Own(f.Pkg))
@@ -162,6 +194,10 @@ func (d *defaulter) descend(s *apiextensionsv1.JSONSchemaProps, sh model.Shape, 
 	}
 	switch sh.Kind {
 	case model.KindStruct:
+		if sh.HasIdent && l.inside(sh.Ident) && untyped(s) {
+			d.recursion(l)
+			return
+		}
 		if sh.HasIdent {
 			l.resource = s.XEmbeddedResource
 			d.structNode(s, sh.Ident, l)
@@ -245,4 +281,47 @@ func originKey(crd, version, spath string) string { return crd + "|" + version +
 func (d *defaulter) record(l loc, o origin) {
 	o.jpath = l.jpath
 	d.origins[originKey(l.crd, l.version, l.spath)] = o
+}
+
+// untyped reports a schema without a type, as controller-gen's flattener
+// leaves the property where a recursive type comes back.
+func untyped(s *apiextensionsv1.JSONSchemaProps) bool {
+	return s.Type == "" && !s.XIntOrString && s.XPreserveUnknownFields == nil && len(s.Properties) == 0 &&
+		s.Items == nil && s.AdditionalProperties == nil && len(s.AllOf) == 0 && len(s.AnyOf) == 0 && len(s.OneOf) == 0
+}
+
+// recursion reports, at the field the walk went down last, a recursive
+// type in a CRD: the property where the type comes back has no type, and
+// the apiserver refuses it with a message that does not say why.
+func (d *defaulter) recursion(l loc) {
+	d.recursiveAt[originKey(l.crd, l.version, l.spath)] = true
+	f := l.via
+	if f == nil {
+		return
+	}
+	cycle := "a recursive type"
+	if c, ok := d.model.FieldCycle(f); ok {
+		cycle = c.String()
+	}
+	fnd := d.model.FieldFinding(f, model.Error, model.RuleRecursiveType, fmt.Sprintf("%s: a CRD schema cannot express a recursive type "+
+		"(controller-gen leaves this property without a type, which the apiserver refuses). Break the cycle: refer to the nested objects "+
+		"by name (e.g. a list of names), or make this field schema-less: runtime.RawExtension, or "+
+		"+kubebuilder:pruning:PreserveUnknownFields with +kubebuilder:validation:Schemaless and +kubebuilder:validation:Type=object", cycle))
+	fnd.JPath = l.jpath
+	d.recursive = append(d.recursive, fnd)
+}
+
+// belowRecursion reports a schema path at or below a property that a
+// recursive type left without a type.
+func (d *defaulter) belowRecursion(crdName, version, spath string) bool {
+	for p := spath; ; {
+		if d.recursiveAt[originKey(crdName, version, p)] {
+			return true
+		}
+		segs := splitSegments(p)
+		if len(segs) <= 1 {
+			return false
+		}
+		p = strings.Join(segs[:len(segs)-1], ".")
+	}
 }
