@@ -89,9 +89,9 @@ func FuzzDefault(f *testing.F) {
 	})
 }
 
-// FuzzImplicit: +implicitDefaults=<text> is true, false or an error, on
-// every target, never a panic; true and false are exactly the values
-// strconv-free Go literals "true" and "false".
+// FuzzImplicit: +implicitDefaults=<text> parses alike on fields, types
+// and packages, never panics, and yields true or false only for the text
+// "true" or "false" (spaces around it aside), else an error.
 func FuzzImplicit(f *testing.F) {
 	reg := registry(f)
 	for _, s := range []string{"true", "false", "", "no", `"false"`, " false", "false ", "True", "{}", "1"} {

@@ -1,3 +1,9 @@
+// make mutation (hack/mutation.sh) builds with tag mutation: this test
+// checks the index, not a decision, and takes most of the package's test
+// time, which every mutant would pay.
+
+//go:build !mutation
+
 package decision
 
 import (
