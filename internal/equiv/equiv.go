@@ -17,7 +17,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
@@ -298,5 +300,11 @@ func cloneWithout(m map[string]any, p []string) map[string]any {
 	return c
 }
 
-// Seed returns a seed from the clock, for runs that print it.
-func Seed() uint64 { return rand.Uint64() }
+// Seed returns a random seed, for runs that print it; RULE_OF_THUMB_SEED
+// in the environment replays a printed one.
+func Seed() uint64 {
+	if s, err := strconv.ParseUint(os.Getenv("RULE_OF_THUMB_SEED"), 10, 64); err == nil {
+		return s
+	}
+	return rand.Uint64()
+}
