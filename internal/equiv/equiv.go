@@ -300,10 +300,10 @@ func cloneWithout(m map[string]any, p []string) map[string]any {
 	return c
 }
 
-// Seed returns a random seed, for runs that print it; RULE_OF_THUMB_SEED
+// Seed returns a random seed, for runs that print it; EQUIV_SEED
 // in the environment replays a printed one.
 func Seed() uint64 {
-	if s, err := strconv.ParseUint(os.Getenv("RULE_OF_THUMB_SEED"), 10, 64); err == nil {
+	if s, err := strconv.ParseUint(os.Getenv("EQUIV_SEED"), 10, 64); err == nil {
 		return s
 	}
 	return rand.Uint64()
