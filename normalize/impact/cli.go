@@ -6,7 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
+	"sync"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -123,16 +125,115 @@ func RunCLI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(o.files) == 0 {
 		return out.crdReport(a.Findings(), a.DefaultChanges(oldCRDs, newCRDs))
 	}
-	inputs, err := a.ReadInputs(o.files, stdin)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return ExitUnusable
+	return streamReport(ctx, a, o.files, stdin, o.skipOtherGroups, out, workers)
+}
+
+// workers is how many objects are analyzed at once: GOMAXPROCS.
+var workers = runtime.GOMAXPROCS(0)
+
+// slot is one object in flight: read in input order, analyzed by any
+// worker, reported in input order.
+type slot struct {
+	in      Input
+	readErr error
+	skipped bool
+	rec     *Record
+	err     error
+	done    chan struct{}
+}
+
+// streamReport reads the objects of files one at a time, analyzes up to n
+// at once, and reports each as soon as it and those before it are done, in
+// input order, so that the output is the same for any n and memory holds
+// only the objects in flight (about 2n), not the input. Only the table
+// waits for the end. The first unusable object (or unreadable document)
+// ends the run with exit status 2, after the objects before it.
+func streamReport(ctx context.Context, a *Analyzer, files []string, stdin io.Reader, skipOtherGroups bool, out *printer, n int) int {
+	n = max(n, 1)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	work := make(chan *slot, n)
+	order := make(chan *slot, n)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for s := range work {
+				s.rec, s.err = a.Object(ctx, s.in.Object)
+				close(s.done)
+			}
+		}()
 	}
-	records, skipped, code := analyzeAll(ctx, a, inputs, o.skipOtherGroups, stderr)
-	if code == ExitUnusable {
-		return code
+	go func() {
+		defer close(order)
+		defer close(work)
+		send := func(s *slot) bool {
+			select {
+			case order <- s:
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		}
+		for _, f := range files {
+			err := eachInput(f, stdin, func(in Input) error {
+				s := &slot{in: in, done: make(chan struct{})}
+				apiVersion, _ := in.Object["apiVersion"].(string)
+				gv, _ := schema.ParseGroupVersion(apiVersion)
+				if skipOtherGroups && !a.KnowsGroup(gv.Group) {
+					s.skipped = true
+					close(s.done)
+				} else {
+					select {
+					case work <- s:
+					case <-ctx.Done():
+						return ctx.Err()
+					}
+				}
+				if !send(s) {
+					return ctx.Err()
+				}
+				return nil
+			})
+			if err != nil {
+				if ctx.Err() == nil {
+					s := &slot{readErr: err, done: make(chan struct{})}
+					close(s.done)
+					send(s)
+				}
+				return
+			}
+		}
+	}()
+	// on return, the reader and the workers stop before the report ends
+	defer func() {
+		cancel()
+		wg.Wait()
+	}()
+	rep := out.startObjects(a.Findings())
+	for s := range order {
+		<-s.done
+		if s.readErr != nil {
+			fmt.Fprintln(out.stderr, s.readErr)
+			return ExitUnusable
+		}
+		if s.skipped {
+			rep.skipped++
+			continue
+		}
+		// the apiserver's warnings under fieldValidation=Warn, the default
+		for _, path := range s.in.Duplicates {
+			fmt.Fprintf(out.stderr, "%s: warning: duplicate field %q\n", s.in.Source, path)
+		}
+		if s.err != nil {
+			fmt.Fprintf(out.stderr, "%s: %v\n", s.in.Source, s.err)
+			return ExitUnusable
+		}
+		s.rec.Source = s.in.Source
+		rep.record(s.rec)
 	}
-	return out.objectReport(a.Findings(), records, skipped)
+	return rep.end()
 }
 
 // loadBoth loads the CRDs of OLD and NEW (normalize.LoadCRDs).
@@ -165,32 +266,4 @@ func printInvalidCRD(stderr io.Writer, err error) {
 	for _, p := range fromErrorList(invalid.Errors) {
 		fmt.Fprintf(stderr, "%s: CRD %s: %s\n", invalid.Side, invalid.CRD, p)
 	}
-}
-
-// analyzeAll runs every object through the analyzer. An object of no CRD
-// makes the input unusable, unless its group is no CRD's and
-// skipOtherGroups, when it is counted as skipped.
-func analyzeAll(ctx context.Context, a *Analyzer, inputs []Input, skipOtherGroups bool, stderr io.Writer) ([]*Record, int, int) {
-	var records []*Record
-	skipped := 0
-	for _, in := range inputs {
-		apiVersion, _ := in.Object["apiVersion"].(string)
-		gv, _ := schema.ParseGroupVersion(apiVersion)
-		if skipOtherGroups && !a.KnowsGroup(gv.Group) {
-			skipped++
-			continue
-		}
-		// the apiserver's warnings under fieldValidation=Warn, the default
-		for _, path := range in.Duplicates {
-			fmt.Fprintf(stderr, "%s: warning: duplicate field %q\n", in.Source, path)
-		}
-		r, err := a.Object(ctx, in.Object)
-		if err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", in.Source, err)
-			return nil, 0, ExitUnusable
-		}
-		r.Source = in.Source
-		records = append(records, r)
-	}
-	return records, skipped, ExitOK
 }

@@ -2,6 +2,7 @@ package impact
 
 import (
 	"fmt"
+	"sync"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -35,8 +36,9 @@ type version struct {
 	structural *structuralschema.Structural
 	// pipe is the create and request-decode path, built on first use: it
 	// compiles the version's CEL rules.
-	pipe    *pipeline.Pipeline
-	pipeErr error
+	pipeOnce sync.Once
+	pipe     *pipeline.Pipeline
+	pipeErr  error
 }
 
 // newDefinition builds the definition of a valid CRD.
@@ -97,10 +99,10 @@ func (d *definition) apiVersion(version string) string {
 	return d.crd.Spec.Group + "/" + version
 }
 
-// pipeline is the create and request-decode path of a served version.
+// pipeline is the create and request-decode path of a served version,
+// built when the first object of the version needs it, once, whichever
+// worker asks first.
 func (v *version) pipeline() (*pipeline.Pipeline, error) {
-	if v.pipe == nil && v.pipeErr == nil {
-		v.pipe, v.pipeErr = pipeline.New(v.def.crd, v.name)
-	}
+	v.pipeOnce.Do(func() { v.pipe, v.pipeErr = pipeline.New(v.def.crd, v.name) })
 	return v.pipe, v.pipeErr
 }

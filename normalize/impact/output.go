@@ -81,29 +81,56 @@ func (p *printer) textFindings(findings []Finding) {
 	}
 }
 
-// objectReport is the report with FILEs: the CRD findings, a summary line
-// per object with its details, then the table.
-func (p *printer) objectReport(findings []Finding, records []*Record, skipped int) int {
-	code := ExitOK
-	for _, r := range records {
-		if r.Fails {
-			code = ExitImpact
-		}
+// objectReport writes the report with FILEs one object at a time: the CRD
+// findings before the first object (nothing is written before an object
+// is reported, or the end), a summary line per object with its details as
+// it comes, then the table, from counts.
+type objectReport struct {
+	p        *printer
+	findings []Finding
+	started  bool
+	objects  int
+	skipped  int
+	count    map[string]int
+	code     int
+}
+
+func (p *printer) startObjects(findings []Finding) *objectReport {
+	return &objectReport{p: p, findings: findings, count: map[string]int{}, code: ExitOK}
+}
+
+func (o *objectReport) start() {
+	if !o.started && !o.p.json {
+		o.p.textFindings(o.findings)
 	}
-	if p.json {
-		for _, r := range records {
-			p.writeJSON(r)
-		}
-		p.table(p.stderr, records, skipped)
-		return code
+	o.started = true
+}
+
+func (o *objectReport) record(r *Record) {
+	o.start()
+	if r.Fails {
+		o.code = ExitImpact
 	}
-	p.textFindings(findings)
-	for _, r := range records {
-		p.textRecord(r)
+	o.objects++
+	for _, c := range r.Categories {
+		o.count[c]++
 	}
-	p.table(p.stdout, records, skipped)
-	fmt.Fprintln(p.stdout, conversionNote)
-	return code
+	if o.p.json {
+		o.p.writeJSON(r)
+	} else {
+		o.p.textRecord(r)
+	}
+}
+
+func (o *objectReport) end() int {
+	o.start()
+	if o.p.json {
+		o.p.table(o.p.stderr, o.objects, o.count, o.skipped)
+		return o.code
+	}
+	o.p.table(o.p.stdout, o.objects, o.count, o.skipped)
+	fmt.Fprintln(o.p.stdout, conversionNote)
+	return o.code
 }
 
 func (p *printer) writeJSON(v any) {
@@ -209,14 +236,8 @@ var tableText = map[string]string{
 
 // table writes how many objects fall in each category (an object can be
 // in several).
-func (p *printer) table(w io.Writer, records []*Record, skipped int) {
-	count := map[string]int{}
-	for _, r := range records {
-		for _, c := range r.Categories {
-			count[c]++
-		}
-	}
-	fmt.Fprintf(w, "%-30s %6d\n", "objects", len(records))
+func (p *printer) table(w io.Writer, objects int, count map[string]int, skipped int) {
+	fmt.Fprintf(w, "%-30s %6d\n", "objects", objects)
 	for _, c := range tableRows {
 		fmt.Fprintf(w, "  %-28s %6d\n", tableText[c], count[c])
 	}
