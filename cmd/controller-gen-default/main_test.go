@@ -129,8 +129,16 @@ func TestCLI(t *testing.T) {
 		}
 		// crd and defaults in one run: each error once
 		_, stderr, _ = run(t, bin, "crd", "defaults", "paths=./testdata/forbidden/...", "output:dir="+out)
-		if n := strings.Count(stderr, "two different defaults"); n != 1 {
+		if n := strings.Count(stderr, "BadMarkerSpec.Twice (spec.twice): two different defaults"); n != 1 {
 			t.Errorf("crd defaults printed the conflict %d times, want once:\n%s", n, stderr)
+		}
+		seen := map[string]int{}
+		for _, line := range strings.Split(stderr, "\n") {
+			if strings.Contains(line, ": error: ") || strings.Contains(line, ": warning: ") {
+				if seen[line]++; seen[line] == 2 {
+					t.Errorf("crd defaults printed twice: %s", line)
+				}
+			}
 		}
 	})
 
