@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"sync"
 
-	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
-	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/controller-gen-default/controller-gen-default/normalize"
@@ -52,41 +50,13 @@ func newDefinition(crd *apiextensionsv1.CustomResourceDefinition) (*definition, 
 		if v.Storage {
 			d.storageVersion = v.Name
 		}
-		s, err := storageSchema(internal, v.Name)
+		s, err := pipeline.StorageSchema(internal, v.Name)
 		if err != nil {
 			return nil, fmt.Errorf("CRD %s version %s: %w", crd.Name, v.Name, err)
 		}
 		d.versions[v.Name] = &version{def: d, name: v.Name, served: v.Served, structural: s}
 	}
 	return d, nil
-}
-
-// storageSchema is the structural schema of one version as the handler
-// builds it: NewStructural, then, unless spec.preserveUnknownFields,
-// PruneDefaults on a deep copy (the structural schema shares its default
-// values with the CRD).
-func storageSchema(crd *apiextensions.CustomResourceDefinition, version string) (*structuralschema.Structural, error) {
-	validation := crd.Spec.Validation
-	for _, v := range crd.Spec.Versions {
-		if v.Name == version && v.Schema != nil {
-			validation = v.Schema
-		}
-	}
-	if validation == nil || validation.OpenAPIV3Schema == nil {
-		return nil, fmt.Errorf("no schema")
-	}
-	s, err := structuralschema.NewStructural(validation.OpenAPIV3Schema)
-	if err != nil {
-		return nil, err
-	}
-	if p := crd.Spec.PreserveUnknownFields; p != nil && *p {
-		return s, nil
-	}
-	s = s.DeepCopy()
-	if err := structuraldefaulting.PruneDefaults(s); err != nil {
-		return nil, err
-	}
-	return s, nil
 }
 
 // groupKind is the group and kind of the definition's objects.

@@ -150,7 +150,7 @@ func New(crd *apiextensionsv1.CustomResourceDefinition, version string) (*Pipeli
 	p := &Pipeline{gvk: gvk, namespaced: namespaced, preserveUnknownFields: crd.Spec.PreserveUnknownFields,
 		structural: s, strategy: main, resource: crd.Spec.Names.Plural, storageVersion: version, storageStructural: s}
 	if sv := storageVersionOf(internal); sv != "" && sv != version {
-		if p.storageStructural, err = storageSchema(internal, sv); err != nil {
+		if p.storageStructural, err = StorageSchema(internal, sv); err != nil {
 			return nil, fmt.Errorf("%s version %s: %w", crd.Name, sv, err)
 		}
 		p.storageVersion = sv
@@ -171,11 +171,11 @@ func storageVersionOf(crd *apiextensions.CustomResourceDefinition) string {
 	return ""
 }
 
-// storageSchema is the structural schema of a version as the storage codec
+// StorageSchema is the structural schema of a version as the storage codec
 // uses it (customresource_handler.go, getOrCreateServingInfoFor):
 // NewStructural, then, unless spec.preserveUnknownFields, PruneDefaults on a
-// copy.
-func storageSchema(crd *apiextensions.CustomResourceDefinition, version string) (*structuralschema.Structural, error) {
+// deep copy (the structural schema shares its default values with the CRD).
+func StorageSchema(crd *apiextensions.CustomResourceDefinition, version string) (*structuralschema.Structural, error) {
 	validation := crd.Spec.Validation
 	for _, v := range crd.Spec.Versions {
 		if v.Name == version && v.Schema != nil {
