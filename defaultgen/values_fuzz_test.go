@@ -90,15 +90,15 @@ func loadValuesHarness(t testing.TB) *valuesHarness {
 
 // valueOutcome is what the generators make of one +default on one field.
 type valueOutcome struct {
-	field    string // JSON name
-	refused  string // the error, at file:line, when refused
-	crd      []byte // the CRD's default
-	lit      string // the Go expression the defaulter assigns
-	mainLit  string // the same, written in a package main
+	field    string            // JSON name
+	refused  string            // the error, at file:line, when refused
+	crd      []byte            // the CRD's default
+	lit      string            // the Go expression the defaulter assigns
+	mainLit  string            // the same, written in a package main
 	imports  map[string]string // of mainLit
-	goJSON   []byte // the Go value, evaluated as the compiler does, encoded by encoding/json
-	apiJSON  []byte // the CRD default as the apiserver stores it, encoded as it writes objects
-	goSource string // the statement of the generated code
+	goJSON   []byte            // the Go value, evaluated as the compiler does, encoded by encoding/json
+	apiJSON  []byte            // the CRD default as the apiserver stores it, encoded as it writes objects
+	goSource string            // the statement of the generated code
 }
 
 // run takes the decision the crd and defaults generators take for
