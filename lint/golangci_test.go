@@ -325,6 +325,7 @@ func exampleAPIDifferences() map[string][]string {
 		"nonpointerstructs/v1 SubLevel.Name", "structpointers/v1 SubLevel.Name", "scalars/v1 Object.Name",
 		"multi/v1 MultiSpec.Size", "multi/v2 MultiSpec.Size", "optout/v1 OptOutSpec.Name",
 		"features/v1 TourSpec.Protocol", "features/v1 TourSpec.PeerProtocol", "features/v1 TourSpec.Tier", "features/v1 TourSpec.Retries",
+		"features/v1 TourSpec.MaxBytes",
 		"features/v1 Backoff.Limit", "features/v1 Backoff.Strategy", "features/v1 Endpoint.Port", "features/v1 TourStatus.ObservedGeneration",
 		"conventions/v1 Deck.Colour", "conventions/v1 Engine.Fuel", "conventions/v1 Hull.Material", "conventions/v1 Rigging.Knots")
 	// ... and omitempty: non-pointer fields without it that get an implicit default, omitzero structs.
