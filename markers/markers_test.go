@@ -208,9 +208,11 @@ func TestEvaluate(t *testing.T) {
 	pkg := refsPackage(t)
 	for _, tc := range []struct {
 		value string
-		raw   string   // want, when the value evaluates
-		kind  ErrKind  // want, when it does not
-		msg   []string // in the error message
+		raw   string // want, when the value evaluates
+		exact string // the number as evaluated, when it is one, every digit
+
+		kind ErrKind  // want, when it does not
+		msg  []string // in the error message
 	}{
 		{value: `"TCP"`, raw: `"TCP"`},
 		{value: `3`, raw: `3`},
@@ -229,6 +231,7 @@ func TestEvaluate(t *testing.T) {
 		{value: `ref(Negative)`, raw: `-7`},
 		{value: `ref(Half)`, raw: `0.5`},
 		{value: `ref(Yes)`, raw: `true`},
+		{value: `ref(Tiny)`, raw: `8.673617379884035e-19`, exact: "8.67361737988403547205962240695953369140625e-19"},
 		{value: `ref(` + refsPath + `.Str)`, raw: `"TCP"`},
 		{value: `ref(` + refsPath + `/other.Name)`, raw: `"from-other"`},
 		{value: `ref(` + refsPath + `/other.DefaultPort)`, raw: `8080`},
@@ -257,7 +260,10 @@ func TestEvaluate(t *testing.T) {
 			if string(raw) != tc.raw {
 				t.Errorf("+default=%s = %s, want %s", tc.value, raw, tc.raw)
 			}
-			if want := decodeJSON(t, raw); !reflect.DeepEqual(value, want) {
+			if tc.exact != "" && value != Number(tc.exact) {
+				t.Errorf("+default=%s: value %#v, want %s exactly", tc.value, value, tc.exact)
+			}
+			if want := decodeJSON(t, raw); tc.exact == "" && !reflect.DeepEqual(value, want) {
 				t.Errorf("+default=%s: value %#v, want %#v (raw decoded)", tc.value, value, want)
 			}
 			continue
@@ -327,7 +333,9 @@ func TestApplyPriority(t *testing.T) {
 		t.Errorf("FieldDefault.ApplyPriority() = %d, want below ApplyPriorityDefault (%d)", p, crdmarkers.ApplyPriorityDefault)
 	}
 	var kb any = crdmarkers.Default{}
-	if pm, ok := kb.(interface{ ApplyPriority() crdmarkers.ApplyPriority }); ok && pm.ApplyPriority() <= (FieldDefault{}).ApplyPriority() {
+	if pm, ok := kb.(interface {
+		ApplyPriority() crdmarkers.ApplyPriority
+	}); ok && pm.ApplyPriority() <= (FieldDefault{}).ApplyPriority() {
 		t.Errorf("+kubebuilder:default applies at %d, before +default at %d", pm.ApplyPriority(), (FieldDefault{}).ApplyPriority())
 	}
 }

@@ -431,3 +431,24 @@ func TestDropRequiredListsAndNulls(t *testing.T) {
 		t.Errorf("decode/encode = %s", raw)
 	}
 }
+
+// TestHasNulls: a null inside an object or list default, which the
+// apiserver keeps (a default is applied after it prunes nulls) and Go
+// clients never send.
+func TestHasNulls(t *testing.T) {
+	for in, want := range map[string]bool{
+		`{"a":1,"b":"x"}`:            false,
+		`{"a":null}`:                 true,
+		`{"a":{"b":[1,{"c":2}]}}`:    false,
+		`{"a":{"b":[1,{"c":null}]}}`: true,
+		`[1,"x",{}]`:                 false,
+		`[1,null]`:                   true,
+		`[[null]]`:                   true,
+		`null`:                       false, // the default itself, refused elsewhere
+		`"x"`:                        false,
+	} {
+		if got := hasNulls(decode([]byte(in))); got != want {
+			t.Errorf("hasNulls(%s) = %v, want %v", in, got, want)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package model
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestTypeCycle: a struct type that holds itself, through fields,
 // pointers, list items, map values and inline structs, is recursive; the
@@ -17,6 +20,9 @@ func TestTypeCycle(t *testing.T) {
 		{"B", "B.as[*] → A.b → B"},
 		{"Outer", "Outer.Embedded (inline) → Embedded.back → Outer"},
 		{"Embedded", "Embedded.back → Outer.Embedded (inline) → Embedded"},
+		{"Multi", "Multi.self → Multi"}, // the shortest, though not the first
+		{"MultiB", "MultiB.back → Multi.long → MultiB"},
+		{"Twice", "Twice.x → Twice"}, // of two as short, the first
 		{"Leaf", ""},
 		{"Reaches", ""},
 		{"Precedence", ""},
@@ -80,6 +86,61 @@ func TestCycleQueriesAgree(t *testing.T) {
 			if c, _ := m.TypeCycle(typeID(t, m, n)); c.String() != want[n] {
 				t.Errorf("starting at %s: TypeCycle(%s) = %q, want %q", names[i], n, c.String(), want[n])
 			}
+		}
+	}
+}
+
+// ignoring is an index with the crd generator's ignoreUnexportedFields.
+type ignoring struct{ Index }
+
+func (ignoring) IgnoreUnexportedFields() bool { return true }
+
+// TestIgnoreUnexportedFields: with crd:ignoreUnexportedFields, an
+// unexported field is no property, no edge of the graph of types, and its
+// markers are not read.
+func TestIgnoreUnexportedFields(t *testing.T) {
+	for _, ignore := range []bool{false, true} {
+		m := newModelOf(t, Options{Implicit: true}, func(x Index) Index {
+			if ignore {
+				return ignoring{x}
+			}
+			return x
+		})
+		id := typeID(t, m, "Hidden")
+		var names []string
+		for _, f := range m.Fields(id) {
+			names = append(names, f.Tag.Name)
+		}
+		want := []string{"name", "next", "other"}
+		if ignore {
+			want = want[:1]
+		}
+		if !slices.Equal(names, want) {
+			t.Errorf("ignore %v: fields %v, want %v", ignore, names, want)
+		}
+		if c, ok := m.TypeCycle(id); ok == ignore {
+			t.Errorf("ignore %v: TypeCycle(Hidden) = %q, %v", ignore, c, ok)
+		}
+		if fs := m.StructFindings(id); (len(fs) == 0) != ignore {
+			t.Errorf("ignore %v: %d findings about Hidden's markers", ignore, len(fs))
+		}
+	}
+}
+
+// TestPath: the shortest path between two types of one component; none
+// to a type of another component, or one not reached.
+func TestPath(t *testing.T) {
+	m := newModel(t, Options{Implicit: true})
+	for _, tc := range []struct{ from, to, want string }{
+		{"A", "B", "A.b → B"},
+		{"B", "A", "B.as[*] → A"},
+		{"Multi", "MultiB", "Multi.long → MultiB"},
+		{"Leaf", "Node", ""},
+		{"Reaches", "Node", ""}, // reached, but in another component
+		{"Node", "Tree", ""},
+	} {
+		if got := m.path(typeID(t, m, tc.from), typeID(t, m, tc.to)).String(); got != tc.want {
+			t.Errorf("path(%s, %s) = %q, want %q", tc.from, tc.to, got, tc.want)
 		}
 	}
 }

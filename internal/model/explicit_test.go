@@ -3,6 +3,8 @@ package model
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 )
 
 // TestExplicitPrecedence: the author's default of a field is its own
@@ -248,4 +250,21 @@ func marshal(t testing.TB, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestWritten: messages quote a default's numbers as the author wrote
+// them, Raw as the apiserver stores them.
+func TestWritten(t *testing.T) {
+	for _, tc := range []struct {
+		ex   Explicit
+		want string
+	}{
+		{Explicit{Raw: []byte(`1`), Value: jsonnum.Number("1.0")}, `1.0`},
+		{Explicit{Raw: []byte(`{"a":9223372036854775807}`), Value: map[string]any{"a": jsonnum.Number("9223372036854775807")}}, `{"a":9223372036854775807}`},
+		{Explicit{Raw: []byte(`"raw"`), Value: func() {}}, `"raw"`},
+	} {
+		if got := tc.ex.Written(); got != tc.want {
+			t.Errorf("Written(%#v) = %s, want %s", tc.ex.Value, got, tc.want)
+		}
+	}
 }

@@ -51,17 +51,27 @@ func loadFixture(t testing.TB) {
 // its own caches.
 func newModel(t testing.TB, opts Options) *Model {
 	t.Helper()
+	return newModelOf(t, opts, func(x Index) Index { return x })
+}
+
+// newModelOf is newModel over the index that wrap makes of NewIndex's,
+// with the roots and the packages they import loaded.
+func newModelOf(t testing.TB, opts Options, wrap func(Index) Index) *Model {
+	t.Helper()
 	loadFixture(t)
-	idx := NewIndex(fixture.col, fixture.check)
+	idx := wrap(NewIndex(fixture.col, fixture.check))
 	for _, r := range fixture.roots {
 		idx.NeedPackage(r)
 		for _, e := range r.Errors {
 			t.Fatalf("testdata/rules: %v", e)
 		}
+		// as the crd generator's parser loads the packages of the types
+		// the schemas use
+		for _, imp := range r.Imports() {
+			idx.NeedPackage(imp)
+		}
 	}
-	m := New(idx, fixture.col, fixture.roots, opts)
-	m.loadImports = true
-	return m
+	return New(idx, fixture.col, fixture.roots, opts)
 }
 
 // typeID is the type of testdata/rules (or of its package off, as

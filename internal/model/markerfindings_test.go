@@ -35,11 +35,13 @@ func TestStructFindings(t *testing.T) {
 				`Put it on type Inlines (for all its fields, InlineImplicit's among them), or on the fields of InlineImplicit`,
 			`error inline-default: +default=3 on an inline field sets nothing: InlineNotObject has no property of its own, its fields are Inlines's. ` +
 				`Put the default on the fields of InlineNotObject, on a field of type Inlines, or on type Inlines itself`,
+			"error conflicting-defaults: two different settings: +implicitDefaults=false and +implicitDefaults=true; keep one", // InlineWithFindings.Sixth
 		}},
 		// Under crd:implicitDefaults=false, which promises controller-gen's
 		// output, a +default there is a warning, and +implicitDefaults means
 		// nothing anyway.
-		{"Inlines", false, []string{"warning inline-default: +default={", "warning inline-default: +kubebuilder:default=", "warning inline-default: +default=3"}},
+		{"Inlines", false, []string{"warning inline-default: +default={", "warning inline-default: +kubebuilder:default=", "warning inline-default: +default=3",
+			"error conflicting-defaults"}},
 	} {
 		m := newModel(t, Options{Implicit: tc.implicit})
 		id := typeID(t, m, tc.typ)

@@ -106,6 +106,7 @@ func TestCheckElement(t *testing.T) {
 		{field: "Rules.wrongItems", raw: `"large"`, want: []string{`error default-type-mismatch: +default on type WrongTyped="large": the field's schema type is integer, the default is a JSON string`}},
 		{field: "Rules.badItems", want: []string{"error invalid-default"}},
 		{field: "Rules.plain"},
+		{field: "SmallItems.items", raw: `300`, want: []string{"error default-type-mismatch: +default on type SmallItem=300: 300 does not fit in a uint8 (0 to 255)"}},
 	} {
 		f := field(t, m, tc.field)
 		elem := m.ShapeOf(f.Shape.Elem, f.Pkg)

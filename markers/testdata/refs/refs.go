@@ -14,6 +14,8 @@ const (
 	Half              = 0.5
 	Yes               = true
 	Complex           = 1 + 2i
+	// Tiny has an exact decimal of 43 significant digits.
+	Tiny = 1.0 / (1 << 60)
 )
 
 // Var is a variable, not a constant.

@@ -71,3 +71,20 @@ type UsesDefaultedNode struct {
 	Own  *DefaultedNode `json:"own,omitempty"`
 	Type *DefaultedNode `json:"type,omitempty"`
 }
+
+// Multi has a long cycle first and a short one second: the short one is
+// named.
+type Multi struct {
+	Long *MultiB `json:"long,omitempty"`
+	Self *Multi  `json:"self,omitempty"`
+}
+
+type MultiB struct {
+	Back *Multi `json:"back,omitempty"`
+}
+
+// Twice has two cycles of one length: the first is named.
+type Twice struct {
+	X *Twice `json:"x,omitempty"`
+	Y *Twice `json:"y,omitempty"`
+}

@@ -238,8 +238,9 @@ type Inlines struct {
 	// +default=3
 	InlineNotObject `json:",inline"`
 	// +default={"inner":"x"}
-	NotInline InlineDefault `json:"notInline"`
-	Unmarked  InlineNone    `json:",inline"`
+	NotInline          InlineDefault `json:"notInline"`
+	Unmarked           InlineNone    `json:",inline"`
+	InlineWithFindings `json:",inline"`
 }
 
 type InlineDefault struct {
@@ -261,4 +262,44 @@ type InlineNotObject struct {
 
 type InlineNone struct {
 	Fifth string `json:"fifth,omitempty"`
+}
+
+// +default=300
+type SmallItem uint8
+
+// SmallItems: an item default of the schema's JSON type that the Go type
+// cannot hold.
+type SmallItems struct {
+	Items []SmallItem `json:"items,omitempty"`
+}
+
+// Hidden: with the crd generator's ignoreUnexportedFields, its unexported
+// fields are neither properties nor edges of the graph of types.
+type Hidden struct {
+	Name string  `json:"name,omitempty"`
+	next *Hidden `json:"next,omitempty"`
+	// +default=1
+	// +default=2
+	// +implicitDefaults=false
+	// +implicitDefaults=true
+	other int `json:"other,omitempty"`
+}
+
+// InlineWithFindings is embedded inline by Inlines: its markers' findings
+// are Inlines' too.
+type InlineWithFindings struct {
+	// +implicitDefaults=false
+	// +implicitDefaults=true
+	Sixth string `json:"sixth"`
+}
+
+// Meta embeds a struct of another package inline.
+type Meta struct {
+	metav1.TypeMeta `json:",inline"`
+	Name            string `json:"name,omitempty"`
+}
+
+// Plain has the name of off.Plain.
+type Plain struct {
+	B string `json:"b"`
 }

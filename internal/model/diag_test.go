@@ -1,0 +1,115 @@
+package model
+
+import (
+	"go/token"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestDiagnostics: findings once per place, rule and message; sorted by
+// position; errors always printed; the user's warnings listed, other
+// modules' counted in one line unless verbose; notes only when verbose;
+// nothing printed twice by two reports.
+func TestDiagnostics(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(file string, line, col int) token.Position {
+		return token.Position{Filename: filepath.Join(wd, file), Line: line, Column: col}
+	}
+	fs := []Finding{
+		{Sev: Warning, Pos: at("b.go", 3, 2), GoPath: "B.X", JPath: "spec.x", Rule: "r1", Msg: "own warning", Own: true},
+		{Sev: Error, Pos: at("a.go", 9, 1), GoPath: "A.Y", Rule: "r2", Msg: "own error", Own: true},
+		{Sev: Error, Pos: at("a.go", 2, 5), GoPath: "A.Z", Rule: "r2", Msg: "earlier line", Own: true},
+		{Sev: Error, Pos: at("a.go", 2, 3), GoPath: "A.W", Rule: "r2", Msg: "earlier column", Own: true},
+		{Sev: Warning, Pos: token.Position{Filename: "/elsewhere/k8s.go", Line: 1, Column: 1}, GoPath: "K.V", Rule: "r3", Msg: "foreign", Own: false},
+		{Sev: Warning, Pos: token.Position{Filename: "/elsewhere/k8s.go", Line: 2, Column: 1}, GoPath: "K.W", Rule: "r4", Msg: "foreign 2", Own: false},
+		{Sev: Note, Pos: at("c.go", 1, 1), GoPath: "C.N", Rule: "r5", Msg: "a note", Own: true},
+		{Sev: Note, Pos: token.Position{Filename: "/elsewhere/k8s.go", Line: 3, Column: 1}, GoPath: "K.N", Rule: "r5", Msg: "foreign note", Own: false},
+	}
+	ds := NewDiagnostics()
+	for _, f := range fs {
+		ds.Add(f)
+		ds.Add(f) // once
+	}
+	dup := fs[0]
+	dup.JPath = "spec.other" // the same place, rule and message: the same finding
+	ds.Add(dup)
+	if len(ds.List()) != len(fs) {
+		t.Fatalf("%d findings, want %d", len(ds.List()), len(fs))
+	}
+	if !ds.HasErrors() {
+		t.Error("HasErrors() = false")
+	}
+	var b strings.Builder
+	if !ds.Report(&b, false, "crd:verbose=true") {
+		t.Error("Report with errors returned false")
+	}
+	want := "a.go:2:3: error: A.W: earlier column [r2]\n" +
+		"a.go:2:5: error: A.Z: earlier line [r2]\n" +
+		"a.go:9:1: error: A.Y: own error [r2]\n" +
+		"b.go:3:2: warning: B.X (spec.x): own warning [r1]\n" +
+		"warning: 2 findings in types from other modules (r3: 1, r4: 1); run with crd:verbose=true to list them\n"
+	if b.String() != want {
+		t.Errorf("Report:\n%s\nwant\n%s", b.String(), want)
+	}
+	b.Reset()
+	ds.Report(&b, true, "crd:verbose=true")
+	want = "/elsewhere/k8s.go:1:1: warning: K.V: foreign [r3]\n" +
+		"/elsewhere/k8s.go:2:1: warning: K.W: foreign 2 [r4]\n" +
+		"/elsewhere/k8s.go:3:1: note: K.N: foreign note [r5]\n" +
+		"c.go:1:1: note: C.N: a note [r5]\n" // by absolute path
+	if b.String() != want {
+		t.Errorf("a second, verbose Report prints what the first did not:\n%s\nwant\n%s", b.String(), want)
+	}
+
+	errs := NewDiagnostics()
+	for _, f := range fs {
+		errs.Add(f)
+	}
+	b.Reset()
+	if !errs.ReportErrors(&b) || strings.Count(b.String(), "\n") != 3 || strings.Contains(b.String(), "warning") {
+		t.Errorf("ReportErrors:\n%s", b.String())
+	}
+	none := NewDiagnostics()
+	none.Add(fs[0])
+	b.Reset()
+	if none.HasErrors() || none.ReportErrors(&b) || b.String() != "" {
+		t.Errorf("no errors: %q", b.String())
+	}
+}
+
+func TestRelPos(t *testing.T) {
+	wd, _ := os.Getwd()
+	for _, tc := range []struct{ in, want string }{
+		{filepath.Join(wd, "x", "a.go"), filepath.Join("x", "a.go")},
+		{"/elsewhere/a.go", "/elsewhere/a.go"},
+		{filepath.Join(filepath.Dir(wd), "sibling.go"), filepath.Join(filepath.Dir(wd), "sibling.go")},
+		{"", ""},
+	} {
+		if got := RelPos(token.Position{Filename: tc.in}).Filename; got != tc.want {
+			t.Errorf("RelPos(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if s := (Finding{Sev: Warning, Pos: token.Position{Filename: "a.go", Line: 1, Column: 2}, GoPath: "T.F", Rule: "r", Msg: "m"}).String(); s != "a.go:1:2: warning: T.F: m [r]" {
+		t.Errorf("String() = %q", s)
+	}
+}
+
+// TestDiagnosticsStable: findings at one position keep the order they
+// were found in.
+func TestDiagnosticsStable(t *testing.T) {
+	ds := NewDiagnostics()
+	pos := token.Position{Filename: "/a.go", Line: 1, Column: 1}
+	for _, rule := range []string{"z", "a", "m"} {
+		ds.Add(Finding{Sev: Error, Pos: pos, GoPath: "T.F", Rule: rule, Msg: "m"})
+	}
+	var b strings.Builder
+	ds.Report(&b, false, "")
+	if want := "/a.go:1:1: error: T.F: m [z]\n/a.go:1:1: error: T.F: m [a]\n/a.go:1:1: error: T.F: m [m]\n"; b.String() != want {
+		t.Errorf("Report:\n%s\nwant\n%s", b.String(), want)
+	}
+}
