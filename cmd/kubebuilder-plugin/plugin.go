@@ -88,7 +88,10 @@ status struct: encoding/json ignores it, so the field is always sent (KEP-1929).
 passed to WithDefaulter, whatever it is called) calls SetObjectDefaults_<Kind> first,
 the Go defaulter that make generate writes into the API package's zz_generated.defaults.go,
 so the webhook applies the +default markers as the CRD does. The rest of Default is kept.
-Where the plugin cannot wire it, it warns with file:line and the line to add.`,
+Where the plugin cannot wire it, it warns with file:line and the line to add.
+With --conversion: the Makefile gets test-conversion, next to test, which runs
+controller-gen-default conversion on the API packages: fields that round trips
+between versions lose, and defaults that disagree across versions.`,
 		}
 	}
 	return SubcommandMetadata{}
@@ -210,6 +213,12 @@ func handle(req PluginRequest, log io.Writer) PluginResponse {
 			}
 			return fail(strings.Split(err.Error(), "\n")...)
 		}
+		if conversionWebhooks(req.Config) {
+			if withTarget, added := addConversionTarget(out, apiPackages(req.Config)); added {
+				out = withTarget
+				notes = append(notes, "make "+conversionTarget+" checks the conversion code: round trips between versions and defaults across versions (controller-gen-default conversion)")
+			}
+		}
 		// Webhooks already there call the Go defaulters that make generate
 		// now writes.
 		var files map[string]string
@@ -317,6 +326,13 @@ func createWebhook(req PluginRequest, resp PluginResponse, log io.Writer) Plugin
 	if changed {
 		resp.Universe["Makefile"] = strings.Join(lines, "\n")
 		fmt.Fprintf(log, "%s: make generate now runs the defaults generator next to object\n", pluginKey)
+	}
+	if argBool(req.Args, "conversion") {
+		mk := strings.Join(lines, "\n")
+		if out, added := addConversionTarget(mk, apiPackages(req.Config)); added {
+			resp.Universe["Makefile"] = out
+			fmt.Fprintf(log, "%s: make %s checks the conversion code: round trips between versions and defaults across versions (controller-gen-default conversion)\n", pluginKey, conversionTarget)
+		}
 	}
 	filter := defaulterFilter{kind: argValue(req.Args, "kind"), version: argValue(req.Args, "version"), defaulting: argBool(req.Args, "defaulting")}
 	if mg, _ := req.Config["multigroup"].(bool); mg {
