@@ -124,7 +124,7 @@ func TestAPIPackages(t *testing.T) {
 	}
 	for config, want := range map[string]bool{
 		`{"resources":[{"webhooks":{"defaulting":true}},{"webhooks":{"conversion":true}}]}`: true,
-		`{"resources":[{"webhooks":{"conversion":false}}]}`:                               false,
+		`{"resources":[{"webhooks":{"conversion":false}}]}`:                                 false,
 		`{}`: false,
 	} {
 		var c map[string]any
