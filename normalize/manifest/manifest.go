@@ -93,18 +93,32 @@ func (e *Error) Unwrap() error { return e.Err }
 // Reader reads the objects of one file or stream.
 type Reader struct {
 	file string
-	dec  *utilyaml.YAMLOrJSONDecoder
 	doc  int
+	err  error
+	item int
+	// list streams the items of the current List (see the package doc).
+	list listStream
 	// pending are the items of the current List not yet returned, and
-	// their duplicate fields.
+	// their duplicate fields, when the List is decoded whole.
 	pending     []unstructured.Unstructured
 	pendingDups [][]string
-	item        int
-	err         error
-	// read holds what the decoder has read of the input and docs has not
-	// split yet; docs splits it into YAML documents as the decoder splits
-	// the input, one per Decode, so that the YAML of a document is at hand
-	// (the decoder converts it to JSON, which holds one value per field).
+	// oracle: no List is streamed (the tests' reference).
+	oracle bool
+	// streamed and whole count the Lists read each way (for tests).
+	streamed, whole int
+
+	// A YAML stream is split here, line by line (yamlLines), into raw (the
+	// document, for decodeWhole) and yamlList (its items, converted).
+	lines *yamlLines
+	raw   spill
+
+	// A JSON stream is split by utilyaml.YAMLOrJSONDecoder, which holds
+	// each document: read holds what the decoder has read of the input and
+	// docs has not split yet; docs splits it into YAML documents as the
+	// decoder splits the input, one per Decode, so that the YAML of a
+	// document is at hand (the decoder converts it to JSON, which holds one
+	// value per field), when the decoder falls back to YAML.
+	dec  *utilyaml.YAMLOrJSONDecoder
 	read *bytes.Buffer
 	docs *utilyaml.YAMLReader
 	// json: the input is a stream of JSON values (no YAML documents to
@@ -115,8 +129,13 @@ type Reader struct {
 // NewReader reads the objects of r, named file in errors and sources.
 func NewReader(file string, r io.Reader) *Reader {
 	r = transform.NewReader(r, unicode.BOMOverride(unicode.UTF8.NewDecoder()))
+	// the guess of utilyaml.NewYAMLOrJSONDecoder, which sees the same bytes
+	stream, _, isJSON := utilyaml.GuessJSONStream(r, 4096)
+	if !isJSON {
+		return &Reader{file: file, lines: &yamlLines{r: bufio.NewReader(stream)}}
+	}
 	read := &bytes.Buffer{}
-	return &Reader{file: file, dec: utilyaml.NewYAMLOrJSONDecoder(io.TeeReader(r, read), 4096),
+	return &Reader{file: file, dec: utilyaml.NewYAMLOrJSONDecoder(io.TeeReader(stream, read), 4096),
 		read: read, docs: utilyaml.NewYAMLReader(bufio.NewReader(read))}
 }
 
@@ -126,36 +145,123 @@ func (r *Reader) Next() (Object, error) {
 	if r.err != nil {
 		return Object{}, r.err
 	}
-	for len(r.pending) == 0 {
+	for {
+		if r.list != nil {
+			obj, dups, ok, err := r.list.next()
+			if err != nil {
+				r.list.close()
+				r.list = nil
+				r.err = &Error{File: r.file, Doc: r.doc, Item: r.item + 1, Err: err}
+				return Object{}, r.err
+			}
+			if ok {
+				r.item++
+				return Object{File: r.file, Doc: r.doc, Item: r.item, Object: obj, Duplicates: dups}, nil
+			}
+			r.list.close()
+			r.list = nil
+		}
+		if len(r.pending) > 0 {
+			u := r.pending[0]
+			r.pending[0] = unstructured.Unstructured{} // let it go once returned
+			r.pending = r.pending[1:]
+			dups := r.pendingDups[0]
+			r.pendingDups = r.pendingDups[1:]
+			r.item++
+			return Object{File: r.file, Doc: r.doc, Item: r.item, Object: u.Object, Duplicates: dups}, nil
+		}
 		r.item = 0
-		raw, yamlDoc, err := r.nextDocument()
+		var raw, yamlDoc []byte
+		var err error
+		if r.lines != nil {
+			raw, yamlDoc, err = r.nextYAMLDocument()
+		} else {
+			raw, yamlDoc, err = r.nextDocument()
+		}
 		if err != nil {
 			r.err = err
 			return Object{}, err
 		}
-		obj, list, err := decode(raw)
+		if raw == nil { // a List, streamed
+			continue
+		}
+		if yamlDoc == nil && raw[0] == '{' && !r.oracle {
+			if l, _ := newJSONList(raw); l != nil {
+				r.list = l
+				r.streamed++
+				continue
+			}
+		}
+		obj, dups, list, err := decodeWhole(raw, yamlDoc)
 		if err != nil {
 			r.err = &Error{File: r.file, Doc: r.doc, Err: err}
 			return Object{}, r.err
 		}
-		dups := duplicates(raw, yamlDoc)
 		if list == nil {
 			return Object{File: r.file, Doc: r.doc, Object: obj, Duplicates: dups}, nil
 		}
+		r.whole++
 		r.pending = list.Items
 		r.pendingDups = itemDuplicates(dups, len(list.Items))
 	}
-	u := r.pending[0]
-	r.pending[0] = unstructured.Unstructured{} // let it go once returned
-	r.pending = r.pending[1:]
-	dups := r.pendingDups[0]
-	r.pendingDups = r.pendingDups[1:]
-	r.item++
-	return Object{File: r.file, Doc: r.doc, Item: r.item, Object: u.Object, Duplicates: dups}, nil
 }
 
-// nextDocument returns the JSON of the next document that is neither empty
-// nor null (StreamVisitor.Visit), and its YAML when the input is YAML.
+// nextYAMLDocument reads the next document of a YAML stream that is
+// neither empty nor null. It returns its JSON and YAML, or nil and nil
+// when it is a List whose items r.list streams.
+func (r *Reader) nextYAMLDocument() (raw, yamlDoc []byte, err error) {
+	for {
+		r.raw.close()
+		var l *yamlList
+		if !r.oracle {
+			l = &yamlList{}
+		}
+		err := r.lines.document(func(line []byte) {
+			r.raw.Write(line)
+			if l != nil {
+				l.feed(line)
+			}
+		})
+		if errors.Is(err, io.EOF) {
+			r.raw.close()
+			return nil, nil, io.EOF
+		}
+		if err != nil {
+			r.raw.close()
+			return nil, nil, &Error{File: r.file, Doc: r.doc + 1, Err: err}
+		}
+		if l != nil {
+			if items, _ := l.end(); items != nil {
+				r.raw.close()
+				r.doc++
+				r.list = items
+				r.streamed++
+				return nil, nil, nil
+			}
+			l.items.close()
+		}
+		yamlDoc, err := r.raw.bytes()
+		r.raw.close()
+		if err != nil {
+			return nil, nil, &Error{File: r.file, Doc: r.doc + 1, Err: err}
+		}
+		// the document as the decoder of YAML streams decodes it
+		var ext runtime.RawExtension
+		if err := utilyaml.NewYAMLToJSONDecoder(bytes.NewReader(yamlDoc)).Decode(&ext); err != nil && !errors.Is(err, io.EOF) {
+			return nil, nil, &Error{File: r.file, Doc: r.doc + 1, Err: err}
+		}
+		raw := bytes.TrimSpace(ext.Raw)
+		if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+			continue
+		}
+		r.doc++
+		return raw, yamlDoc, nil
+	}
+}
+
+// nextDocument returns the JSON of the next document of a JSON stream that
+// is neither empty nor null (StreamVisitor.Visit), and its YAML when the
+// decoder has fallen back to YAML.
 func (r *Reader) nextDocument() (raw, yamlDoc []byte, err error) {
 	for {
 		var ext runtime.RawExtension
@@ -175,6 +281,19 @@ func (r *Reader) nextDocument() (raw, yamlDoc []byte, err error) {
 		r.doc++
 		return raw, yamlDoc, nil
 	}
+}
+
+// decodeWhole decodes one document whole, as kubectl does, and finds its
+// duplicate fields: the object, or the List (its items in list.Items, the
+// duplicates under items[i]). It is the path of every document that is not
+// a List streamed, and the oracle of the tests that streaming returns the
+// same.
+func decodeWhole(raw, yamlDoc []byte) (obj map[string]any, dups []string, list *unstructured.UnstructuredList, err error) {
+	obj, list, err = decode(raw)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return obj, duplicates(raw, yamlDoc), list, nil
 }
 
 // yamlDocument returns the YAML document that the decoder has just
@@ -226,10 +345,22 @@ func duplicates(raw, yamlDoc []byte) []string {
 	if err := goyaml.Unmarshal(yamlDoc, &n); err != nil {
 		return nil
 	}
-	var paths []string
+	paths, _ := nodeDuplicates(&n, maxDuplicates)
+	return paths
+}
+
+// nodeDuplicates are the duplicate fields of a YAML node, at most limit,
+// and plain: whether it has no anchor, alias, explicit tag, merge key
+// (<<) or key that is not a scalar, whose reading on their own might
+// differ from their reading in a larger document.
+func nodeDuplicates(n *goyaml.Node, limit int) (paths []string, plain bool) {
+	plain = true
 	seen := map[string]bool{}
 	var walk func(n *goyaml.Node, path string)
 	walk = func(n *goyaml.Node, path string) {
+		if n.Anchor != "" || n.Alias != nil || n.Style&goyaml.TaggedStyle != 0 {
+			plain = false
+		}
 		switch n.Kind {
 		case goyaml.DocumentNode:
 			for _, c := range n.Content {
@@ -244,25 +375,31 @@ func duplicates(raw, yamlDoc []byte) []string {
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				k, v := n.Content[i], n.Content[i+1]
 				if k.Kind != goyaml.ScalarNode {
+					plain = false
 					continue
+				}
+				if k.Value == "<<" || k.Anchor != "" || k.Style&goyaml.TaggedStyle != 0 {
+					plain = false
 				}
 				p := k.Value
 				if path != "" {
 					p = path + "." + k.Value
 				}
-				if keys[k.Value] && !seen[p] && len(paths) < maxDuplicates {
+				if keys[k.Value] && !seen[p] && len(paths) < limit {
 					seen[p] = true
 					paths = append(paths, p)
 				}
 				keys[k.Value] = true
 				walk(v, p)
 			}
+		case goyaml.AliasNode:
+			plain = false
 		}
 		// an alias is walked where its anchor is (an alias bomb is not
 		// expanded)
 	}
-	walk(&n, "")
-	return paths
+	walk(n, "")
+	return paths, plain
 }
 
 // itemDuplicates gives each of n List items its own duplicate fields, the

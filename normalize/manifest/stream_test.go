@@ -1,0 +1,587 @@
+package manifest
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+)
+
+// newOracle is NewReader as it was before Lists were streamed: every
+// document split by utilyaml.NewYAMLOrJSONDecoder and decoded whole.
+func newOracle(file string, r io.Reader) *Reader {
+	r = transform.NewReader(r, unicode.BOMOverride(unicode.UTF8.NewDecoder()))
+	read := &bytes.Buffer{}
+	return &Reader{file: file, dec: utilyaml.NewYAMLOrJSONDecoder(io.TeeReader(r, read), 4096),
+		read: read, docs: utilyaml.NewYAMLReader(bufio.NewReader(read)), oracle: true}
+}
+
+// outcome is everything a reader returns for an input.
+type outcome struct {
+	objects []Object
+	err     string
+	errAt   [2]int // the *Error's Doc and Item
+}
+
+func readOutcome(r *Reader) outcome {
+	var o outcome
+	for {
+		obj, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return o
+		}
+		if err != nil {
+			o.err = err.Error()
+			var e *Error
+			if errors.As(err, &e) {
+				o.errAt = [2]int{e.Doc, e.Item}
+			}
+			return o
+		}
+		o.objects = append(o.objects, obj)
+	}
+}
+
+// compare reads in with and without streaming, and fails unless both
+// return the same; it returns the streaming reader.
+func compare(t testing.TB, in []byte) *Reader {
+	t.Helper()
+	want := readOutcome(newOracle("f", bytes.NewReader(in)))
+	r := NewReader("f", bytes.NewReader(in))
+	got := readOutcome(r)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("streamed %s\nwhole    %s\ninput:\n%s", describeOutcome(got), describeOutcome(want), in)
+	}
+	return r
+}
+
+func describeOutcome(o outcome) string {
+	var b strings.Builder
+	for _, obj := range o.objects {
+		js, _ := json.Marshal(obj.Object)
+		fmt.Fprintf(&b, "%s %s %q; ", obj.Source(), js, obj.Duplicates)
+	}
+	fmt.Fprintf(&b, "error %v %q", o.errAt, o.err)
+	return b.String()
+}
+
+// gen makes random objects and renders them as YAML in the styles of
+// kubectl and other tools, and as JSON, with duplicate fields and comments.
+type gen struct {
+	r *rand.Rand
+	// style
+	indentItems     bool // items at column 2 instead of 0
+	comments        bool
+	blockScalars    bool
+	quotedKeys      bool
+	dups            bool
+	seqIndent       bool // a list under a key indented by 2
+	listHeaderFirst bool
+}
+
+var words = []string{"a", "web", "x-y", "yes", "no", "on", "null", "~", "true", "1", "0x1f", "1e3", "-5", "3.25",
+	"a: b", "- x", "#x", "x #y", "", " lead", "trail ", "quote'd", `dq"x`, "ünï", "{a}", "[b]", "&a", "*a", "!t", "|", ">",
+	"%x", "@x", "`x", "---", "...", "a\tb", "back\\slash", "12:30", "2024-01-01", ".inf", "=", "<<"}
+
+var lines = []string{"line one", "  indented", "", "# not a comment", "- not an item", "key: value", "tail"}
+
+func (g *gen) str() string {
+	if g.r.IntN(5) == 0 {
+		n := 1 + g.r.IntN(4)
+		var parts []string
+		for range n {
+			parts = append(parts, lines[g.r.IntN(len(lines))])
+		}
+		s := strings.Join(parts, "\n")
+		switch g.r.IntN(3) {
+		case 0:
+			s += "\n"
+		case 1:
+			s += "\n\n"
+		}
+		return s
+	}
+	return words[g.r.IntN(len(words))]
+}
+
+func (g *gen) key() string {
+	keys := []string{"name", "spec", "data", "ports", "seed", "labels", "a.b", "x-y", "items", "kind", "apiVersion", "1", "k e y", "é"}
+	return keys[g.r.IntN(len(keys))]
+}
+
+func (g *gen) value(depth int) any {
+	switch n := g.r.IntN(10); {
+	case n < 3 || depth > 3:
+		switch g.r.IntN(6) {
+		case 0:
+			return int64(g.r.IntN(2000) - 1000)
+		case 1:
+			return float64(g.r.IntN(1000)) / 8
+		case 2:
+			return g.r.IntN(2) == 0
+		case 3:
+			return nil
+		}
+		return g.str()
+	case n < 7:
+		m := map[string]any{}
+		for range g.r.IntN(4) {
+			m[g.key()] = g.value(depth + 1)
+		}
+		return m
+	default:
+		var l []any
+		for range g.r.IntN(4) {
+			l = append(l, g.value(depth+1))
+		}
+		return l
+	}
+}
+
+func (g *gen) item(i int) map[string]any {
+	m := map[string]any{"metadata": map[string]any{"name": "o" + strconv.Itoa(i)}}
+	if g.r.IntN(4) != 0 {
+		m["apiVersion"], m["kind"] = "example.com/v1", "Widget"
+	}
+	for range g.r.IntN(4) {
+		m[g.key()] = g.value(1)
+	}
+	return m
+}
+
+func sortedKeys(m map[string]any) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// yamlScalar renders a scalar on one line (or a block scalar).
+func (g *gen) yamlScalar(v any, indent int) string {
+	switch v := v.(type) {
+	case nil:
+		return []string{"null", "~", ""}[g.r.IntN(3)]
+	case bool, int64:
+		return fmt.Sprint(v)
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	case string:
+		if strings.Contains(v, "\n") && g.blockScalars && !strings.HasPrefix(v, " ") && !strings.HasPrefix(v, "\n") {
+			chomp := "-"
+			if strings.HasSuffix(v, "\n\n") {
+				chomp = "+"
+			} else if strings.HasSuffix(v, "\n") {
+				chomp = ""
+			}
+			pad := strings.Repeat(" ", indent+2)
+			body := strings.TrimSuffix(v, "\n")
+			if chomp == "+" {
+				body = strings.TrimSuffix(body, "\n")
+			}
+			var b strings.Builder
+			b.WriteString("|" + chomp)
+			for _, l := range strings.Split(body, "\n") {
+				b.WriteString("\n")
+				if l != "" {
+					b.WriteString(pad + l)
+				}
+			}
+			if chomp == "+" {
+				b.WriteString("\n")
+			}
+			return b.String()
+		}
+		switch g.r.IntN(3) {
+		case 0:
+			if !strings.ContainsAny(v, "\n\t") {
+				return "'" + strings.ReplaceAll(v, "'", "''") + "'"
+			}
+		case 1:
+			if v != "" && strings.IndexFunc(v, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r == '-') }) < 0 {
+				return v // plain, as YAML resolves it
+			}
+		}
+		js, _ := json.Marshal(v)
+		return string(js)
+	}
+	panic(fmt.Sprintf("%T", v))
+}
+
+func (g *gen) yamlKey(k string) string {
+	if g.quotedKeys && g.r.IntN(3) == 0 || strings.ContainsAny(k, " ") || k == "1" {
+		js, _ := json.Marshal(k)
+		return string(js)
+	}
+	return k
+}
+
+func (g *gen) comment(b *strings.Builder, indent int) {
+	if g.comments && g.r.IntN(6) == 0 {
+		fmt.Fprintf(b, "%s# comment %d\n", strings.Repeat(" ", g.r.IntN(indent+3)), g.r.IntN(100))
+	}
+	if g.comments && g.r.IntN(10) == 0 {
+		b.WriteString("\n")
+	}
+}
+
+// yamlMap writes m's fields at indent; the first line's indentation is
+// already written when first is set.
+func (g *gen) yamlMap(b *strings.Builder, m map[string]any, indent int, first bool) {
+	keys := sortedKeys(m)
+	if g.dups && len(keys) > 0 && g.r.IntN(4) == 0 {
+		keys = append([]string{keys[g.r.IntN(len(keys))]}, keys...)
+	}
+	for i, k := range keys {
+		if !(first && i == 0) {
+			g.comment(b, indent)
+			b.WriteString(strings.Repeat(" ", indent))
+		}
+		v := m[k]
+		if i == 0 && len(keys) > len(m) {
+			v = g.value(3) // the value overridden by the duplicate
+		}
+		b.WriteString(g.yamlKey(k) + ":")
+		g.yamlValue(b, v, indent)
+	}
+}
+
+// yamlValue writes a value after a key and its colon.
+func (g *gen) yamlValue(b *strings.Builder, v any, indent int) {
+	switch v := v.(type) {
+	case map[string]any:
+		if len(v) == 0 {
+			b.WriteString(" {}\n")
+			return
+		}
+		b.WriteString("\n" + strings.Repeat(" ", indent+2))
+		g.yamlMap(b, v, indent+2, true)
+	case []any:
+		if len(v) == 0 {
+			b.WriteString(" []\n")
+			return
+		}
+		b.WriteString("\n")
+		in := indent
+		if g.seqIndent {
+			in += 2
+		}
+		g.yamlSeq(b, v, in)
+	default:
+		s := g.yamlScalar(v, indent)
+		if s != "" {
+			b.WriteString(" " + s)
+		}
+		if g.comments && g.r.IntN(8) == 0 && !strings.HasPrefix(s, "|") {
+			b.WriteString(" # trailing")
+		}
+		b.WriteString("\n")
+	}
+}
+
+func (g *gen) yamlSeq(b *strings.Builder, l []any, indent int) {
+	for _, e := range l {
+		g.comment(b, indent)
+		b.WriteString(strings.Repeat(" ", indent) + "-")
+		switch e := e.(type) {
+		case map[string]any:
+			if len(e) == 0 {
+				b.WriteString(" {}\n")
+				continue
+			}
+			b.WriteString(" ")
+			g.yamlMap(b, e, indent+2, true)
+		case []any:
+			if len(e) == 0 {
+				b.WriteString(" []\n")
+				continue
+			}
+			b.WriteString("\n")
+			g.yamlSeq(b, e, indent+2)
+		default:
+			s := g.yamlScalar(e, indent)
+			if s != "" {
+				b.WriteString(" " + s)
+			}
+			b.WriteString("\n")
+		}
+	}
+}
+
+// list renders a List of n random items as YAML or JSON.
+func (g *gen) list(n int, asJSON bool) []byte {
+	items := make([]any, n)
+	for i := range items {
+		items[i] = g.item(i)
+	}
+	apiVersion, kind := "v1", "List"
+	if g.r.IntN(2) == 0 {
+		apiVersion, kind = "example.com/v1", "WidgetList"
+	}
+	if asJSON {
+		var b strings.Builder
+		g.json(&b, map[string]any{"apiVersion": apiVersion, "kind": kind, "items": items,
+			"metadata": map[string]any{"resourceVersion": ""}}, g.r.IntN(2) == 0)
+		return []byte(b.String())
+	}
+	var b strings.Builder
+	header := "apiVersion: " + apiVersion + "\nkind: " + kind + "\n"
+	if g.listHeaderFirst {
+		b.WriteString(header)
+	}
+	b.WriteString("items:\n")
+	in := 0
+	if g.indentItems {
+		in = 2
+	}
+	g.yamlSeq(&b, items, in)
+	if !g.listHeaderFirst {
+		b.WriteString(header)
+	}
+	b.WriteString("metadata:\n  resourceVersion: \"\"\n")
+	return []byte(b.String())
+}
+
+// json renders v, with duplicate fields when g.dups.
+func (g *gen) json(b *strings.Builder, v any, indent bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		keys := sortedKeys(v)
+		g.r.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+		b.WriteString("{")
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			if indent {
+				b.WriteString("\n  ")
+			}
+			kj, _ := json.Marshal(k)
+			if g.dups && k != "items" && g.r.IntN(6) == 0 {
+				b.Write(kj)
+				b.WriteString(":")
+				g.json(b, g.value(3), indent)
+				b.WriteString(",")
+			}
+			b.Write(kj)
+			b.WriteString(": ")
+			g.json(b, v[k], indent)
+		}
+		b.WriteString("}")
+	case []any:
+		b.WriteString("[")
+		for i, e := range v {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			g.json(b, e, indent)
+		}
+		b.WriteString("]")
+	default:
+		js, _ := json.Marshal(v)
+		b.Write(js)
+	}
+}
+
+func newGen(seed uint64) *gen {
+	r := rand.New(rand.NewPCG(seed, 0))
+	return &gen{r: r, indentItems: r.IntN(3) == 0, comments: r.IntN(2) == 0, blockScalars: r.IntN(2) == 0,
+		quotedKeys: r.IntN(3) == 0, dups: r.IntN(2) == 0, seqIndent: r.IntN(3) == 0, listHeaderFirst: r.IntN(3) == 0}
+}
+
+// TestListStreamingProperty: random Lists, as YAML in several styles and as
+// JSON, alone or among other documents, read streamed and whole, give the
+// same objects, numbering, duplicates and errors; and most are streamed.
+func TestListStreamingProperty(t *testing.T) {
+	for _, threshold := range []int{spillThreshold, 256} {
+		t.Run("spill beyond "+strconv.Itoa(threshold), func(t *testing.T) {
+			defer func(old int) { spillThreshold = old }(spillThreshold)
+			spillThreshold = threshold
+			streamed := 0
+			const runs = 400
+			for seed := range uint64(runs) {
+				g := newGen(seed)
+				asJSON := seed%4 == 3
+				in := g.list(1+g.r.IntN(8), asJSON)
+				if !asJSON && g.r.IntN(3) == 0 {
+					in = append(append([]byte(w("before")+"---\n"), in...), "---\n"+w("after")...)
+				}
+				r := compare(t, in)
+				streamed += r.streamed
+			}
+			// a property that never streams proves nothing
+			if streamed < runs/2 {
+				t.Errorf("%d of %d Lists streamed", streamed, runs)
+			}
+			t.Logf("%d of %d Lists streamed", streamed, runs)
+		})
+	}
+}
+
+// FuzzListStreaming: any input reads the same streamed and whole. The
+// seeds are Lists of the property test's styles and the shapes that fall
+// back; `go test -fuzz FuzzListStreaming -parallel 1` explores from them.
+func FuzzListStreaming(f *testing.F) {
+	for seed := range uint64(24) {
+		g := newGen(seed)
+		f.Add(g.list(3, seed%4 == 3))
+	}
+	for _, tc := range fallbacks {
+		f.Add([]byte(tc.in))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		compare(t, in)
+	})
+}
+
+const kubectlList = "apiVersion: v1\nitems:\n- apiVersion: example.com/v1\n  kind: Widget\n  metadata:\n    name: a\n" +
+	"- apiVersion: example.com/v1\n  kind: Widget\n  metadata:\n    name: b\nkind: List\nmetadata:\n  resourceVersion: \"\"\n"
+
+// fallbacks are Lists that are decoded whole, each for one reason.
+var fallbacks = []struct{ name, in string }{
+	{"flow style items", "apiVersion: v1\nkind: List\nitems: [{kind: Widget, metadata: {name: a}}]\n"},
+	{"flow style items on the next line", "apiVersion: v1\nkind: List\nitems:\n  [{kind: Widget}]\n"},
+	{"an anchor and an alias across items", "apiVersion: v1\nkind: List\nitems:\n- &w\n  kind: Widget\n- *w\n"},
+	{"an anchor within an item", "apiVersion: v1\nkind: List\nitems:\n- kind: Widget\n  spec: &s {a: 1}\n  other: *s\n"},
+	{"a merge key", "apiVersion: v1\nkind: List\nitems:\n- kind: Widget\n  <<: {a: 1}\n"},
+	{"a tag", "apiVersion: v1\nkind: List\nitems:\n- !!map\n  kind: Widget\n"},
+	{"a tag on items", "apiVersion: v1\nkind: List\nitems: !!seq\n- kind: Widget\n"},
+	{"a complex key", "apiVersion: v1\nkind: List\nitems:\n- kind: Widget\n  ? [a, b]\n  : c\n"},
+	{"a line less indented than the items", "apiVersion: v1\nkind: List\nitems:\n    - kind: Widget\n  x: 1\n"},
+	{"a tab in indentation", "apiVersion: v1\nkind: List\nitems:\n- kind: Widget\n\tspec: 1\n"},
+	{"a lone carriage return", "apiVersion: v1\nkind: List\nitems:\n- kind: Widget\r- kind: Gadget\n"},
+	{"a NEL", "apiVersion: v1\nkind: List\nitems:\n- kind: Widget\u0085- kind: Gadget\n"},
+	{"items given twice", "apiVersion: v1\nkind: List\nitems:\n- kind: Widget\nitems:\n- kind: Gadget\n"},
+	{"items quoted and plain", "apiVersion: v1\nkind: List\n\"items\": []\nitems:\n- kind: Widget\n"},
+	{"another spelling of items", "apiVersion: v1\nkind: List\nItems: 1\nitems:\n- kind: Widget\n"},
+	{"a duplicate among the List's own fields", "apiVersion: v1\nkind: List\nmetadata: {a: 1, a: 2}\nitems:\n- kind: Widget\n  spec: {a: 1, a: 2}\n"},
+	{"kind given twice", "apiVersion: v1\nkind: List\nitems:\n- kind: Widget\nkind: WidgetList\n"},
+	{"items null", "apiVersion: v1\nkind: List\nitems:\nmetadata: {}\n"},
+	{"items empty", "apiVersion: v1\nkind: List\nitems: []\n"},
+	{"items a mapping", "apiVersion: v1\nkind: List\nitems:\n  a: 1\n"},
+	{"an item that is not an object", "apiVersion: v1\nkind: List\nitems:\n- kind: Widget\n- 5\n"},
+	{"an item that is a list", "apiVersion: v1\nkind: List\nitems:\n- kind: Widget\n- - a\n"},
+	{"a value JSON cannot hold in an item", "apiVersion: v1\nkind: List\nitems:\n- kind: Widget\n- kind: Widget\n  spec: {f: .inf}\n"},
+	{"an item that does not parse", "apiVersion: v1\nkind: List\nitems:\n- kind: Widget\n- kind: [\n"},
+	{"a quoted string across the items", "apiVersion: v1\nkind: List\nmetadata:\n  name: \"a\nitems:\n- kind: Widget\n  b\"\n"},
+	{"a list without kind", "apiVersion: v1\nitems:\n- kind: Widget\n"},
+	{"a document end marker", "apiVersion: v1\nkind: List\nitems:\n- kind: Widget\n...\n"},
+	{"a directive", "%YAML 1.1\napiVersion: v1\nkind: List\nitems:\n- kind: Widget\n"},
+	{"deep nesting", "apiVersion: v1\nkind: List\nitems:\n- kind: Widget\n  spec: " + strings.Repeat("[", 1200) + strings.Repeat("]", 1200) + "\n"},
+	{"json: items not an array", `{"apiVersion":"v1","kind":"List","items":{"a":1}}`},
+	{"json: items null", `{"apiVersion":"v1","kind":"List","items":null}`},
+	{"json: a field given twice", `{"apiVersion":"v1","kind":"List","items":[{"kind":"Widget"}],"kind":"WidgetList"}`},
+	{"json: a duplicate among the List's own fields", `{"apiVersion":"v1","kind":"List","metadata":{"a":1,"a":2},"items":[{"kind":"Widget"}]}`},
+	{"json: another spelling of items", `{"apiVersion":"v1","kind":"List","ITEMS":[],"items":[{"kind":"Widget"}]}`},
+	{"json: an item that is not an object", `{"apiVersion":"v1","kind":"List","items":[{"kind":"Widget"},"x"]}`},
+	{"json: a number out of range", `{"apiVersion":"v1","kind":"List","items":[{"kind":"Widget","f":1e400}]}`},
+	{"json: no kind", `{"items":[{"kind":"Widget"}]}`},
+	{"json: deep nesting", `{"apiVersion":"v1","kind":"List","items":[{"kind":"Widget","spec":` + strings.Repeat("[", 1200) + strings.Repeat("]", 1200) + `}]}`},
+}
+
+// TestFallbacks: each shape that streaming does not handle exactly is
+// decoded whole, with the same result.
+func TestFallbacks(t *testing.T) {
+	for _, tc := range fallbacks {
+		t.Run(tc.name, func(t *testing.T) {
+			r := compare(t, []byte(tc.in))
+			if r.streamed != 0 {
+				t.Errorf("streamed, want decoded whole")
+			}
+		})
+	}
+}
+
+// TestStreamed: the shapes that kubectl and other tools print are
+// streamed, with the same result as decoded whole.
+func TestStreamed(t *testing.T) {
+	for _, tc := range []struct{ name, in string }{
+		{"kubectl get -o yaml", kubectlList},
+		{"kubectl get -o yaml, spilled", kubectlList},
+		{"apiVersion and kind first, items indented", "apiVersion: v1\nkind: List\nitems:\n  - kind: Widget\n    metadata: {name: a}\n  -   kind: Gadget\n"},
+		{"a <Kind>List, items without kind", "apiVersion: example.com/v1\nkind: WidgetList\nitems:\n- metadata: {name: a}\n- \n- null\n- kind: Gadget\n"},
+		{"comments and block scalars", "# head\napiVersion: v1\nitems: # the items\n\n# before\n- kind: Widget\n  data: |\n    - not an item\n    # not a comment\n\n  other: >-\n    folded\n    text\n# between\n  # indented\n- kind: Gadget\n  keep: |+\n    a\n\nkind: List\n"},
+		{"quoted keys", "\"apiVersion\": v1\n'kind': List\nitems:\n- \"kind\": Widget\n  'metadata': {\"name\": a}\n"},
+		{"duplicates in items", "apiVersion: v1\nkind: List\nitems:\n- kind: Widget\n  spec: {seed: 1, seed: 2}\n- kind: Widget\n  kind: Gadget\n"},
+		{"CRLF", strings.ReplaceAll(kubectlList, "\n", "\r\n")},
+		{"a UTF-8 BOM", "\xef\xbb\xbf" + kubectlList},
+		{"among other documents", w("a") + "---\n" + kubectlList + "---\n" + w("b")},
+		{"json", `{"apiVersion":"v1","items":[{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"a"}},{"metadata":{"name":"b"},"spec":{"seed":1,"seed":2}}],"kind":"List","metadata":{"resourceVersion":""}}`},
+		{"json, kubectl's indentation", "{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n        {\n            \"kind\": \"Widget\"\n        }\n    ],\n    \"kind\": \"List\"\n}\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if strings.HasSuffix(tc.name, "spilled") {
+				defer func(old int) { spillThreshold = old }(spillThreshold)
+				spillThreshold = 16
+			}
+			r := compare(t, []byte(tc.in))
+			if r.streamed != 1 {
+				t.Errorf("decoded whole, want streamed")
+			}
+		})
+	}
+}
+
+// TestDuplicatesLimit: the apiserver's limit of 100 duplicate fields holds
+// for the whole List, streamed as decoded whole.
+func TestDuplicatesLimit(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nkind: List\nitems:\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "- kind: Widget\n  metadata: {name: w%d}\n  spec: {a: 1, a: 2, b: 1, b: 2, c: 1, c: 2, d: 1, d: 2}\n", i)
+	}
+	r := compare(t, []byte(b.String()))
+	if r.streamed != 1 {
+		t.Errorf("decoded whole, want streamed")
+	}
+	n := 0
+	for o, err := range All("f", strings.NewReader(b.String())) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += len(o.Duplicates)
+	}
+	if n != maxDuplicates {
+		t.Errorf("%d duplicates, want %d", n, maxDuplicates)
+	}
+}
+
+// TestSpillFile: a List beyond the threshold goes to a temporary file in
+// TMPDIR, which is gone once the List is read.
+func TestSpillFile(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("TMPDIR", dir)
+	defer func(old int) { spillThreshold = old }(spillThreshold)
+	spillThreshold = 64
+	r := NewReader("f", strings.NewReader(kubectlList))
+	if _, err := r.Next(); err != nil {
+		t.Fatal(err)
+	}
+	if y, ok := r.list.(*yamlItems); !ok || !y.spill.inFile() {
+		t.Fatalf("the List is not streamed from a file: %#v", r.list)
+	}
+	for {
+		if _, err := r.Next(); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("left in TMPDIR: %v", entries)
+	}
+}
