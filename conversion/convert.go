@@ -1,0 +1,114 @@
+package conversion
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// Converter converts objects of one kind to another version with the
+// API's own Go conversions, as its conversion webhook does
+// (controller-runtime's conversion.NewWebhookHandler over the API's scheme).
+type Converter interface {
+	// Convert converts objs, each at its apiVersion, to toAPIVersion, in
+	// one ConversionReview; an error fails the whole review, as the
+	// webhook's answer does.
+	Convert(ctx context.Context, objs []map[string]any, toAPIVersion string) ([]map[string]any, error)
+}
+
+// Failure is an object whose conversion the webhook refuses.
+type Failure struct {
+	From, To string // versions
+	Object   map[string]any
+	Err      error
+}
+
+// convert converts objs, at version from, to version to, as the apiserver
+// does (customresource_handler.go, the conversion of a request's object to
+// the storage version and of a stored object to the request's version):
+//
+//   - to the same version, the objects as they are: the apiserver does not
+//     call the webhook for them (conversion.webhookConverter.Convert);
+//   - otherwise the webhook, after which the apiserver keeps the original
+//     metadata apart from labels and annotations (webhook_converter.go,
+//     restoreObjectMeta), and prunes with the target version's schema
+//     (schemaCoercingConverter; Coerce).
+//
+// A review the webhook refuses is retried object by object; the objects it
+// refuses alone are Failures, and have a nil result.
+func convert(ctx context.Context, c Converter, objs []map[string]any, from, to *Version) ([]map[string]any, []Failure, error) {
+	if from == to {
+		out := make([]map[string]any, len(objs))
+		for i, o := range objs {
+			out[i] = runtime.DeepCopyJSON(o)
+		}
+		return out, nil, nil
+	}
+	if len(objs) == 0 {
+		return nil, nil, nil
+	}
+	res, err := c.Convert(ctx, objs, to.APIVersion)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		res = make([]map[string]any, len(objs))
+		var fails []Failure
+		for i, o := range objs {
+			one, err := c.Convert(ctx, []map[string]any{o}, to.APIVersion)
+			if err == nil && len(one) == 1 {
+				res[i] = one[0]
+				continue
+			}
+			if ctx.Err() != nil {
+				return nil, nil, ctx.Err()
+			}
+			if err == nil {
+				err = fmt.Errorf("%d objects back for 1", len(one))
+			}
+			fails = append(fails, Failure{From: from.Name, To: to.Name, Object: o, Err: err})
+		}
+		return finish(objs, res, to), fails, nil
+	}
+	if len(res) != len(objs) {
+		return nil, nil, fmt.Errorf("converting %d %s objects from %s to %s: %d objects back", len(objs), from.Kind, from.Name, to.Name, len(res))
+	}
+	return finish(objs, res, to), nil, nil
+}
+
+// finish restores the metadata and prunes, as convert says.
+func finish(objs, res []map[string]any, to *Version) []map[string]any {
+	out := make([]map[string]any, len(res))
+	for i, r := range res {
+		if r == nil {
+			continue
+		}
+		r = normNumbers(r).(map[string]any)
+		r = restoreObjectMeta(objs[i], r)
+		out[i] = to.Coerce(r)
+	}
+	return out
+}
+
+// restoreObjectMeta is the apiserver's restoreObjectMeta
+// (k8s.io/apiextensions-apiserver pkg/apiserver/conversion/webhook_converter.go):
+// the converted object gets the original's metadata, with the labels and
+// annotations the webhook returned.
+func restoreObjectMeta(original, converted map[string]any) map[string]any {
+	out := runtime.DeepCopyJSON(converted)
+	meta, _ := runtime.DeepCopyJSONValue(original["metadata"]).(map[string]any)
+	if meta == nil {
+		meta = map[string]any{}
+	}
+	cm, _ := converted["metadata"].(map[string]any)
+	for _, k := range []string{"labels", "annotations"} {
+		if v, ok := cm[k]; ok && v != nil {
+			meta[k] = runtime.DeepCopyJSONValue(v)
+		} else {
+			delete(meta, k)
+		}
+	}
+	out["metadata"] = meta
+	return out
+}

@@ -1,0 +1,305 @@
+package conversion
+
+import (
+	"context"
+	"fmt"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// filler writes random values of a structural schema. It knows the
+// structure and the simple value validations (enum, format, bounds,
+// lengths, item counts, list sets and maps); what it cannot satisfy
+// (patterns, CEL rules, oneOf) the caller drops from the object after
+// validating it (Version.Valid).
+type filler struct {
+	r *rand.Rand
+	// onlyRequired leaves out every property that is not required.
+	onlyRequired bool
+}
+
+const maxDepth = 8
+
+// object is a random object of the kind at apiVersion: apiVersion, kind,
+// a name (and namespace), and random values for the rest of the schema.
+func (f *filler) object(s *structuralschema.Structural, apiVersion, kind string, namespaced bool, i int) map[string]any {
+	obj, _ := f.value(s, 0, true).(map[string]any)
+	if obj == nil {
+		obj = map[string]any{}
+	}
+	obj["apiVersion"] = apiVersion
+	obj["kind"] = kind
+	meta := map[string]any{"name": fmt.Sprintf("obj-%d", i)}
+	if namespaced {
+		meta["namespace"] = "default"
+	}
+	if !f.onlyRequired && f.r.IntN(3) == 0 {
+		meta["labels"] = map[string]any{"app": f.word()}
+	}
+	obj["metadata"] = meta
+	return obj
+}
+
+// value is a random value of s. required fields are always set; others
+// with probability one half, so that absent fields, the case defaults are
+// about, are common.
+func (f *filler) value(s *structuralschema.Structural, depth int, root bool) any {
+	if s == nil {
+		return f.word()
+	}
+	vv := s.ValueValidation
+	if vv != nil && len(vv.Enum) > 0 {
+		return runtime.DeepCopyJSONValue(vv.Enum[f.r.IntN(len(vv.Enum))].Object)
+	}
+	switch {
+	case s.XIntOrString:
+		if f.r.IntN(2) == 0 {
+			return int64(f.r.IntN(100))
+		}
+		return fmt.Sprintf("%d%%", f.r.IntN(100))
+	case s.XEmbeddedResource:
+		return map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": f.word()}}
+	}
+	switch s.Type {
+	case "object":
+		return f.objectValue(s, depth, root)
+	case "array":
+		return f.array(s, depth)
+	case "string":
+		return f.str(vv)
+	case "integer":
+		return f.integer(vv)
+	case "number":
+		return f.number(vv)
+	case "boolean":
+		return f.r.IntN(2) == 0
+	}
+	// x-kubernetes-preserve-unknown-fields without a type
+	return map[string]any{}
+}
+
+func (f *filler) objectValue(s *structuralschema.Structural, depth int, root bool) map[string]any {
+	out := map[string]any{}
+	if depth > maxDepth {
+		return out
+	}
+	var required []string
+	if s.ValueValidation != nil {
+		required = s.ValueValidation.Required
+	}
+	names := make([]string, 0, len(s.Properties))
+	for n := range s.Properties {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		if root && (n == "apiVersion" || n == "kind" || n == "metadata") {
+			continue
+		}
+		if !slices.Contains(required, n) && (f.onlyRequired || f.r.IntN(2) == 0) {
+			continue
+		}
+		p := s.Properties[n]
+		out[n] = f.value(&p, depth+1, false)
+	}
+	if ap := s.AdditionalProperties; ap != nil && ap.Structural != nil && len(s.Properties) == 0 && !f.onlyRequired {
+		for range f.r.IntN(3) {
+			out[f.word()] = f.value(ap.Structural, depth+1, false)
+		}
+	}
+	return out
+}
+
+func (f *filler) array(s *structuralschema.Structural, depth int) []any {
+	lo, hi := int64(0), int64(3)
+	if vv := s.ValueValidation; vv != nil {
+		if vv.MinItems != nil {
+			lo = *vv.MinItems
+		}
+		if vv.MaxItems != nil && *vv.MaxItems < hi {
+			hi = *vv.MaxItems
+		}
+	}
+	if hi < lo {
+		hi = lo
+	}
+	if depth > maxDepth {
+		hi = lo
+	}
+	n := lo + f.r.Int64N(hi-lo+1)
+	out := make([]any, 0, n)
+	seen := map[string]bool{}
+	for range n {
+		v := f.value(s.Items, depth+1, false)
+		// list-type set and map: no two items with the same value or key
+		if s.XListType != nil && (*s.XListType == "set" || *s.XListType == "map") || s.ValueValidation != nil && s.ValueValidation.UniqueItems {
+			k := listKey(v, s)
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// listKey is what makes an item unique: its map keys, or its value.
+func listKey(v any, s *structuralschema.Structural) string {
+	if s.XListType != nil && *s.XListType == "map" {
+		obj, _ := v.(map[string]any)
+		var b strings.Builder
+		for _, k := range s.XListMapKeys {
+			fmt.Fprintf(&b, "%v|", obj[k])
+		}
+		return b.String()
+	}
+	return fmt.Sprintf("%#v", v)
+}
+
+const letters = "abcdefghijklmnopqrstuvwxyz"
+
+func (f *filler) word() string {
+	n := 1 + f.r.IntN(8)
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = letters[f.r.IntN(len(letters))]
+	}
+	return string(b)
+}
+
+func (f *filler) str(vv *structuralschema.ValueValidation) string {
+	if vv != nil {
+		switch vv.Format {
+		case "date-time":
+			return fmt.Sprintf("2026-%02d-%02dT10:00:00Z", 1+f.r.IntN(12), 1+f.r.IntN(28))
+		case "date":
+			return fmt.Sprintf("2026-%02d-%02d", 1+f.r.IntN(12), 1+f.r.IntN(28))
+		case "duration":
+			return fmt.Sprintf("%ds", f.r.IntN(100))
+		case "int-or-string":
+			return fmt.Sprint(f.r.IntN(100))
+		case "byte":
+			return "aGVsbG8="
+		case "uuid":
+			return fmt.Sprintf("%08x-0000-4000-8000-%012x", f.r.Uint32(), f.r.Uint64()&0xffffffffffff)
+		case "ipv4", "ip":
+			return fmt.Sprintf("10.0.%d.%d", f.r.IntN(256), f.r.IntN(256))
+		case "hostname", "dns1123subdomain":
+			return f.word()
+		}
+	}
+	w := f.word()
+	if f.r.IntN(8) == 0 {
+		w = "" // the empty string, which omitempty loses
+	}
+	if vv != nil {
+		for vv.MinLength != nil && int64(len(w)) < *vv.MinLength {
+			w += "a"
+		}
+		if vv.MaxLength != nil && int64(len(w)) > *vv.MaxLength {
+			w = w[:*vv.MaxLength]
+		}
+	}
+	return w
+}
+
+func (f *filler) integer(vv *structuralschema.ValueValidation) int64 {
+	lo, hi := int64(-5), int64(100)
+	if f.r.IntN(5) == 0 {
+		lo, hi = 0, 0 // zero, which omitempty loses
+	}
+	if vv != nil {
+		if vv.Minimum != nil {
+			m := int64(math.Ceil(*vv.Minimum))
+			if vv.ExclusiveMinimum && float64(m) == *vv.Minimum {
+				m++
+			}
+			if lo < m {
+				lo = m
+			}
+			if hi < lo {
+				hi = lo + 100
+			}
+		}
+		if vv.Maximum != nil {
+			m := int64(math.Floor(*vv.Maximum))
+			if vv.ExclusiveMaximum && float64(m) == *vv.Maximum {
+				m--
+			}
+			if hi > m {
+				hi = m
+			}
+			if lo > hi {
+				lo = hi - 100
+				if vv.Minimum != nil {
+					lo = hi
+				}
+			}
+		}
+	}
+	v := lo + f.r.Int64N(hi-lo+1)
+	if vv != nil && vv.MultipleOf != nil && *vv.MultipleOf >= 1 {
+		m := int64(*vv.MultipleOf)
+		v -= v % m
+		if v < lo {
+			v += m
+		}
+	}
+	return v
+}
+
+func (f *filler) number(vv *structuralschema.ValueValidation) float64 {
+	lo, hi := -5.0, 100.0
+	if vv != nil {
+		if vv.Minimum != nil {
+			lo = *vv.Minimum
+			if hi < lo {
+				hi = lo + 100
+			}
+		}
+		if vv.Maximum != nil {
+			hi = *vv.Maximum
+			if lo > hi {
+				lo = hi - 100
+			}
+		}
+	}
+	// a half: exact in binary, and not an integer
+	v := math.Floor(lo+f.r.Float64()*(hi-lo)) + 0.5
+	if v > hi || (vv != nil && vv.ExclusiveMaximum && v >= hi) {
+		v = lo
+	}
+	return v
+}
+
+// Objects are up to n random objects of each version of k, valid at their
+// version and defaulted as the apiserver defaults them on create
+// (Version.Valid), and for each version with none the errors of its last
+// attempt.
+func Objects(ctx context.Context, k *Kind, n int, r *rand.Rand) (map[string][]map[string]any, map[string]field.ErrorList) {
+	out := map[string][]map[string]any{}
+	refused := map[string]field.ErrorList{}
+	for _, name := range k.Names() {
+		v := k.Versions[name]
+		f := &filler{r: r}
+		for i := range n {
+			obj, errs, ok := v.Valid(ctx, f.object(v.schema, v.APIVersion, v.Kind, v.Namespaced, i))
+			if ok {
+				out[name] = append(out[name], obj)
+			} else {
+				refused[name] = errs
+			}
+		}
+		if len(out[name]) > 0 {
+			delete(refused, name)
+		}
+	}
+	return out, refused
+}

@@ -1,0 +1,256 @@
+package conversion
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/controller-gen-default/controller-gen-default/normalize"
+)
+
+// widgetConverter converts testdata/convapi's Widget in memory as its Go
+// conversions do (v1beta1 length is v1 size; v1 color is dropped on the
+// way to v1beta1), and as encoding/json writes the result (omitempty drops
+// zero values). Its fields change it, so that each rule's test can show
+// the rule catching a broken conversion and passing a fixed one.
+type widgetConverter struct {
+	// keepColor keeps v1's color in an annotation of v1beta1, as
+	// cluster-api keeps what a spoke cannot hold.
+	keepColor bool
+	// dropLength drops v1beta1's length on the way to v1.
+	dropLength bool
+	// calls counts the reviews.
+	calls int
+}
+
+const colorAnnotation = "conv.example.com/color"
+
+func (c *widgetConverter) Convert(_ context.Context, objs []map[string]any, to string) ([]map[string]any, error) {
+	c.calls++
+	out := make([]map[string]any, 0, len(objs))
+	for _, o := range objs {
+		o = runtime.DeepCopyJSON(o)
+		from := o["apiVersion"]
+		if from == to {
+			return nil, fmt.Errorf("conversion is not allowed between same type")
+		}
+		spec, _ := o["spec"].(map[string]any)
+		if spec == nil {
+			spec = map[string]any{}
+		}
+		meta, _ := o["metadata"].(map[string]any)
+		annotations, _ := meta["annotations"].(map[string]any)
+		ns := map[string]any{}
+		switch to {
+		case "conv.example.com/v1":
+			ns["size"] = spec["length"]
+			if c.dropLength {
+				delete(ns, "size")
+			}
+			ns["mode"] = spec["mode"]
+			if v, ok := annotations[colorAnnotation]; ok && c.keepColor {
+				ns["color"] = v
+				delete(annotations, colorAnnotation)
+			}
+		case "conv.example.com/v1beta1":
+			ns["length"] = spec["size"]
+			ns["mode"] = spec["mode"]
+			if v, ok := spec["color"]; ok && v != "" && c.keepColor {
+				if annotations == nil {
+					annotations = map[string]any{}
+					meta["annotations"] = annotations
+				}
+				annotations[colorAnnotation] = v
+			}
+		default:
+			return nil, fmt.Errorf("unknown version %s", to)
+		}
+		if len(annotations) == 0 {
+			delete(meta, "annotations")
+		}
+		for k, v := range ns { // omitempty
+			if v == nil || v == "" || v == int64(0) || v == float64(0) {
+				delete(ns, k)
+			}
+		}
+		o["spec"] = ns
+		if st, ok := o["status"].(map[string]any); ok && st["ready"] == false {
+			delete(st, "ready")
+		}
+		o["apiVersion"] = to
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+// omitEmpty is Widget's Go encoding: every field of spec and status is
+// omitempty.
+func omitEmpty(_ string, obj map[string]any) map[string]any {
+	obj = runtime.DeepCopyJSON(obj)
+	for _, part := range []string{"spec", "status"} {
+		m, _ := obj[part].(map[string]any)
+		for k, v := range m {
+			if v == "" || v == int64(0) || v == false {
+				delete(m, k)
+			}
+		}
+	}
+	return obj
+}
+
+// widgetCRD is testdata/convapi's CRD, changed by edit.
+func widgetCRD(t *testing.T, edit func(*apiextensionsv1.CustomResourceDefinition)) *apiextensionsv1.CustomResourceDefinition {
+	t.Helper()
+	crds, err := normalize.LoadCRDs(filepath.Join("..", "testdata", "convapi", "config", "crd"))
+	if err != nil || len(crds) != 1 {
+		t.Fatalf("load CRD: %v (%d CRDs)", err, len(crds))
+	}
+	if edit != nil {
+		edit(crds[0])
+	}
+	return crds[0]
+}
+
+func widgetKind(t *testing.T, crd *apiextensionsv1.CustomResourceDefinition) *Kind {
+	t.Helper()
+	k, err := NewKind(crd, "v1", []string{"v1beta1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// randomObjects are n valid objects of each version of k.
+func randomObjects(t *testing.T, k *Kind, n int, seed uint64) map[string][]map[string]any {
+	t.Helper()
+	objs, _ := Objects(context.Background(), k, n, rand.New(rand.NewPCG(seed, 0)))
+	for v, l := range objs {
+		if len(l) < n/2 {
+			t.Fatalf("%s: %d valid objects of %d", v, len(l), n)
+		}
+	}
+	return objs
+}
+
+func lossesByField(ls []Loss) map[string]Loss {
+	out := map[string]Loss{}
+	for _, l := range ls {
+		out[l.Version+" via "+l.Via+": "+l.Path.String()] = l
+	}
+	return out
+}
+
+func TestRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	k := widgetKind(t, widgetCRD(t, nil))
+	objs := randomObjects(t, k, 40, 1)
+	for _, tc := range []struct {
+		name string
+		conv *widgetConverter
+		want []string
+	}{
+		{"color is lost", &widgetConverter{}, []string{"v1 via v1beta1: spec.color"}},
+		{"color in an annotation", &widgetConverter{keepColor: true}, nil},
+		{"length dropped", &widgetConverter{keepColor: true, dropLength: true}, []string{"v1beta1 via v1: spec.length", "v1 via v1beta1: spec.size"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			losses, fails, err := RoundTrip(ctx, tc.conv, k, objs, omitEmpty)
+			if err != nil || len(fails) > 0 {
+				t.Fatalf("err %v, failures %v", err, fails)
+			}
+			got := lossesByField(losses)
+			if len(got) != len(tc.want) {
+				t.Errorf("losses %v, want %v", got, tc.want)
+			}
+			for _, w := range tc.want {
+				l, ok := got[w]
+				if !ok {
+					t.Errorf("no loss %s in %v", w, got)
+					continue
+				}
+				if l.After != absent || l.Before == absent {
+					t.Errorf("%s: %s → %s, want a value lost", w, Show(l.Before), Show(l.After))
+				}
+			}
+			if tc.conv.calls == 0 {
+				t.Error("the converter was never called")
+			}
+		})
+	}
+}
+
+// TestRoundTripIgnoresAddedAnnotations: an annotation a conversion adds
+// is how it keeps data, not a loss; one it drops is.
+func TestRoundTripAnnotations(t *testing.T) {
+	if !addedAnnotation(Diff{Path: Path{{Name: "metadata"}, {Name: "annotations"}}, Before: absent, After: map[string]any{"a": "b"}}) {
+		t.Error("added annotations are a loss")
+	}
+	if addedAnnotation(Diff{Path: Path{{Name: "metadata"}, {Name: "annotations"}, {Name: "x", Key: true}}, Before: "v", After: absent}) {
+		t.Error("a lost annotation is allowed")
+	}
+	if addedAnnotation(Diff{Path: Path{{Name: "spec"}, {Name: "annotations"}}, Before: absent, After: "x"}) {
+		t.Error("spec.annotations taken for metadata")
+	}
+}
+
+func TestDefaults(t *testing.T) {
+	ctx := context.Background()
+	setDefault := func(version, field, value string) func(*apiextensionsv1.CustomResourceDefinition) {
+		return func(c *apiextensionsv1.CustomResourceDefinition) {
+			for i := range c.Spec.Versions {
+				v := &c.Spec.Versions[i]
+				if v.Name != version {
+					continue
+				}
+				spec := v.Schema.OpenAPIV3Schema.Properties["spec"]
+				p := spec.Properties[field]
+				if value == "" {
+					p.Default = nil
+				} else {
+					p.Default = &apiextensionsv1.JSON{Raw: []byte(value)}
+				}
+				spec.Properties[field] = p
+				v.Schema.OpenAPIV3Schema.Properties["spec"] = spec
+			}
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(*apiextensionsv1.CustomResourceDefinition)
+		want []string
+	}{
+		{"mode disagrees", nil, []string{
+			`v1 spec.mode: "slow", v1beta1 spec.mode: "fast"`,
+			`v1beta1 spec.mode: "fast", v1 spec.mode: "slow"`,
+		}},
+		{"mode agrees", setDefault("v1beta1", "mode", `"slow"`), nil},
+		{"size disagrees", func(c *apiextensionsv1.CustomResourceDefinition) {
+			setDefault("v1beta1", "mode", `"slow"`)(c)
+			setDefault("v1beta1", "length", `7`)(c)
+		}, []string{
+			`v1 spec.size: 12, v1beta1 spec.length: 7`,
+			`v1beta1 spec.length: 7, v1 spec.size: 12`,
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			k := widgetKind(t, widgetCRD(t, tc.edit))
+			ms, fails, err := Defaults(ctx, &widgetConverter{keepColor: true}, k, rand.New(rand.NewPCG(1, 0)))
+			if err != nil || len(fails) > 0 {
+				t.Fatalf("err %v, failures %v", err, fails)
+			}
+			var got []string
+			for _, m := range ms {
+				got = append(got, fmt.Sprintf("%s %s: %s, %s %s: %s", m.At, m.Path, Show(m.AtStored), m.Other, m.OtherPath, Show(m.OtherStored)))
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("mismatches\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}
