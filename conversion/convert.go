@@ -2,6 +2,7 @@ package conversion
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -16,6 +17,14 @@ type Converter interface {
 	// webhook's answer does.
 	Convert(ctx context.Context, objs []map[string]any, toAPIVersion string) ([]map[string]any, error)
 }
+
+// RefusedError is a conversion the webhook refused (its ConvertTo or
+// ConvertFrom returned an error): a Failure of the object, where any other
+// error of a Converter ends the run.
+type RefusedError struct{ Err error }
+
+func (e *RefusedError) Error() string { return e.Err.Error() }
+func (e *RefusedError) Unwrap() error { return e.Err }
 
 // Failure is an object whose conversion the webhook refuses.
 type Failure struct {
@@ -50,8 +59,8 @@ func convert(ctx context.Context, c Converter, objs []map[string]any, from, to *
 	}
 	res, err := c.Convert(ctx, objs, to.APIVersion)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, nil, ctx.Err()
+		if _, refused := errors.AsType[*RefusedError](err); !refused {
+			return nil, nil, fmt.Errorf("converting %s from %s to %s: %w", from.Kind, from.Name, to.Name, err)
 		}
 		res = make([]map[string]any, len(objs))
 		var fails []Failure
@@ -61,8 +70,8 @@ func convert(ctx context.Context, c Converter, objs []map[string]any, from, to *
 				res[i] = one[0]
 				continue
 			}
-			if ctx.Err() != nil {
-				return nil, nil, ctx.Err()
+			if _, refused := errors.AsType[*RefusedError](err); err != nil && !refused {
+				return nil, nil, fmt.Errorf("converting %s from %s to %s: %w", from.Kind, from.Name, to.Name, err)
 			}
 			if err == nil {
 				err = fmt.Errorf("%d objects back for 1", len(one))

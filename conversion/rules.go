@@ -174,14 +174,14 @@ func shrinkLosses(ls []Loss) []Loss {
 type Mismatch struct {
 	// At is the version whose default is checked, Other the other one.
 	At, Other string
-	// Path is the field at At, OtherPath its counterpart at Other, HubPath
-	// at the hub (the storage version).
-	Path, OtherPath, HubPath Path
+	// Path is the field at At, OtherPath its counterpart at Other,
+	// StoredPath at the storage version.
+	Path, OtherPath, StoredPath Path
 	// AtDefault and OtherDefault are what each version's defaulting gives
 	// the field on create (absent for none).
 	AtDefault, OtherDefault any
-	// AtStored and OtherStored are the field at the hub, as the object is
-	// read back after a create at At and at Other.
+	// AtStored and OtherStored are the field at the storage version, as
+	// the object is read back after a create at At and at Other.
 	AtStored, OtherStored any
 }
 
@@ -205,14 +205,13 @@ type Mismatch struct {
 //  2. an object without the field (its smallest valid object, the field's
 //     parents present) is created at A, and the same object, converted to
 //     W and without the counterpart, is created at W; each is converted to
-//     the hub, pruned, defaulted as read from storage, and the field's hub
-//     counterpart compared. When they differ, the defaults disagree.
-//
-// The hub is taken as the storage version, as in kubebuilder's layout.
+//     the storage version, pruned, defaulted as read from storage, and the
+//     field's counterpart there compared. When they differ, the defaults
+//     disagree.
 func Defaults(ctx context.Context, c Converter, k *Kind, r *rand.Rand) ([]Mismatch, []Failure, error) {
 	var out []Mismatch
 	var fails []Failure
-	hub := k.Versions[k.Hub]
+	storage := k.Versions[k.Storage]
 	for _, an := range k.Names() {
 		a := k.Versions[an]
 		for _, p := range defaultedPaths(a.schema, nil) {
@@ -234,11 +233,11 @@ func Defaults(ctx context.Context, c Converter, k *Kind, r *rand.Rand) ([]Mismat
 					counterparts[wn] = q
 				}
 			}
-			hp, ok := counterparts[k.Hub]
+			sp, ok := counterparts[k.Storage]
 			if !ok {
 				continue
 			}
-			createdA, stA, f, err := createAndRead(ctx, c, a, hub, base)
+			createdA, stA, f, err := createAndRead(ctx, c, a, storage, base)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -263,7 +262,7 @@ func Defaults(ctx context.Context, c Converter, k *Kind, r *rand.Rand) ([]Mismat
 					continue
 				}
 				del(rawW[0], q)
-				createdW, stW, f, err := createAndRead(ctx, c, w, hub, rawW[0])
+				createdW, stW, f, err := createAndRead(ctx, c, w, storage, rawW[0])
 				if err != nil {
 					return nil, nil, err
 				}
@@ -271,11 +270,11 @@ func Defaults(ctx context.Context, c Converter, k *Kind, r *rand.Rand) ([]Mismat
 				if stW == nil {
 					continue
 				}
-				va, vw := get(stA, hp), get(stW, hp)
+				va, vw := get(stA, sp), get(stW, sp)
 				if sameValue(va, vw) {
 					continue
 				}
-				out = append(out, Mismatch{At: an, Other: wn, Path: p, OtherPath: q, HubPath: hp,
+				out = append(out, Mismatch{At: an, Other: wn, Path: p, OtherPath: q, StoredPath: sp,
 					AtDefault: get(createdA, p), OtherDefault: get(createdW, q), AtStored: va, OtherStored: vw})
 			}
 		}
@@ -384,17 +383,17 @@ func counterpart(ctx context.Context, c Converter, a, w *Version, base map[strin
 }
 
 // createAndRead creates obj at v (Create, which defaults it) and reads it
-// back at the hub: converted to the hub, pruned with its schema, and
-// defaulted as the storage codec defaults what it reads. Both are nil when
-// v refuses obj or the conversion fails.
-func createAndRead(ctx context.Context, c Converter, v, hub *Version, obj map[string]any) (created, read map[string]any, fails []Failure, err error) {
+// back at the storage version: converted to it, pruned with its schema,
+// and defaulted as the storage codec defaults what it reads. Both are nil
+// when v refuses obj or the conversion fails.
+func createAndRead(ctx context.Context, c Converter, v, storage *Version, obj map[string]any) (created, read map[string]any, fails []Failure, err error) {
 	created, errs := v.Create(ctx, obj)
 	if len(errs) > 0 {
 		return nil, nil, nil, nil
 	}
-	stored, fails, err := convert(ctx, c, []map[string]any{created}, v, hub)
+	stored, fails, err := convert(ctx, c, []map[string]any{created}, v, storage)
 	if err != nil || stored[0] == nil {
 		return nil, nil, fails, err
 	}
-	return created, hub.Default(stored[0]), fails, nil
+	return created, storage.Default(stored[0]), fails, nil
 }

@@ -28,6 +28,9 @@ type Kind struct {
 	// conversion.Convertible.
 	Hub    string
 	Spokes []string
+	// Storage is the CRD's storage version: the hub in kubebuilder's
+	// layout, but any of the others may be.
+	Storage string
 	// Versions are the CRD's served versions, by name.
 	Versions map[string]*Version
 }
@@ -63,6 +66,14 @@ func NewKind(crd *apiextensionsv1.CustomResourceDefinition, hub string, spokes [
 	internal, err := normalize.ToInternal(crd)
 	if err != nil {
 		return nil, err
+	}
+	for _, v := range crd.Spec.Versions {
+		if v.Storage {
+			k.Storage = v.Name
+		}
+	}
+	if !slices.Contains(k.Names(), k.Storage) {
+		return nil, fmt.Errorf("%s: the storage version %s is neither the hub (%s) nor a spoke of %s", crd.Name, k.Storage, hub, k.Kind)
 	}
 	for _, name := range k.Names() {
 		p, err := pipeline.New(crd, name)

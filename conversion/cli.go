@@ -1,0 +1,223 @@
+package conversion
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"go/token"
+	"hash/fnv"
+	"io"
+	"math/rand/v2"
+	"sort"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/convprog"
+	"github.com/controller-gen-default/controller-gen-default/internal/model"
+)
+
+// Exit statuses of Main.
+const (
+	ExitClean    = 0 // no finding
+	ExitFindings = 1 // findings
+	ExitUsage    = 2 // bad arguments, packages that do not load or build, CRDs that are missing or invalid
+)
+
+const usage = `usage: controller-gen-default conversion [-o text|json] [--seed N] [--rounds N] [--crd PATH]... PACKAGES...
+
+Finds, with the API's own Go conversions (conversion.Hub and
+conversion.Convertible, served by controller-runtime's conversion webhook
+handler), the fields that a round trip between versions loses or changes
+(conversion-lost-field), the defaults that disagree across versions
+(conversion-default-mismatch), and the conversions that fail
+(conversion-failed). PACKAGES are package patterns of the current module
+(./api/...). Findings go to stdout, as FILE:LINE:COL: error: Type.Field
+(json.path): message [rule], or with -o json as a JSON array.
+Exit status: 0 no finding, 1 findings, 2 usage, load, build or CRD error.
+
+Flags:
+`
+
+// Options are the command's options.
+type Options struct {
+	// Dir is the directory the patterns are resolved in ("" is the
+	// current directory).
+	Dir      string
+	Patterns []string
+	// CRDs are files or directories of CRDs; none: they are generated in
+	// memory from the packages by the crd generator.
+	CRDs []string
+	// Rounds is the number of random objects per kind and version.
+	Rounds int
+	// Seed seeds the random objects.
+	Seed uint64
+}
+
+// Main is `controller-gen-default conversion`: it parses args, runs Run
+// on the packages of the current directory's module, writes the findings
+// to stdout and anything else to stderr, and returns the exit status.
+func Main(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("controller-gen-default conversion", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("o", "text", "output format: text or json")
+	seed := fs.Uint64("seed", 1, "seed of the random objects; the same seed gives the same findings")
+	rounds := fs.Int("rounds", 100, "random objects per kind and version")
+	var crds stringList
+	fs.Var(&crds, "crd", "a file or directory of the CRDs (repeatable); default: generated in memory from PACKAGES by the crd generator")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitClean
+		}
+		return ExitUsage
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return ExitUsage
+	}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(stderr, "controller-gen-default conversion: -o %s: want text or json\n", *format)
+		return ExitUsage
+	}
+	if *rounds < 1 {
+		fmt.Fprintf(stderr, "controller-gen-default conversion: --rounds %d: want at least 1\n", *rounds)
+		return ExitUsage
+	}
+	findings, err := Run(context.Background(), Options{Patterns: fs.Args(), CRDs: crds, Rounds: *rounds, Seed: *seed}, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "controller-gen-default conversion: %v\n", err)
+		return ExitUsage
+	}
+	if err := Write(stdout, findings, *format); err != nil {
+		fmt.Fprintf(stderr, "controller-gen-default conversion: %v\n", err)
+		return ExitUsage
+	}
+	if len(findings) > 0 {
+		return ExitFindings
+	}
+	return ExitClean
+}
+
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// Finding is one finding: a model.Finding (position, Type.Field, JSON
+// path, rule, message) with the kind, the versions and the values it is
+// about.
+type Finding struct {
+	model.Finding
+	// Kind is group/kind.
+	Kind string
+	// Versions are, for conversion-lost-field, the version of the object
+	// and the one it goes through; for conversion-default-mismatch, the
+	// version of the field and the other one; for conversion-failed, the
+	// versions converted from and to.
+	Versions []string
+	// Values are, for conversion-lost-field, the value sent and the value
+	// back (null: absent); for conversion-default-mismatch, the value each
+	// version's object is read back with at the storage version, then what
+	// each version's defaulting gives the field; for conversion-failed,
+	// the object and the error.
+	Values []any
+}
+
+// Run builds the conversion program of o.Patterns (package convprog),
+// finds the kinds with a hub and spokes, and runs the rules on each.
+// Progress and warnings go to log; the error is for what stops the run
+// (packages that do not load or build, a kind without its CRD).
+func Run(ctx context.Context, o Options, log io.Writer) ([]Finding, error) {
+	l, err := load(o.Dir, o.Patterns, o.CRDs, log)
+	if err != nil {
+		return nil, err
+	}
+	prog, err := convprog.Build(ctx, convprog.Options{Dir: o.Dir, Patterns: o.Patterns, Log: log})
+	if err != nil {
+		return nil, err
+	}
+	defer prog.Close()
+	proc, err := prog.Start(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer proc.Close()
+	conv := processConverter{proc}
+	kinds := proc.Kinds()
+	sort.Slice(kinds, func(i, j int) bool { return kinds[i].GroupKind().String() < kinds[j].GroupKind().String() })
+	var out []Finding
+	checked := 0
+	for _, pk := range kinds {
+		if len(pk.Spokes) == 0 {
+			continue
+		}
+		if !pk.Convertible {
+			fmt.Fprintf(log, "warning: %s does not convert: %s\n", pk.GroupKind(), pk.Problem)
+			continue
+		}
+		crd, ok := l.crds[pk.GroupKind()]
+		if !ok {
+			return nil, fmt.Errorf("no CRD for %s: generate it, or give its file with --crd", pk.GroupKind())
+		}
+		k, err := NewKind(crd, pk.Hub, pk.Spokes)
+		if err != nil {
+			return nil, err
+		}
+		fs, err := Check(ctx, conv, k, l, o.Rounds, o.Seed, log)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fs...)
+		checked++
+	}
+	if checked == 0 {
+		fmt.Fprintf(log, "note: no kind of %s converts between versions (a conversion.Hub with conversion.Convertible spokes); nothing to check\n", strings.Join(o.Patterns, " "))
+	}
+	sortFindings(out)
+	return out, nil
+}
+
+// positions are where findings go: the Go field of a path, the root type
+// of a version.
+type positions interface {
+	field(gvk schema.GroupVersionKind, p Path) (*model.Field, bool)
+	typePos(gvk schema.GroupVersionKind) (token.Position, bool)
+	goEncoding(gk schema.GroupKind) GoEncoding
+}
+
+// Check runs the rules on one kind: Objects, RoundTrip and Defaults, each
+// seeded by seed and the kind's name, and places their findings with pos.
+func Check(ctx context.Context, c Converter, k *Kind, pos positions, rounds int, seed uint64, log io.Writer) ([]Finding, error) {
+	gk := schema.GroupKind{Group: k.Group, Kind: k.Kind}
+	h := fnv.New64a()
+	h.Write([]byte(gk.String()))
+	objs, refused := Objects(ctx, k, rounds, rand.New(rand.NewPCG(seed, h.Sum64())))
+	for _, v := range k.Names() {
+		if errs, ok := refused[v]; ok {
+			fmt.Fprintf(log, "warning: %s %s: no random object is valid (%v); its round trips are not checked\n", k.Kind, v, errs.ToAggregate())
+		}
+	}
+	losses, fails, err := RoundTrip(ctx, c, k, objs, pos.goEncoding(gk))
+	if err != nil {
+		return nil, err
+	}
+	mismatches, f2, err := Defaults(ctx, c, k, rand.New(rand.NewPCG(seed, h.Sum64()+1)))
+	if err != nil {
+		return nil, err
+	}
+	fails = append(fails, f2...)
+	var out []Finding
+	for _, l := range losses {
+		out = append(out, lossFinding(k, l, pos))
+	}
+	for _, m := range mismatches {
+		out = append(out, mismatchFinding(k, m, pos))
+	}
+	out = append(out, failureFindings(k, fails, pos)...)
+	return out, nil
+}

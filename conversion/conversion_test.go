@@ -1,0 +1,212 @@
+package conversion
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// copyConvapi copies testdata/convapi's module (its API packages, CRDs,
+// go.mod and go.sum) to a temporary directory, and makes it the working
+// directory, as a user runs the command from their module.
+func copyConvapi(t *testing.T) string {
+	t.Helper()
+	src := filepath.Join("..", "testdata", "convapi")
+	dst := t.TempDir()
+	for _, rel := range []string{"go.mod", "go.sum", "api", "config"} {
+		err := filepath.WalkDir(filepath.Join(src, rel), func(path string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			r, _ := filepath.Rel(src, path)
+			if d.IsDir() {
+				return os.MkdirAll(filepath.Join(dst, r), 0o755)
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dst, r), b, 0o644)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dst)
+	return dst
+}
+
+// fieldPos is where the line of file that contains decl starts its
+// declaration: FILE:LINE:COL, as findings write it.
+func fieldPos(t *testing.T, file, decl string) string {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range strings.Split(string(b), "\n") {
+		if j := strings.Index(line, decl); j >= 0 {
+			return fmt.Sprintf("%s:%d:%d", file, i+1, j+1)
+		}
+	}
+	t.Fatalf("%s: no line with %q", file, decl)
+	return ""
+}
+
+// edit replaces old with new in file, once.
+func edit(t *testing.T, file, old, new string) {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte(old)) {
+		t.Fatalf("%s: no %q", file, old)
+	}
+	if err := os.WriteFile(file, bytes.Replace(b, []byte(old), []byte(new), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func run(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := Main(args, &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+// TestConvapi runs the command on testdata/convapi: the color that v1beta1
+// cannot hold is lost, mode's defaults disagree, and the rename of length
+// to size round-trips; once the conversions keep color in an annotation
+// and the defaults agree, it finds nothing.
+func TestConvapi(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the conversion program of testdata/convapi")
+	}
+	copyConvapi(t)
+	color := fieldPos(t, "api/v1/widget_types.go", "Color string")
+	modeV1 := fieldPos(t, "api/v1/widget_types.go", "Mode string")
+	modeBeta := fieldPos(t, "api/v1beta1/widget_types.go", "Mode string")
+
+	code, stdout, stderr := run(t, "--rounds", "30", "./api/...")
+	if code != ExitFindings {
+		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, ExitFindings, stdout, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	// by position: v1's mode (line 17), v1's color (21), v1beta1's mode
+	want := []string{
+		modeV1 + `: error: WidgetSpec.Mode (spec.mode): defaults disagree across versions: v1 defaults "slow", v1beta1 defaults "fast" (` + modeBeta + `); an object created at v1 without it stores spec.mode "slow", at v1beta1 "fast" [conversion-default-mismatch]`,
+		color + `: error: WidgetSpec.Color (spec.color): lost in a round trip v1 → v1beta1 → v1: `,
+		modeBeta + `: error: WidgetSpec.Mode (spec.mode): defaults disagree across versions: v1beta1 defaults "fast", v1 defaults "slow" (` + modeV1 + `); an object created at v1beta1 without it stores spec.mode "fast", at v1 "slow" (read at the storage version, v1) [conversion-default-mismatch]`,
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("%d findings, want %d:\n%s\nstderr:\n%s", len(lines), len(want), stdout, stderr)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("finding %d:\n%s\nwant\n%s", i, lines[i], w)
+		}
+	}
+	if !strings.HasSuffix(lines[1], "[conversion-lost-field]") {
+		t.Errorf("finding 1 has another rule: %s", lines[1])
+	}
+	for _, l := range lines {
+		if strings.Contains(l, "spec.size") || strings.Contains(l, "spec.length") {
+			t.Errorf("the rename of length to size is reported: %s", l)
+		}
+	}
+
+	// -o json: the same findings, with their versions and values
+	code, stdout, _ = run(t, "--rounds", "30", "-o", "json", "./api/...")
+	var js []jsonFinding
+	if err := json.Unmarshal([]byte(stdout), &js); err != nil || code != ExitFindings || len(js) != len(want) {
+		t.Fatalf("-o json: exit %d, %v, %d findings:\n%s", code, err, len(js), stdout)
+	}
+	if f := js[1]; f.Rule != RuleLostField || f.Path != "spec.color" || fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Column) != color ||
+		strings.Join(f.Versions, ",") != "v1,v1beta1" || len(f.Values) != 2 || f.Values[1] != nil {
+		t.Errorf("-o json: %+v", f)
+	}
+	if f := js[2]; f.Rule != RuleDefaultMismatch || fmt.Sprint(f.Values) != "[fast slow fast slow]" {
+		t.Errorf("-o json: %+v", f)
+	}
+
+	// the same seed, the same findings
+	_, again, _ := run(t, "--rounds", "30", "-o", "json", "./api/...")
+	if again != stdout {
+		t.Errorf("two runs with the same seed differ:\n%s\n%s", stdout, again)
+	}
+
+	// the fixes: color kept in an annotation, as cluster-api keeps what a
+	// spoke cannot hold; mode's defaults agree
+	edit(t, "api/v1beta1/widget_conversion.go", `	dst.Spec.Mode = src.Spec.Mode
+	dst.Status.Ready = src.Status.Ready
+	return nil
+}
+
+// ConvertFrom`, `	dst.Spec.Mode = src.Spec.Mode
+	dst.Status.Ready = src.Status.Ready
+	if c, ok := src.Annotations[colorAnnotation]; ok {
+		dst.Spec.Color = c
+		dst.Annotations = maps.Clone(src.Annotations)
+		delete(dst.Annotations, colorAnnotation)
+		if len(dst.Annotations) == 0 {
+			dst.Annotations = nil
+		}
+	}
+	return nil
+}
+
+const colorAnnotation = "conv.example.com/color"
+
+// ConvertFrom`)
+	edit(t, "api/v1beta1/widget_conversion.go", `	dst.Spec.Length = src.Spec.Size
+	dst.Spec.Mode = src.Spec.Mode
+	dst.Status.Ready = src.Status.Ready
+	return nil`, `	dst.Spec.Length = src.Spec.Size
+	dst.Spec.Mode = src.Spec.Mode
+	dst.Status.Ready = src.Status.Ready
+	if src.Spec.Color != "" {
+		dst.Annotations = maps.Clone(src.Annotations)
+		if dst.Annotations == nil {
+			dst.Annotations = map[string]string{}
+		}
+		dst.Annotations[colorAnnotation] = src.Spec.Color
+	}
+	return nil`)
+	edit(t, "api/v1beta1/widget_conversion.go", `import (`, "import (\n\t\"maps\"\n")
+	edit(t, "api/v1beta1/widget_types.go", `+default="fast"`, `+default="slow"`)
+	edit(t, "config/crd/conv.example.com_widgets.yaml", "default: fast", "default: slow")
+
+	for _, args := range [][]string{
+		{"--rounds", "30", "./api/..."},                              // CRDs generated in memory
+		{"--rounds", "30", "--crd", "config/crd", "./api/..."},       // the CRDs on disk
+		{"--rounds", "30", "--seed", "7", "-o", "json", "./api/..."}, // another seed
+	} {
+		code, stdout, stderr = run(t, args...)
+		if code != ExitClean {
+			t.Errorf("%v after the fixes: exit %d\nstdout:\n%s\nstderr:\n%s", args, code, stdout, stderr)
+		}
+	}
+}
+
+// TestUsage: bad arguments are exit 2, with what is wrong.
+func TestUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "usage: controller-gen-default conversion"},
+		{[]string{"-o", "yaml", "./..."}, "-o yaml: want text or json"},
+		{[]string{"--rounds", "0", "./..."}, "--rounds 0: want at least 1"},
+		{[]string{"--nope", "./..."}, "flag provided but not defined: -nope"},
+	} {
+		code, _, stderr := run(t, tc.args...)
+		if code != ExitUsage || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr:\n%s\nwant %q", tc.args, code, stderr, tc.want)
+		}
+	}
+}

@@ -1,0 +1,195 @@
+package conversion
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/convprog"
+	"github.com/controller-gen-default/controller-gen-default/internal/model"
+)
+
+// processConverter is a running conversion program as a Converter: the
+// webhook handler's refusals are RefusedErrors.
+type processConverter struct{ p *convprog.Process }
+
+func (c processConverter) Convert(ctx context.Context, objs []map[string]any, to string) ([]map[string]any, error) {
+	out, err := c.p.Convert(ctx, objs, to)
+	if _, ok := errors.AsType[*convprog.ConversionError](err); ok {
+		return nil, &RefusedError{Err: err}
+	}
+	return out, err
+}
+
+// at is a finding about the value at p of version v of k: at its Go field,
+// else at the version's root type.
+func at(k *Kind, v string, p Path, pos positions, rule, msg string) model.Finding {
+	gvk := schema.GroupVersionKind{Group: k.Group, Version: v, Kind: k.Kind}
+	f := model.Finding{Sev: model.Error, GoPath: k.Kind, JPath: p.Field(), Rule: rule, Msg: msg, Own: true}
+	if fld, ok := pos.field(gvk, p); ok {
+		f.Pos, f.GoPath = fld.Pos(), fld.GoPath()
+	} else if tp, ok := pos.typePos(gvk); ok {
+		f.Pos = tp
+	}
+	return f
+}
+
+// where is the position of the Go field at p of version v, for a message.
+func where(k *Kind, v string, p Path, pos positions) string {
+	gvk := schema.GroupVersionKind{Group: k.Group, Version: v, Kind: k.Kind}
+	if fld, ok := pos.field(gvk, p); ok {
+		return relFile(fld.Pos()).String()
+	}
+	if tp, ok := pos.typePos(gvk); ok {
+		return relFile(tp).String()
+	}
+	return k.Kind + " " + v
+}
+
+func lossFinding(k *Kind, l Loss, pos positions) Finding {
+	trip := fmt.Sprintf("%s → %s → %s", l.Version, l.Via, l.Version)
+	spoke := l.Via
+	if l.Version != k.Hub {
+		spoke = l.Version
+	}
+	var msg string
+	switch {
+	case l.After == absent:
+		msg = fmt.Sprintf("lost in a round trip %s: %s comes back absent; %s's ConvertTo and ConvertFrom must carry it (cluster-api keeps what a version cannot hold in an annotation)",
+			trip, Show(l.Before), spoke)
+	case l.Before == absent:
+		msg = fmt.Sprintf("appears in a round trip %s: an object without it comes back with %s", trip, Show(l.After))
+	default:
+		msg = fmt.Sprintf("changed in a round trip %s: %s comes back %s", trip, Show(l.Before), Show(l.After))
+	}
+	return Finding{
+		Finding:  at(k, l.Version, l.Path, pos, RuleLostField, msg),
+		Kind:     schema.GroupKind{Group: k.Group, Kind: k.Kind}.String(),
+		Versions: []string{l.Version, l.Via},
+		Values:   []any{jsonValue(l.Before), jsonValue(l.After)},
+	}
+}
+
+func mismatchFinding(k *Kind, m Mismatch, pos positions) Finding {
+	gives := func(v string, d any) string {
+		if d == absent {
+			return v + " gives it no default"
+		}
+		return v + " defaults " + Show(d)
+	}
+	msg := fmt.Sprintf("defaults disagree across versions: %s, %s (%s); an object created at %s without it stores %s %s, at %s %s",
+		gives(m.At, m.AtDefault), gives(m.Other, m.OtherDefault), where(k, m.Other, m.OtherPath, pos),
+		m.At, m.StoredPath, Show(m.AtStored), m.Other, Show(m.OtherStored))
+	if m.StoredPath.String() != m.Path.String() || k.Storage != m.At {
+		msg += fmt.Sprintf(" (read at the storage version, %s)", k.Storage)
+	}
+	return Finding{
+		Finding:  at(k, m.At, m.Path, pos, RuleDefaultMismatch, msg),
+		Kind:     schema.GroupKind{Group: k.Group, Kind: k.Kind}.String(),
+		Versions: []string{m.At, m.Other},
+		Values:   []any{jsonValue(m.AtStored), jsonValue(m.OtherStored), jsonValue(m.AtDefault), jsonValue(m.OtherDefault)},
+	}
+}
+
+// failureFindings are one finding per pair of versions whose conversion
+// the webhook refuses, at the root type of the version converted from,
+// with the first object refused.
+func failureFindings(k *Kind, fails []Failure, pos positions) []Finding {
+	type pair struct{ from, to string }
+	first := map[pair]Failure{}
+	count := map[pair]int{}
+	var order []pair
+	for _, f := range fails {
+		p := pair{f.From, f.To}
+		if _, ok := first[p]; !ok {
+			first[p] = f
+			order = append(order, p)
+		}
+		count[p]++
+	}
+	var out []Finding
+	for _, p := range order {
+		f := first[p]
+		msg := fmt.Sprintf("the conversion from %s to %s fails for %d objects valid at %s: %v; e.g. %s",
+			p.from, p.to, count[p], p.from, f.Err, Show(f.Object))
+		out = append(out, Finding{
+			Finding:  at(k, p.from, nil, pos, RuleFailed, msg),
+			Kind:     schema.GroupKind{Group: k.Group, Kind: k.Kind}.String(),
+			Versions: []string{p.from, p.to},
+			Values:   []any{f.Object, f.Err.Error()},
+		})
+	}
+	return out
+}
+
+// jsonValue is v for JSON output: absent is null.
+func jsonValue(v any) any {
+	if v == absent {
+		return nil
+	}
+	return v
+}
+
+// sortFindings orders findings by position (relative, as written), rule
+// and message.
+func sortFindings(fs []Finding) {
+	for i := range fs {
+		fs[i].Pos = relFile(fs[i].Pos)
+	}
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		switch {
+		case a.Pos.Filename != b.Pos.Filename:
+			return a.Pos.Filename < b.Pos.Filename
+		case a.Pos.Line != b.Pos.Line:
+			return a.Pos.Line < b.Pos.Line
+		case a.Pos.Column != b.Pos.Column:
+			return a.Pos.Column < b.Pos.Column
+		case a.Rule != b.Rule:
+			return a.Rule < b.Rule
+		}
+		return a.Msg < b.Msg
+	})
+}
+
+// jsonFinding is a finding as -o json writes it.
+type jsonFinding struct {
+	File     string   `json:"file"`
+	Line     int      `json:"line"`
+	Column   int      `json:"column"`
+	Severity string   `json:"severity"`
+	Rule     string   `json:"rule"`
+	Field    string   `json:"field"`
+	Path     string   `json:"path"`
+	Kind     string   `json:"kind"`
+	Versions []string `json:"versions"`
+	Values   []any    `json:"values"`
+	Message  string   `json:"message"`
+}
+
+// Write writes the findings: text, one line each in the generator's
+// format (model.Finding.String); json, one JSON array.
+func Write(w io.Writer, fs []Finding, format string) error {
+	if format == "json" {
+		out := make([]jsonFinding, 0, len(fs))
+		for _, f := range fs {
+			out = append(out, jsonFinding{File: f.Pos.Filename, Line: f.Pos.Line, Column: f.Pos.Column,
+				Severity: f.Sev.String(), Rule: f.Rule, Field: f.GoPath, Path: f.JPath, Kind: f.Kind,
+				Versions: f.Versions, Values: f.Values, Message: f.Msg})
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	for _, f := range fs {
+		if _, err := fmt.Fprintln(w, f.Finding.String()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
