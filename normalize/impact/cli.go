@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/convprog"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
@@ -24,7 +25,7 @@ const (
 	ExitUnusable = 2 // bad usage, an invalid CRD, unparsable input, or an object with no CRD
 )
 
-const usage = `usage: controller-gen-default impact --old OLD --new NEW [-o text|json] [--skip-other-groups] [-n NAMESPACE] [FILE|-]...
+const usage = `usage: controller-gen-default impact --old OLD --new NEW [-o text|json] [--skip-other-groups] [-n NAMESPACE] [--convert PACKAGES] [FILE|-]...
 
 Shows what objects stored under the CRDs OLD become when the CRDs are
 replaced by NEW, as the apiserver handles them: each object as stored under
@@ -33,7 +34,11 @@ unified diff: new defaults appear, pruned fields disappear), whether an
 unchanged (no-op) update is accepted, which values NEW refuses but only
 ratcheting keeps (an update that changes one of them is sent), and what
 NEW changes in versions. Conversion webhooks are not called: versions are
-converted as with the None strategy.
+converted as with the None strategy, unless --convert gives the API's Go
+packages (patterns such as ./api/..., of the module in the current
+directory): a program built from them converts the CRDs of the kinds it
+serves with the API's own ConvertTo/ConvertFrom, as its conversion webhook
+does, and each object is also shown as read at NEW's storage version.
 
 OLD and NEW are CRD files or directories (repeatable), each with at least one
 CRD. FILEs hold objects, read as kubectl create -f reads them: manifests, or
@@ -60,6 +65,8 @@ type options struct {
 	// another namespace).
 	explicitNamespace bool
 	files             []string
+	// convert are the package patterns of --convert.
+	convert stringList
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, int) {
@@ -73,6 +80,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, int) {
 	fs.BoolVar(&o.skipOtherGroups, "skip-other-groups", false, "skip objects whose API group no CRD of OLD or NEW has (Services, Deployments...) instead of exiting 2")
 	fs.StringVar(&o.namespace, "namespace", metav1.NamespaceDefault, "the namespace of namespaced objects that have none, as kubectl's -n; with it, an object in another namespace is refused as kubectl refuses it")
 	fs.StringVar(&o.namespace, "n", metav1.NamespaceDefault, "shorthand for --namespace")
+	fs.Var(&o.convert, "convert", "Go package patterns of the API (./api/...; repeatable or comma-separated): convert versions with its conversion.Hub/Convertible code, as its conversion webhook does")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, ExitOK
@@ -99,6 +107,15 @@ func parseFlags(args []string, stderr io.Writer) (*options, int) {
 		return nil, ExitUnusable
 	}
 	o.files = fs.Args()
+	var patterns stringList
+	for _, v := range o.convert {
+		for _, p := range strings.Split(v, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				patterns = append(patterns, p)
+			}
+		}
+	}
+	o.convert = patterns
 	return o, -1
 }
 
@@ -122,6 +139,15 @@ func RunCLI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	a.Namespace, a.ExplicitNamespace = o.namespace, o.explicitNamespace
 	out := newPrinter(o.output, stdout, stderr)
+	if len(o.convert) > 0 {
+		conv, converted, err := startConversion(ctx, a, o.convert, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "impact: --convert %s: %v\n", strings.Join(o.convert, ","), err)
+			return ExitUnusable
+		}
+		defer conv.Close()
+		out.converted = converted
+	}
 	if len(o.files) == 0 {
 		return out.crdReport(a.Findings(), a.DefaultChanges(oldCRDs, newCRDs))
 	}
@@ -234,6 +260,36 @@ func streamReport(ctx context.Context, a *Analyzer, files []string, stdin io.Rea
 		rep.record(s.rec)
 	}
 	return rep.end()
+}
+
+// startConversion is --convert: the conversion program of patterns,
+// built in the current directory's module (or taken from the cache) and
+// started, used for the CRDs of the kinds it converts. It returns them,
+// and warns when there is none.
+func startConversion(ctx context.Context, a *Analyzer, patterns []string, stderr io.Writer) (*Conversion, []string, error) {
+	conv, err := StartConversion(ctx, convprog.Options{Patterns: patterns, Log: stderr})
+	if err != nil {
+		return nil, nil, err
+	}
+	converted, err := a.UseConversion(conv)
+	if err != nil {
+		conv.Close()
+		return nil, nil, err
+	}
+	if len(converted) == 0 {
+		var kinds []string
+		for _, k := range conv.Kinds {
+			kinds = append(kinds, k.GroupKind().String())
+		}
+		fmt.Fprintf(stderr, "impact: warning: --convert %s: no CRD of OLD or NEW has a kind the API's code converts (%s)\n",
+			strings.Join(patterns, ","), strings.Join(kinds, ", "))
+	}
+	for _, k := range conv.Others {
+		if k.Problem != "" {
+			fmt.Fprintf(stderr, "impact: warning: --convert: %s is not converted by the API's code: %s\n", k.GroupKind(), k.Problem)
+		}
+	}
+	return conv, converted, nil
 }
 
 // loadBoth loads the CRDs of OLD and NEW (normalize.LoadCRDs).

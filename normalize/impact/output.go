@@ -14,6 +14,8 @@ import (
 type printer struct {
 	json           bool
 	stdout, stderr io.Writer
+	// converted are the CRDs converted by the API's code (--convert).
+	converted []string
 }
 
 func newPrinter(format string, stdout, stderr io.Writer) *printer {
@@ -46,7 +48,7 @@ func (p *printer) crdReport(findings []Finding, defaults []DefaultChange) int {
 	for _, d := range defaults {
 		fmt.Fprintf(p.stdout, "%s %s %s: %s\n", d.CRD, d.Version, d.Path, describeDefault(d.Change))
 	}
-	fmt.Fprintf(p.stdout, "%d defaults added, changed or removed.\n%s\n", len(defaults), conversionNote)
+	fmt.Fprintf(p.stdout, "%d defaults added, changed or removed.\n%s\n", len(defaults), conversionNoteFor(p.converted))
 	return code
 }
 
@@ -129,7 +131,7 @@ func (o *objectReport) end() int {
 		return o.code
 	}
 	o.p.table(o.p.stdout, o.objects, o.count, o.skipped)
-	fmt.Fprintln(o.p.stdout, conversionNote)
+	fmt.Fprintln(o.p.stdout, conversionNoteFor(o.p.converted))
 	return o.code
 }
 
@@ -180,6 +182,14 @@ func (p *printer) textRecord(r *Record) {
 	}
 	if r.Diff != "" {
 		w.block(r.Diff)
+	}
+	if at := r.AtStorageVersion; at != nil && at.Version != r.ReadVersion {
+		if at.Diff == "" {
+			w.line(fmt.Sprintf("read at %s (NEW's storage version), converted by the API's code: the same", at.Version))
+		} else {
+			w.line(fmt.Sprintf("read at %s (NEW's storage version, what its controllers read), converted by the API's code:", at.Version))
+			w.block(at.Diff)
+		}
 	}
 	if r.Update != nil && r.Update.Refused {
 		w.line("no-op update refused:")

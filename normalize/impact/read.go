@@ -10,14 +10,41 @@ type readBack struct {
 	// served says whether NEW serves the object's own version.
 	served bool
 	object map[string]any
+	// converted: NEW's CRD converts between versions with the API's own
+	// code (--convert).
+	converted bool
+	// atStorage is, under --convert, the object as a GET at NEW's storage
+	// version returns it: what a controller of that version (the hub)
+	// reads.
+	atStorage *VersionRead
+}
+
+// VersionRead is an object as a GET at one version returns it.
+type VersionRead struct {
+	Version string         `json:"version"`
+	Object  map[string]any `json:"object"`
+	// Diff is the unified YAML diff from the object as read at its own
+	// version (Record.ReadVersion) to this, apiVersion aside; empty when
+	// they are the same.
+	Diff string `json:"diff,omitempty"`
+}
+
+// record puts into r what the read adds to it under --convert.
+func (rb readBack) record(r *Record) {
+	if rb.converted {
+		r.Conversion = ConversionProgram
+		r.AtStorageVersion = rb.atStorage
+	}
 }
 
 // read is step 2. The apiserver does not rewrite stored objects when a CRD
 // changes: every read decodes them with the current CRD (the storage
 // codec, fromStorage): pruned with NEW's schema of the version they are
 // stored at, non-nullable nulls without a default dropped, defaulted, then
-// converted to the version asked for. What read adds (defaults) or drops
-// (pruned fields) is persisted by the object's next write.
+// converted to the version asked for (under --convert, by the API's code,
+// and read at NEW's storage version too) and pruned with its schema. What
+// read adds (defaults) or drops (pruned fields) is persisted by the
+// object's next write.
 //
 // requested is the object's version. If NEW no longer serves it, a GET at
 // it is refused (404) and the object is read at NEW's storage version (or
@@ -33,7 +60,23 @@ func read(newDef *definition, etcd map[string]any, requested string) (readBack, 
 	}
 	obj, err := newDef.fromStorage(etcd, rb.version)
 	rb.object = obj
-	return rb, err
+	if err != nil || converterOf(newDef) == nil {
+		return rb, err
+	}
+	rb.converted = true
+	rb.atStorage = &VersionRead{Version: newDef.storageVersion, Object: obj}
+	if rb.version != newDef.storageVersion {
+		hub, err := newDef.fromStorage(etcd, newDef.storageVersion)
+		if err != nil {
+			return rb, err
+		}
+		rb.atStorage.Object = hub
+		rb.atStorage.Diff, err = unifiedYAML("read at "+rb.version, "read at "+newDef.storageVersion, withoutAPIVersion(obj), withoutAPIVersion(hub))
+		if err != nil {
+			return rb, err
+		}
+	}
+	return rb, nil
 }
 
 // fallbackVersion is the version objects are read at when their own is not

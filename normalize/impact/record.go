@@ -34,6 +34,16 @@ type Record struct {
 	Changes     Changes `json:"changes"`
 	Diff        string  `json:"diff,omitempty"`
 
+	// Conversion is ConversionProgram when NEW's CRD converts between
+	// versions with the API's own code (--convert); empty otherwise (the
+	// None strategy: only apiVersion changes).
+	Conversion string `json:"conversion,omitempty"`
+	// AtStorageVersion is, under --convert, the object as a GET at NEW's
+	// storage version returns it (what a controller of that version, the
+	// hub, reads): defaulted in the version it is stored at, converted by
+	// the API's code, pruned with the storage version's schema.
+	AtStorageVersion *VersionRead `json:"atStorageVersion,omitempty"`
+
 	// Step 3: the no-op update, and the values held only by ratcheting.
 	Update    *Update     `json:"update,omitempty"`
 	Ratcheted []Ratcheted `json:"ratcheted,omitempty"`
@@ -43,6 +53,9 @@ type Record struct {
 	Stored map[string]any `json:"-"`
 	Read   map[string]any `json:"-"`
 }
+
+// ConversionProgram is Record.Conversion under --convert.
+const ConversionProgram = "program"
 
 // Categories of a Record.
 const (

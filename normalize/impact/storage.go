@@ -18,9 +18,12 @@ import (
 // decoder is a schemaCoercingDecoder (unstructuredSchemaCoercer with
 // dropInvalidMetadata and repairGeneration), whose converter is a
 // schemaCoercingConverter (unstructuredSchemaCoercer without options), and
-// whose defaulter is the unstructuredDefaulter. Conversion between versions
-// is the None strategy's: only apiVersion changes (conversion webhooks are
-// out of scope).
+// whose defaulter is the unstructuredDefaulter. The versioning codec
+// (k8s.io/apimachinery/pkg/runtime/serializer/versioning, codec.Decode)
+// defaults a decoded object before it converts it. Conversion between
+// versions (convert, convert.go) is the None strategy's, where only
+// apiVersion changes, unless --convert gives the API's own code, which the
+// apiserver's webhook converter calls as it calls a conversion webhook.
 
 // coercer is unstructuredSchemaCoercer: its options, for one definition.
 type coercer struct {
@@ -85,12 +88,15 @@ func (c coercer) schema(u *unstructured.Unstructured) (*structuralschema.Structu
 	return v.structural, nil
 }
 
-// toStorage is what the storage codec writes for obj: obj converted to the
-// storage version and coerced with that version's schema (the
-// schemaCoercingConverter of the codec's encoder).
+// toStorage is what the storage codec writes for obj, a request already
+// defaulted in its own version: obj converted to the storage version and
+// coerced with that version's schema (the schemaCoercingConverter of the
+// codec's encoder; the encoder does not default).
 func (d *definition) toStorage(obj map[string]any) (map[string]any, error) {
-	u := &unstructured.Unstructured{Object: runtime.DeepCopyJSON(obj)}
-	u.SetAPIVersion(d.apiVersion(d.storageVersion))
+	u, err := d.convert(&unstructured.Unstructured{Object: runtime.DeepCopyJSON(obj)}, d.storageVersion)
+	if err != nil {
+		return nil, err
+	}
 	if err := (coercer{def: d}).apply(u); err != nil {
 		return nil, err
 	}
@@ -115,7 +121,9 @@ func (d *definition) fromStorage(stored map[string]any, version string) (map[str
 		return nil, err
 	}
 	structuraldefaulting.Default(u.Object, s)
-	u.SetAPIVersion(d.apiVersion(version))
+	if u, err = d.convert(u, version); err != nil {
+		return nil, err
+	}
 	if err := (coercer{def: d}).apply(u); err != nil {
 		return nil, err
 	}

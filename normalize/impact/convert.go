@@ -1,0 +1,213 @@
+package impact
+
+import (
+	"context"
+	"encoding/pem"
+	"fmt"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apiserverconversion "k8s.io/apiextensions-apiserver/pkg/apiserver/conversion"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apiserver/pkg/util/webhook"
+	"k8s.io/utils/ptr"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/convprog"
+)
+
+// Conversion is --convert: a running conversion program (package
+// internal/convprog: the API's own conversion.Hub and
+// conversion.Convertible methods behind controller-runtime's conversion
+// webhook handler), served over HTTPS on the loopback interface, and the
+// apiserver's own converter for CRDs with spec.conversion.strategy:
+// Webhook (apiextensions-apiserver pkg/apiserver/conversion,
+// CRConverterFactory.NewConverter) pointed at it. The apiserver's webhook
+// converter builds the ConversionReview, checks the response (UID, count,
+// apiVersion and kind, metadata changed only in labels and annotations)
+// and restores the object's metadata (restoreObjectMeta), as it does for
+// a real webhook.
+type Conversion struct {
+	// Packages are the packages the program registers.
+	Packages []string
+	// Kinds are the group/kinds it converts (controller-runtime's
+	// IsConvertible), and Others those it holds but does not convert.
+	Kinds, Others []convprog.Kind
+
+	prog    *convprog.Program
+	proc    *convprog.Process
+	server  *httptest.Server
+	factory *apiserverconversion.CRConverterFactory
+	caPEM   []byte
+
+	mu   sync.Mutex
+	defs []*definition // the definitions it converts, for Close
+}
+
+// StartConversion builds (or takes from the cache) and starts the
+// conversion program of o.Patterns.
+func StartConversion(ctx context.Context, o convprog.Options) (*Conversion, error) {
+	prog, err := convprog.Build(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	proc, err := prog.Start(ctx)
+	if err != nil {
+		prog.Close()
+		return nil, err
+	}
+	c := &Conversion{Packages: prog.Packages, prog: prog, proc: proc}
+	for _, k := range proc.Kinds() {
+		if k.Convertible {
+			c.Kinds = append(c.Kinds, k)
+		} else {
+			c.Others = append(c.Others, k)
+		}
+	}
+	// the apiserver's webhook client speaks HTTPS only
+	c.server = httptest.NewTLSServer(proc.Handler())
+	c.caPEM = pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: c.server.Certificate().Raw})
+	// the service resolver is never asked: the webhook is a URL
+	if c.factory, err = apiserverconversion.NewCRConverterFactory(webhook.NewDefaultServiceResolver(), nil); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// Close stops the program and forgets the definitions it converted.
+func (c *Conversion) Close() error {
+	c.mu.Lock()
+	for _, d := range c.defs {
+		programConverters.Delete(d)
+	}
+	c.defs = nil
+	c.mu.Unlock()
+	if c.server != nil {
+		c.server.Close()
+	}
+	err := c.proc.Close()
+	c.prog.Close()
+	return err
+}
+
+// serves says whether the program converts gk.
+func (c *Conversion) serves(gk schema.GroupKind) bool {
+	return slices.ContainsFunc(c.Kinds, func(k convprog.Kind) bool { return k.GroupKind() == gk })
+}
+
+// converter is the apiserver's converter for crd deployed with the
+// program as its conversion webhook: crd with spec.conversion set to the
+// Webhook strategy, at the program's URL (kubebuilder's CRD files say
+// None; its kustomize patch, config/crd/patches/webhook_in_*.yaml, sets
+// the webhook when the CRD is deployed).
+func (c *Conversion) converter(crd *apiextensionsv1.CustomResourceDefinition) (runtime.ObjectConvertor, error) {
+	crd = crd.DeepCopy()
+	crd.Spec.Conversion = &apiextensionsv1.CustomResourceConversion{
+		Strategy: apiextensionsv1.WebhookConverter,
+		Webhook: &apiextensionsv1.WebhookConversion{
+			ClientConfig:             &apiextensionsv1.WebhookClientConfig{URL: ptr.To(c.server.URL + "/convert"), CABundle: c.caPEM},
+			ConversionReviewVersions: []string{"v1"},
+		},
+	}
+	safe, _, err := c.factory.NewConverter(crd)
+	return safe, err
+}
+
+// programConverters holds, for each definition whose objects the program
+// converts, the storage codec's converter (the apiserver's safe converter
+// around its webhook converter); a definition without one converts as with
+// the None strategy.
+var programConverters sync.Map // *definition -> runtime.ObjectConvertor
+
+// converterOf is d's converter under --convert, or nil.
+func converterOf(d *definition) runtime.ObjectConvertor {
+	if c, ok := programConverters.Load(d); ok {
+		return c.(runtime.ObjectConvertor)
+	}
+	return nil
+}
+
+// UseConversion makes the CRDs of OLD and NEW whose group/kind c converts
+// convert between versions through c, as the apiserver does with a
+// conversion webhook, and says so in their findings. It returns the CRDs
+// it applies to, sorted.
+func (a *Analyzer) UseConversion(c *Conversion) ([]string, error) {
+	var names []string
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, side := range []map[string]*definition{a.old, a.new} {
+		for name, d := range side {
+			if !c.serves(d.groupKind()) {
+				continue
+			}
+			conv, err := c.converter(d.crd)
+			if err != nil {
+				return nil, fmt.Errorf("CRD %s: %w", name, err)
+			}
+			programConverters.Store(d, conv)
+			c.defs = append(c.defs, d)
+			if !slices.Contains(names, name) {
+				names = append(names, name)
+			}
+		}
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		fs := a.findings[name]
+		for i, f := range fs {
+			if f.Finding == FindingWebhook {
+				fs[i].Message = "the conversion webhook is the API's own code (--convert): objects are converted between versions by it"
+			}
+		}
+	}
+	return names, nil
+}
+
+// convert is the storage codec's conversion of u to version: the
+// apiserver's converter under --convert (which calls the webhook only when
+// the version changes), else the None strategy's (only apiVersion
+// changes). u may be changed.
+func (d *definition) convert(u *unstructured.Unstructured, version string) (*unstructured.Unstructured, error) {
+	conv := converterOf(d)
+	if conv == nil {
+		u.SetAPIVersion(d.apiVersion(version))
+		return u, nil
+	}
+	out, err := conv.ConvertToVersion(u, schema.GroupVersion{Group: d.crd.Spec.Group, Version: version})
+	if err != nil {
+		return nil, &ConversionError{CRD: d.crd.Name, From: u.GetAPIVersion(), To: d.apiVersion(version), Err: err}
+	}
+	cu, ok := out.(*unstructured.Unstructured)
+	if !ok {
+		return nil, fmt.Errorf("CRD %s: the converter returned a %T", d.crd.Name, out)
+	}
+	return cu, nil
+}
+
+// ConversionError is a conversion the webhook (the API's code) failed: the
+// apiserver answers the request with an error (500).
+type ConversionError struct {
+	CRD, From, To string
+	Err           error
+}
+
+func (e *ConversionError) Error() string {
+	return fmt.Sprintf("CRD %s: converting %s to %s: %v", e.CRD, e.From, e.To, e.Err)
+}
+
+func (e *ConversionError) Unwrap() error { return e.Err }
+
+// conversionNoteFor is the note that ends a text report: which CRDs the
+// API's code converts, and how the others are converted.
+func conversionNoteFor(converted []string) string {
+	if len(converted) == 0 {
+		return conversionNote
+	}
+	return "Converted between versions by the API's own code (--convert, as its conversion webhook): " +
+		strings.Join(converted, ", ") + ". Other CRDs: as with the None strategy (only apiVersion changes)."
+}
