@@ -85,7 +85,7 @@ func (c coercer) schema(u *unstructured.Unstructured) (*structuralschema.Structu
 	if !ok {
 		return nil, fmt.Errorf("CRD %s has no version %q", c.def.crd.Name, u.GroupVersionKind().Version)
 	}
-	return v.structural, nil
+	return v.schema()
 }
 
 // toStorage is what the storage codec writes for obj, a request already
