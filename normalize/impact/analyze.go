@@ -209,6 +209,7 @@ func (a *Analyzer) steps(ctx context.Context, def *definition, version string, o
 		return err
 	}
 	r.ReadVersion, r.Read = rb.version, rb.object
+	rb.record(r)
 	r.Changes = diffObjects(st.object, rb.object).sorted()
 	if r.Diff, err = unifiedYAML("stored (OLD)", "read (NEW)", withoutAPIVersion(st.object), withoutAPIVersion(rb.object)); err != nil {
 		return err
