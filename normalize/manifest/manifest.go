@@ -22,8 +22,54 @@
 //     decoders keep it, and is listed in Object.Duplicates: the apiserver
 //     reports it under fieldValidation (see Object.Duplicates).
 //
-// Reader.Next returns one object at a time, and All ranges over them:
-// only the current document is held in memory.
+// Reader.Next returns one object at a time, and All ranges over them.
+//
+// # Lists, item by item
+//
+// `kubectl get -A -o yaml` prints a whole cluster as ONE List document,
+// tens of thousands of items, keys sorted (items before kind). Decoded
+// whole, such a document costs its parsed YAML tree, its JSON, and every
+// item's map at once. Reader streams a List instead, with the same result
+// as the whole-document decode (decodeWhole, kept as the fallback and as
+// the tests' oracle):
+//
+//   - YAML streams are split into documents here, line by line as
+//     utilyaml.YAMLReader splits them. Each line goes to a spill (memory up
+//     to 4 MiB, then an unlinked temporary file in TMPDIR) and to a
+//     scanner that recognises a List in block style: `items:` at column 0
+//     with nothing after it but a comment, then `- ` entries at one column
+//     (0, as kubectl prints them, or indented), the List's other fields
+//     before or after. Each item ends at the next entry or at the next
+//     line at column 0; it is then a YAML document of its own (its dash
+//     made a space, every line where it was), converted to JSON as the
+//     decoder converts the document (sigs.k8s.io/yaml), checked to decode
+//     as unstructuredJSONScheme.decodeToList decodes an item, searched for
+//     duplicate fields (go-yaml v3, within the limit of 100 per
+//     document), and its JSON appended to a second spill, one item a line.
+//     The List's own fields are decoded as a document whose items are [].
+//     This is the first pass over the document, needed because kind and
+//     apiVersion, which items without them take, may come after the items,
+//     and because kubectl fails the whole List for one bad item: no item
+//     is returned before all are known to decode. The second pass reads the
+//     items' JSON back one at a time. Memory is one item and the List's own
+//     fields, whatever the number of items; disk is the document and its
+//     items' JSON, for the time the List is read.
+//   - JSON streams are split by utilyaml.YAMLOrJSONDecoder as before, which
+//     holds each document's bytes; a List's items are then walked with
+//     encoding/json's tokens and decoded one at a time (Decode per
+//     element), twice: once to check them all and find the List's own
+//     fields, once to return them. Memory follows the document's bytes,
+//     not its decoded items.
+//
+// The scanner gives up, and the document is decoded whole, whenever
+// streaming could differ: items in flow style (`items: [...]`), an empty
+// or null items, anchors, aliases, merge keys, tags, complex keys, a line
+// that starts with an indicator at column 0 (directives, `...`), a tab in
+// indentation, line breaks other than \n, a line less indented than its
+// item's content, items or a spelling of it given twice, duplicate fields
+// among the List's own, an item nested deeper than 1000 levels, an item
+// that does not parse, convert or decode on its own (the whole decode then
+// gives kubectl's error), and Lists whose own fields exceed 1 MiB.
 package manifest
 
 import (
@@ -129,14 +175,24 @@ type Reader struct {
 // NewReader reads the objects of r, named file in errors and sources.
 func NewReader(file string, r io.Reader) *Reader {
 	r = transform.NewReader(r, unicode.BOMOverride(unicode.UTF8.NewDecoder()))
-	// the guess of utilyaml.NewYAMLOrJSONDecoder, which sees the same bytes
-	stream, _, isJSON := utilyaml.GuessJSONStream(r, 4096)
-	if !isJSON {
-		return &Reader{file: file, lines: &yamlLines{r: bufio.NewReader(stream)}}
+	// the guess of utilyaml.NewYAMLOrJSONDecoder (GuessJSONStream), which
+	// sees the same bytes
+	br := bufio.NewReaderSize(r, 4096)
+	peek, _ := br.Peek(4096)
+	if !utilyaml.IsJSONBuffer(peek) {
+		return &Reader{file: file, lines: &yamlLines{r: br}}
 	}
-	read := &bytes.Buffer{}
-	return &Reader{file: file, dec: utilyaml.NewYAMLOrJSONDecoder(io.TeeReader(stream, read), 4096),
-		read: read, docs: utilyaml.NewYAMLReader(bufio.NewReader(read))}
+	rd := &Reader{file: file, modeKnown: true,
+		json: bytes.HasPrefix(bytes.TrimLeft(peek, " \t\r\n"), []byte("{"))}
+	if rd.json {
+		// no YAML to split: the decoder's input is not kept
+		rd.dec = utilyaml.NewYAMLOrJSONDecoder(br, 4096)
+		return rd
+	}
+	rd.read = &bytes.Buffer{}
+	rd.dec = utilyaml.NewYAMLOrJSONDecoder(io.TeeReader(br, rd.read), 4096)
+	rd.docs = utilyaml.NewYAMLReader(bufio.NewReader(rd.read))
+	return rd
 }
 
 // Next returns the next object, io.EOF after the last one, or an *Error
@@ -308,7 +364,9 @@ func (r *Reader) yamlDocument() []byte {
 		r.json = bytes.HasPrefix(bytes.TrimLeft(r.read.Bytes(), " \t\r\n"), []byte("{"))
 	}
 	if r.json {
-		r.read.Reset()
+		if r.read != nil {
+			r.read.Reset()
+		}
 		return nil
 	}
 	doc, err := r.docs.Read()

@@ -304,6 +304,7 @@ type yamlList struct {
 	why            string // why it gave up
 	prefix, suffix bytes.Buffer
 	col            int // the column of the items' dashes
+	content        int // the column of the current item's content, or -1
 	item           bytes.Buffer
 	n              int
 	dups           itemDups
@@ -377,17 +378,30 @@ func (l *yamlList) feed(line []byte) {
 		l.state = inItems
 	case inItems:
 		switch {
-		case blank || indent > l.col:
+		case blank:
+			l.item.Write(line)
+		case indent > l.col:
+			// the item's lines are where its content starts, or further
+			// right: a line between the dash and the content reads
+			// differently in the List and on its own
+			if l.content < 0 {
+				l.content = indent
+			} else if indent < l.content {
+				l.giveUp("a line less indented than its item")
+				return
+			}
 			l.item.Write(line)
 		case indent == l.col && isEntry(line, indent):
-			l.endItem()
-			l.startItem(line)
+			if l.endItem(); l.state != gaveUp {
+				l.startItem(line)
+			}
 		case indent != 0:
 			l.giveUp("a line less indented than the items")
 		default:
-			l.endItem()
-			l.state = inSuffix
-			l.feed(line)
+			if l.endItem(); l.state != gaveUp {
+				l.state = inSuffix
+				l.feed(line)
+			}
 		}
 	case inSuffix:
 		if !blank && indent == 0 && !l.keyLine(line) {
@@ -442,6 +456,10 @@ func (l *yamlList) header(b *bytes.Buffer, line []byte) {
 // the item is then a document of its own, its lines where they were.
 func (l *yamlList) startItem(line []byte) {
 	l.item.Reset()
+	l.content = -1
+	if rest := bytes.TrimLeft(line[l.col+1:], " "); rest[0] != '\n' && rest[0] != '#' {
+		l.content = len(line) - len(rest)
+	}
 	l.item.Write(line[:l.col])
 	l.item.WriteByte(' ')
 	l.item.Write(line[l.col+1:])
