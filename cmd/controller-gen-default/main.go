@@ -32,6 +32,7 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/schemapatcher"
 	"sigs.k8s.io/controller-tools/pkg/webhook"
 
+	"github.com/controller-gen-default/controller-gen-default/conversion"
 	"github.com/controller-gen-default/controller-gen-default/crdgen"
 	"github.com/controller-gen-default/controller-gen-default/defaultgen"
 	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
@@ -111,6 +112,9 @@ func mainCode() int {
 	if len(os.Args) > 1 && os.Args[1] == "lint" {
 		return lint.Main(os.Args[2:], os.Stdout, os.Stderr)
 	}
+	if len(os.Args) > 1 && os.Args[1] == "conversion" {
+		return conversion.Main(os.Args[2:], os.Stdout, os.Stderr)
+	}
 
 	helpLevel, whichLevel := 0, 0
 	showVersion := false
@@ -135,7 +139,10 @@ func mainCode() int {
 	controller-gen-default normalize --crd config/crd/bases sample.yaml
 
 	# Show what stored objects become when the CRDs change
-	controller-gen-default impact --old old/crd/bases --new config/crd/bases objects.yaml`,
+	controller-gen-default impact --old old/crd/bases --new config/crd/bases objects.yaml
+
+	# Find the fields that conversions between API versions lose, and the defaults they disagree on
+	controller-gen-default conversion ./api/...`,
 		RunE: func(c *cobra.Command, rawOpts []string) error {
 			switch {
 			case showVersion:
