@@ -64,6 +64,16 @@ type sample struct {
 }
 
 func main() {
+	if len(os.Args) > 1 {
+		switch os.Args[1] {
+		case "scale":
+			scaleMain(os.Args[2:])
+			return
+		case "scale-gen":
+			scaleGenMain(os.Args[2:])
+			return
+		}
+	}
 	rounds := flag.Int("rounds", 5, "timed rounds; each round runs every variant once per module")
 	warmup := flag.Int("warmup", 1, "untimed rounds first (module cache, go list cache, page cache)")
 	modules := flag.String("modules", "", "comma-separated modules (default: all of internal/realapis.Default)")
