@@ -63,7 +63,8 @@
 //
 // The scanner gives up, and the document is decoded whole, whenever
 // streaming could differ: items in flow style (`items: [...]`), an empty
-// or null items, anchors, aliases, merge keys, tags, complex keys, a line
+// or null items, an item that is not a mapping in block style (null, a
+// scalar, `{...}`), anchors, aliases, merge keys, tags, complex keys, a line
 // that starts with an indicator at column 0 (directives, `...`), a tab in
 // indentation, line breaks other than \n, a line less indented than its
 // item's content, items or a spelling of it given twice, duplicate fields

@@ -486,6 +486,12 @@ func (l *yamlList) endItem() {
 		l.giveUp("an item does not parse on its own")
 		return
 	}
+	// a block mapping: a flow collection or a scalar ends differently on
+	// its own than in a sequence
+	if len(n.Content) != 1 || n.Content[0].Kind != goyaml.MappingNode || n.Content[0].Style&goyaml.FlowStyle != 0 {
+		l.giveUp("an item that is not a mapping in block style")
+		return
+	}
 	dups, plain := nodeDuplicates(&n, maxDuplicates-l.dups.n)
 	if !plain {
 		l.giveUp("an item has anchors, aliases, tags, merge or complex keys")
