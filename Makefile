@@ -59,6 +59,11 @@ BENCH_FLAGS ?=
 .PHONY: bench
 bench: controller-gen-ref ## Benchmark against controller-gen v0.23.0 on real API modules (not part of make test).
 	$(GO) run ./bench -rounds $(BENCH_ROUNDS) -controller-gen '$(CONTROLLER_GEN_REF)' $(BENCH_FLAGS)
+
+BENCH_SCALE_FLAGS ?=
+.PHONY: bench-scale
+bench-scale: ## normalize and impact on a kubectl get -A -o yaml dump of 20,000 and 40,000 gateway-api objects, normalize against kubectl-validate on one (bench/README.md; not part of make test).
+	$(GO) run ./bench scale $(BENCH_SCALE_FLAGS)
 # END compat
 
 # BEGIN plugin (owned by cmd/kubebuilder-plugin)
