@@ -210,3 +210,19 @@ func TestUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildError: conversion code that does not compile is exit 2, with
+// the compiler's file:line:col in the user's module and nothing on stdout.
+func TestBuildError(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the conversion program of testdata/convapi")
+	}
+	copyConvapi(t)
+	edit(t, "api/v1beta1/widget_conversion.go", "dst.Spec.Size = src.Spec.Length", "dst.Spec.Size = src.Spec.Lenght")
+	pos := fieldPos(t, "api/v1beta1/widget_conversion.go", "src.Spec.Lenght")
+	pos = pos[:strings.LastIndexByte(pos, ':')] // the compiler's column is the selector's
+	code, stdout, stderr := run(t, "./api/...")
+	if code != ExitUsage || stdout != "" || !strings.Contains(stderr, pos+":") || !strings.Contains(stderr, "Lenght undefined") {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant %s: ... Lenght undefined", code, stdout, stderr, pos)
+	}
+}

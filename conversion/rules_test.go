@@ -3,6 +3,8 @@ package conversion
 import (
 	"context"
 	"fmt"
+	"go/token"
+	"io"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,9 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/model"
 
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
@@ -25,6 +30,9 @@ type widgetConverter struct {
 	keepColor bool
 	// dropLength drops v1beta1's length on the way to v1.
 	dropLength bool
+	// refuseOdd refuses, as a ConvertTo error, a v1beta1 object whose
+	// length is odd.
+	refuseOdd bool
 	// calls counts the reviews.
 	calls int
 }
@@ -43,6 +51,9 @@ func (c *widgetConverter) Convert(_ context.Context, objs []map[string]any, to s
 		spec, _ := o["spec"].(map[string]any)
 		if spec == nil {
 			spec = map[string]any{}
+		}
+		if n, ok := spec["length"].(int64); ok && n%2 != 0 && c.refuseOdd {
+			return nil, &RefusedError{Err: fmt.Errorf("odd length %d", n)}
 		}
 		meta, _ := o["metadata"].(map[string]any)
 		annotations, _ := meta["annotations"].(map[string]any)
@@ -254,3 +265,50 @@ func TestDefaults(t *testing.T) {
 		})
 	}
 }
+
+// TestFailures: objects the webhook refuses are Failures, one by one,
+// and the others are still compared; Check makes them one
+// conversion-failed finding per pair of versions, with an example.
+func TestFailures(t *testing.T) {
+	ctx := context.Background()
+	k := widgetKind(t, widgetCRD(t, nil))
+	conv := &widgetConverter{keepColor: true, refuseOdd: true}
+	fs, err := Check(ctx, conv, k, noPositions{}, 40, 1, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed, mismatch []Finding
+	for _, f := range fs {
+		switch f.Rule {
+		case RuleFailed:
+			failed = append(failed, f)
+		case RuleDefaultMismatch:
+			mismatch = append(mismatch, f)
+		default:
+			t.Errorf("unexpected %s", f.Finding)
+		}
+	}
+	if len(failed) != 1 || strings.Join(failed[0].Versions, " ") != "v1beta1 v1" ||
+		!strings.Contains(failed[0].Msg, "the conversion from v1beta1 to v1 fails for ") || !strings.Contains(failed[0].Msg, ": odd length ") {
+		t.Errorf("conversion-failed findings: %v", failed)
+	}
+	if len(failed) == 1 {
+		obj, _ := failed[0].Values[0].(map[string]any)
+		if n, _ := get(obj, Path{{Name: "spec"}, {Name: "length"}}).(int64); n%2 == 0 {
+			t.Errorf("the example is not refused: %s", Show(obj))
+		}
+	}
+	if len(mismatch) != 2 {
+		t.Errorf("the refusals hid the mode mismatch: %v", mismatch)
+	}
+}
+
+// noPositions places every finding nowhere, and encodes as Widget's Go
+// types do (omitEmpty).
+type noPositions struct{}
+
+func (noPositions) field(schema.GroupVersionKind, Path) (*model.Field, bool) { return nil, false }
+func (noPositions) typePos(schema.GroupVersionKind) (token.Position, bool) {
+	return token.Position{}, false
+}
+func (noPositions) goEncoding(schema.GroupKind) GoEncoding { return omitEmpty }
