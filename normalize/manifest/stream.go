@@ -336,8 +336,9 @@ func (l *yamlList) feed(line []byte) {
 	// YAML breaks lines at \r, NEL, LS and PS as well: the lines here
 	// would not be YAML's
 	if bytes.IndexByte(line, '\r') >= 0 || bytes.Contains(line, []byte("\u0085")) ||
-		bytes.Contains(line, []byte("\u2028")) || bytes.Contains(line, []byte("\u2029")) {
-		l.giveUp("a line break other than \\n")
+		bytes.Contains(line, []byte("\u2028")) || bytes.Contains(line, []byte("\u2029")) ||
+		bytes.Contains(line, []byte("\ufeff")) {
+		l.giveUp("a line break other than \\n, or a byte order mark")
 		return
 	}
 	indent := 0
