@@ -73,6 +73,11 @@ type Request struct {
 // name: the server invents those. Messages that name a generated name show
 // its random suffix as xxxxx.
 func (p *Pipeline) Create(ctx context.Context, obj map[string]any, req Request) Result {
+	if err := p.Build(); err != nil {
+		// what the handler answers when it cannot build the version's
+		// serving info (customresource_handler.go, ServeHTTP)
+		return Result{Object: runtime.DeepCopyJSON(obj), Refused: apierrors.NewInternalError(err)}
+	}
 	limits := req.Limits.withDefaults()
 	body, err := RequestBody(obj)
 	if err != nil {
@@ -204,6 +209,9 @@ func (p *Pipeline) store(u *unstructured.Unstructured, limits Limits, check bool
 // field that the storage version prunes is gone, and a status that
 // PrepareForCreate dropped comes back as its default.
 func (p *Pipeline) ReadBack(value []byte) (map[string]any, error) {
+	if err := p.Build(); err != nil {
+		return nil, err
+	}
 	obj, _, err := unstructured.UnstructuredJSONScheme.Decode(value, nil, nil)
 	if err != nil {
 		return nil, err

@@ -5,14 +5,18 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
-// loadPipelines loads and validates the CRDs and builds a pipeline per
-// served version.
+// loadPipelines loads and validates the CRDs (through the check cache,
+// normalize.CheckCache) and returns a pipeline per served version, each
+// built when the first object of its version needs it (Pipeline.Build):
+// a version no object uses costs its entry in the map, nothing more.
 func loadPipelines(ctx context.Context, paths []string, stderr io.Writer) (map[schema.GroupVersionKind]*Pipeline, int) {
 	crds, err := normalize.LoadCRDs(paths...)
 	if err != nil {
@@ -23,19 +27,25 @@ func loadPipelines(ctx context.Context, paths []string, stderr io.Writer) (map[s
 		fmt.Fprintf(stderr, "no CustomResourceDefinition in %s\n", strings.Join(paths, ", "))
 		return nil, ExitUnusable
 	}
-	out := map[schema.GroupVersionKind]*Pipeline{}
-	for _, c := range crds {
-		if errs := normalize.ValidateCRD(ctx, c); len(errs) > 0 {
+	// the first invalid CRD, in input order, ends the run
+	for i, errs := range normalize.OpenCheckCache().ValidateCRDs(ctx, crds) {
+		if len(errs) > 0 {
 			for _, e := range sortErrors(errs) {
-				fmt.Fprintf(stderr, "CRD %s: %s\n", c.Name, e.Error())
+				fmt.Fprintf(stderr, "CRD %s: %s\n", crds[i].Name, e.Error())
 			}
 			return nil, ExitUnusable
 		}
+	}
+	out := map[schema.GroupVersionKind]*Pipeline{}
+	for _, c := range crds {
+		// the CRD as the apiserver holds it, converted once for all its
+		// versions, when the first of them is built
+		internal := sync.OnceValues(func() (*apiextensions.CustomResourceDefinition, error) { return normalize.ToInternal(c) })
 		for _, v := range c.Spec.Versions {
 			if !v.Served {
 				continue
 			}
-			p, err := New(c, v.Name)
+			p, err := newLazy(c, v.Name, internal)
 			if err != nil {
 				fmt.Fprintf(stderr, "CRD %s: %v\n", c.Name, err)
 				return nil, ExitUnusable

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -25,7 +26,10 @@ import (
 // Pipeline is the apiserver's decode and create path for one served
 // version of a CRD. It is built once, as the apiserver builds a version's
 // storage (customresource_handler.go, getOrCreateServingInfoFor), and
-// reused for every object.
+// reused for every object. New builds it at once; the command builds each
+// version's when the first object of that version arrives (as the
+// apiserver builds it on the first request), once, whichever goroutine
+// asks first.
 type Pipeline struct {
 	gvk        schema.GroupVersionKind
 	namespaced bool
@@ -34,10 +38,14 @@ type Pipeline struct {
 	// apiserver refuses it on create of a v1 CRD; it is honoured for CRDs
 	// carried over from v1beta1.
 	preserveUnknownFields bool
-	structural            *structuralschema.Structural
-	strategy              strategy
 	// resource is the CRD's plural, which names its objects' etcd keys.
 	resource string
+
+	// lazy builds the fields below on first use; nil when New built them.
+	lazy *lazyBuild
+
+	structural *structuralschema.Structural
+	strategy   strategy
 	// storageVersion is the version objects are written at, and
 	// storageStructural its structural schema (the storage codec's
 	// encoder prunes with it).
@@ -45,6 +53,22 @@ type Pipeline struct {
 	storageStructural *structuralschema.Structural
 	// statusStrategy is the status subresource's (nil without it).
 	statusStrategy rest.RESTUpdateStrategy
+}
+
+// lazyBuild is what a pipeline built on first use needs: the CRD, as the
+// apiserver holds it (shared by the CRD's versions, converted once).
+type lazyBuild struct {
+	once     sync.Once
+	crd      *apiextensionsv1.CustomResourceDefinition
+	internal func() (*apiextensions.CustomResourceDefinition, error)
+	err      error
+}
+
+// buildHook, when set (by tests), is called each time a version's
+// schemas, validators, CEL programs and strategies are built.
+var buildHook struct {
+	sync.Mutex
+	f func(schema.GroupVersionKind)
 }
 
 // strategy is the registry's customResourceStrategy: what create and update
@@ -85,10 +109,84 @@ type Result struct {
 // New builds the pipeline of one served version. The CRD must be
 // valid (see normalize.ValidateCRD).
 func New(crd *apiextensionsv1.CustomResourceDefinition, version string) (*Pipeline, error) {
+	p, err := header(crd, version)
+	if err != nil {
+		return nil, err
+	}
 	internal, err := normalize.ToInternal(crd)
 	if err != nil {
 		return nil, err
 	}
+	if err := p.build(crd, internal); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// newLazy is the pipeline of one served version, built on first use
+// (Build) from internal, the CRD as the apiserver holds it. The CRD must
+// be valid.
+func newLazy(crd *apiextensionsv1.CustomResourceDefinition, version string, internal func() (*apiextensions.CustomResourceDefinition, error)) (*Pipeline, error) {
+	p, err := header(crd, version)
+	if err != nil {
+		return nil, err
+	}
+	p.lazy = &lazyBuild{crd: crd, internal: internal}
+	return p, nil
+}
+
+// Build builds what the pipeline builds on first use (the version's
+// structural schema, validators, CEL programs and strategies), once, and
+// says why it could not, naming the CRD and version. For a CRD the
+// apiserver accepts, it cannot fail: its errors are the apiserver's
+// internal errors (a request that needs a version whose serving info its
+// handler cannot build is answered 500, customresource_handler.go
+// ServeHTTP), and Create and Decode answer them so. A pipeline from New is
+// built.
+func (p *Pipeline) Build() error {
+	l := p.lazy
+	if l == nil {
+		return nil
+	}
+	l.once.Do(func() {
+		internal, err := l.internal()
+		if err == nil {
+			err = p.build(l.crd, internal)
+		}
+		if err != nil {
+			l.err = fmt.Errorf("CRD %s: %w", l.crd.Name, err)
+		}
+	})
+	return l.err
+}
+
+// header is what a pipeline knows before it is built: the version's kind,
+// scope and resource.
+func header(crd *apiextensionsv1.CustomResourceDefinition, version string) (*Pipeline, error) {
+	served := false
+	for _, v := range crd.Spec.Versions {
+		served = served || v.Name == version && v.Served
+	}
+	if !served {
+		return nil, fmt.Errorf("%s does not serve version %q", crd.Name, version)
+	}
+	return &Pipeline{
+		gvk:                   schema.GroupVersionKind{Group: crd.Spec.Group, Version: version, Kind: crd.Spec.Names.Kind},
+		namespaced:            crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
+		preserveUnknownFields: crd.Spec.PreserveUnknownFields,
+		resource:              crd.Spec.Names.Plural,
+	}, nil
+}
+
+// build builds the version's schemas, validators and strategies from
+// internal, crd as the apiserver holds it.
+func (p *Pipeline) build(crd *apiextensionsv1.CustomResourceDefinition, internal *apiextensions.CustomResourceDefinition) error {
+	version := p.gvk.Version
+	buildHook.Lock()
+	if buildHook.f != nil {
+		buildHook.f(p.gvk)
+	}
+	buildHook.Unlock()
 	var ver *apiextensions.CustomResourceDefinitionVersion
 	for i := range internal.Spec.Versions {
 		if v := &internal.Spec.Versions[i]; v.Name == version && v.Served {
@@ -96,7 +194,7 @@ func New(crd *apiextensionsv1.CustomResourceDefinition, version string) (*Pipeli
 		}
 	}
 	if ver == nil {
-		return nil, fmt.Errorf("%s does not serve version %q", crd.Name, version)
+		return fmt.Errorf("%s does not serve version %q", crd.Name, version)
 	}
 	validationSchema, subresources := internal.Spec.Validation, internal.Spec.Subresources
 	if ver.Schema != nil {
@@ -106,7 +204,7 @@ func New(crd *apiextensionsv1.CustomResourceDefinition, version string) (*Pipeli
 		subresources = ver.Subresources
 	}
 	if validationSchema == nil || validationSchema.OpenAPIV3Schema == nil {
-		return nil, fmt.Errorf("%s version %s has no schema", crd.Name, version)
+		return fmt.Errorf("%s version %s has no schema", crd.Name, version)
 	}
 
 	// customresource_handler.go: NewStructural, then, unless the legacy
@@ -115,18 +213,18 @@ func New(crd *apiextensionsv1.CustomResourceDefinition, version string) (*Pipeli
 	// JSONSchemaProps the validator is built from).
 	s, err := structuralschema.NewStructural(validationSchema.OpenAPIV3Schema)
 	if err != nil {
-		return nil, fmt.Errorf("%s version %s: %w", crd.Name, version, err)
+		return fmt.Errorf("%s version %s: %w", crd.Name, version, err)
 	}
 	if !crd.Spec.PreserveUnknownFields {
 		s = s.DeepCopy()
 		if err := structuraldefaulting.PruneDefaults(s); err != nil {
-			return nil, fmt.Errorf("%s version %s: %w", crd.Name, version, err)
+			return fmt.Errorf("%s version %s: %w", crd.Name, version, err)
 		}
 	}
 
 	validator, _, err := apiservervalidation.NewSchemaValidator(validationSchema.OpenAPIV3Schema)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var status *apiextensions.CustomResourceSubresourceStatus
 	var scale *apiextensions.CustomResourceSubresourceScale
@@ -135,30 +233,27 @@ func New(crd *apiextensionsv1.CustomResourceDefinition, version string) (*Pipeli
 	}
 	statusValidator, err := newStatusValidator(validationSchema.OpenAPIV3Schema, status)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	gvk := schema.GroupVersionKind{Group: crd.Spec.Group, Version: version, Kind: crd.Spec.Names.Kind}
-	namespaced := crd.Spec.Scope == apiextensionsv1.NamespaceScoped
 	var selectable []apiextensionsv1.SelectableField
 	for _, v := range crd.Spec.Versions {
 		if v.Name == version {
 			selectable = v.SelectableFields
 		}
 	}
-	main := customresource.NewStrategy(unstructuredscheme.NewUnstructuredObjectTyper(), namespaced, gvk,
+	main := customresource.NewStrategy(unstructuredscheme.NewUnstructuredObjectTyper(), p.namespaced, p.gvk,
 		validator, statusValidator, s, status, scale, selectable)
-	p := &Pipeline{gvk: gvk, namespaced: namespaced, preserveUnknownFields: crd.Spec.PreserveUnknownFields,
-		structural: s, strategy: main, resource: crd.Spec.Names.Plural, storageVersion: version, storageStructural: s}
+	p.structural, p.strategy, p.storageVersion, p.storageStructural = s, main, version, s
 	if sv := storageVersionOf(internal); sv != "" && sv != version {
 		if p.storageStructural, err = StorageSchema(internal, sv); err != nil {
-			return nil, fmt.Errorf("%s version %s: %w", crd.Name, sv, err)
+			return fmt.Errorf("%s version %s: %w", crd.Name, sv, err)
 		}
 		p.storageVersion = sv
 	}
 	if status != nil {
 		p.statusStrategy = customresource.NewStatusStrategy(main)
 	}
-	return p, nil
+	return nil
 }
 
 // storageVersionOf is the CRD's storage version.
@@ -222,7 +317,12 @@ func (p *Pipeline) Namespaced() bool { return p.namespaced }
 // with the status subresource, the status subresource's
 // (customresource.NewStatusStrategy; nil without it). Package
 // normalize/impact calls their PrepareForUpdate and ValidateUpdate.
+//
+// They are nil when the pipeline cannot be built (see Build).
 func (p *Pipeline) Strategies() (main, status rest.RESTUpdateStrategy) {
+	if p.Build() != nil {
+		return nil, nil
+	}
 	return p.strategy, p.statusStrategy
 }
 
@@ -232,7 +332,13 @@ func (p *Pipeline) GVK() schema.GroupVersionKind { return p.gvk }
 // Decode runs the apiserver's decoding steps (1 to 4 of Normalize) on a
 // copy of obj: what happens to every object the apiserver decodes, before
 // any create or update logic. Errors are decode errors only.
+//
+// When the pipeline cannot be built (Build), the object is undecodable,
+// with Build's error as an internal error.
 func (p *Pipeline) Decode(obj map[string]any) Result {
+	if err := p.Build(); err != nil {
+		return Result{Object: runtime.DeepCopyJSON(obj), Errors: field.ErrorList{field.InternalError(nil, err)}, Undecodable: true}
+	}
 	u := &unstructured.Unstructured{Object: runtime.DeepCopyJSON(obj)}
 	res := p.decode(u)
 	res.Object = u.Object

@@ -77,6 +77,9 @@ func RequestBody(obj map[string]any) ([]byte, error) {
 // CBOR only with the alpha CBORServingAndStorage gate). etcd stores these
 // bytes as they are: envtest configures no encryption at rest.
 func (p *Pipeline) StorageBytes(obj map[string]any) ([]byte, error) {
+	if err := p.Build(); err != nil {
+		return nil, err
+	}
 	u := &unstructured.Unstructured{Object: obj}
 	if p.storageVersion != p.gvk.Version {
 		u = &unstructured.Unstructured{Object: runtime.DeepCopyJSON(obj)}
