@@ -8,7 +8,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"iter"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -17,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/ordered"
 	"github.com/controller-gen-default/controller-gen-default/normalize/manifest"
 )
 
@@ -38,8 +41,12 @@ size limits).
 PATH is a CRD file or a directory of them. FILE is read as kubectl create -f
 reads it: empty and null documents are skipped, and a List stands for its
 items. Objects are matched to a served CRD version by apiVersion and kind.
-Errors go to stderr as FILE:DOC: path: message (FILE:DOC:ITEM for an item of
-a List). Exit status: 0 all valid, 1 some object refused, 2 unusable input.
+Each object is printed, in input order, as soon as it and those before it
+are done (GOMAXPROCS at once): a YAML stream, or with -o json one JSON object
+per line. Errors go to stderr as FILE:DOC: path: message (FILE:DOC:ITEM for
+an item of a List), each object's before it. Exit status: 0 all valid, 1 some
+object refused, 2 unusable input, which ends the run after the objects
+before it.
 `
 
 type stringList []string
@@ -66,7 +73,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, int) {
 	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
 	o := &options{}
 	fs.Var(&o.crds, "crd", "CRD file or directory (repeatable)")
-	fs.StringVar(&o.output, "o", "yaml", "output format: yaml or json")
+	fs.StringVar(&o.output, "o", "yaml", "output format: yaml or json (one JSON object per line)")
 	fs.BoolVar(&o.strict, "strict", false, "unknown and duplicate fields refuse the object, as fieldValidation=Strict (kubectl's --validate=strict) does")
 	fs.StringVar(&o.namespace, "namespace", metav1.NamespaceDefault, "the namespace of namespaced objects that have none, as kubectl's -n; with it, an object in another namespace is refused as kubectl refuses it")
 	fs.StringVar(&o.namespace, "n", metav1.NamespaceDefault, "shorthand for --namespace")
@@ -100,11 +107,20 @@ func parseFlags(args []string, stderr io.Writer) (*options, int) {
 	return o, -1
 }
 
-// RunCLI is `controller-gen-default normalize`. Nothing is printed on stdout
-// unless every object could be processed (exit 0 or 1); with exit 1 the
-// refused objects are printed too, as they would have been stored had
-// validation passed, so that the errors can be read against them.
+// RunCLI is `controller-gen-default normalize`. Objects are created on
+// GOMAXPROCS workers and printed in input order as soon as each and those
+// before it are done, each after its messages on stderr: stdout and stderr
+// are the same for any number of workers. Refused objects (exit 1) are
+// printed too, as they would have been stored had validation passed, so
+// that the errors can be read against them. The first unusable object or
+// document (exit 2) ends the run: the objects before it are printed, it and
+// those after it are not.
 func RunCLI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runCLIWorkers(args, stdin, stdout, stderr, runtime.GOMAXPROCS(0))
+}
+
+// runCLIWorkers is RunCLI with n workers.
+func runCLIWorkers(args []string, stdin io.Reader, stdout, stderr io.Writer, n int) int {
 	o, code := parseFlags(args, stderr)
 	if o == nil {
 		return code
@@ -114,36 +130,178 @@ func RunCLI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code != ExitOK {
 		return code
 	}
+	return run(ctx, pipelines, o, stdin, stdout, stderr, n)
+}
 
-	code = ExitOK
-	var results []map[string]any
-	for _, in := range o.files {
-		r, name, closeFn, err := openInput(in, stdin)
-		if err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", name, err)
-			return ExitUnusable
-		}
-		for d, err := range manifest.All(name, r) {
-			if err != nil {
-				closeFn()
-				fmt.Fprintln(stderr, err)
-				return ExitUnusable
-			}
-			res, refusedCode := normalizeOne(ctx, pipelines, d, o, stderr)
-			if refusedCode == ExitUnusable {
-				closeFn()
-				return ExitUnusable
-			}
-			code = max(code, refusedCode)
-			results = append(results, res.Object)
-		}
-		closeFn()
+// run creates the objects of o.files on n workers and prints them in input
+// order (internal/ordered).
+func run(ctx context.Context, pipelines map[schema.GroupVersionKind]*Pipeline, o *options, stdin io.Reader, stdout, stderr io.Writer, n int) int {
+	p := &printer{stdout: stdout, stderr: stderr, yaml: o.output == "yaml"}
+	err := ordered.Run(ctx, n, objects(o.files, stdin),
+		func(ctx context.Context, d manifest.Object) (outcome, error) {
+			return normalizeOutcome(ctx, pipelines, d, o), nil
+		}, p.print)
+	if ferr := p.flush(); err == nil {
+		err = ferr
 	}
-	if err := writeResults(stdout, results, o.output); err != nil {
+	switch {
+	case err == nil:
+		return p.code
+	case errors.Is(err, errUnusable): // its messages are printed
+	default: // an unreadable file or document, or stdout failing
 		fmt.Fprintln(stderr, err)
-		return ExitUnusable
 	}
-	return code
+	return ExitUnusable
+}
+
+// objects ranges over the objects of files, in order (- is stdin); it ends
+// with the first file that cannot be opened or document that cannot be
+// read. Each file is closed once read.
+func objects(files []string, stdin io.Reader) iter.Seq2[manifest.Object, error] {
+	return func(yield func(manifest.Object, error) bool) {
+		for _, in := range files {
+			if !eachObject(in, stdin, yield) {
+				return
+			}
+		}
+	}
+}
+
+// eachObject yields the objects of the file in, and says whether to go on
+// to the next file.
+func eachObject(in string, stdin io.Reader, yield func(manifest.Object, error) bool) bool {
+	r, name, closeFn, err := openInput(in, stdin)
+	if err != nil {
+		yield(manifest.Object{}, fmt.Errorf("%s: %w", name, err))
+		return false
+	}
+	defer closeFn()
+	for d, err := range manifest.All(name, r) {
+		if !yield(d, err) || err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// errUnusable ends the run at an unusable object, whose messages are
+// printed.
+var errUnusable = errors.New("unusable object")
+
+// outcome is what normalize prints of one object: its messages, and the
+// object as stored unless the object is unusable.
+type outcome struct {
+	stderr []byte
+	// object is the object as YAML (without a separator) or as one JSON
+	// line.
+	object []byte
+	code   int
+}
+
+// normalizeOutcome creates d (normalizeOne) and encodes the result in the
+// output format: called on the workers, so that encoding runs in parallel
+// too.
+func normalizeOutcome(ctx context.Context, pipelines map[schema.GroupVersionKind]*Pipeline, d manifest.Object, o *options) outcome {
+	var msgs bytes.Buffer
+	res, code := normalizeOne(ctx, pipelines, d, o, &msgs)
+	oc := outcome{code: code}
+	if code != ExitUnusable {
+		var err error
+		if oc.object, err = encode(res.Object, o.output); err != nil {
+			fmt.Fprintf(&msgs, "%s: encoding the object as %s: %v\n", d.Source(), o.output, err)
+			oc.code, oc.object = ExitUnusable, nil
+		}
+	}
+	oc.stderr = msgs.Bytes()
+	return oc
+}
+
+// encode writes obj as a YAML document, or as one line of compact JSON.
+func encode(obj map[string]any, format string) ([]byte, error) {
+	if format == "json" {
+		b, err := json.Marshal(obj)
+		return append(b, '\n'), err
+	}
+	return yaml.Marshal(obj)
+}
+
+// writeResults prints objs as RunCLI prints them, without messages.
+func writeResults(w io.Writer, objs []map[string]any, format string) error {
+	p := &printer{stdout: w, stderr: io.Discard, yaml: format == "yaml"}
+	for _, obj := range objs {
+		b, err := encode(obj, format)
+		if err != nil {
+			return err
+		}
+		if err := p.print(outcome{object: b}); err != nil {
+			return err
+		}
+	}
+	return p.flush()
+}
+
+// printer prints the outcomes in input order: each object's messages on
+// stderr, then the object on stdout, a YAML stream (one object as itself,
+// several each after ---) or JSON lines (one object per line).
+type printer struct {
+	stdout, stderr io.Writer
+	yaml           bool
+	// code is the highest exit status so far.
+	code int
+	// printed counts the objects printed; first is the first outcome,
+	// which YAML holds back until a second object or the end says whether
+	// the stream has separators.
+	printed int
+	first   *outcome
+}
+
+// print prints oc, or returns errUnusable after its messages if the object
+// is unusable.
+func (p *printer) print(oc outcome) error {
+	if oc.code == ExitUnusable {
+		if err := p.flush(); err != nil {
+			return err
+		}
+		p.stderr.Write(oc.stderr)
+		return errUnusable
+	}
+	p.code = max(p.code, oc.code)
+	if p.yaml && p.printed == 0 && p.first == nil {
+		p.first = &oc
+		return nil
+	}
+	if p.first != nil {
+		first := *p.first
+		p.first = nil
+		if err := p.write(first, "---\n"); err != nil {
+			return err
+		}
+	}
+	sep := ""
+	if p.yaml {
+		sep = "---\n"
+	}
+	return p.write(oc, sep)
+}
+
+// flush prints the object held back, if any: the only one printed.
+func (p *printer) flush() error {
+	if p.first == nil {
+		return nil
+	}
+	first := *p.first
+	p.first = nil
+	return p.write(first, "")
+}
+
+func (p *printer) write(oc outcome, sep string) error {
+	p.stderr.Write(oc.stderr)
+	p.printed++
+	if _, err := io.WriteString(p.stdout, sep); err != nil {
+		return err
+	}
+	_, err := p.stdout.Write(oc.object)
+	return err
 }
 
 // normalizeOne creates one object as kubectl sends it and reports what the
@@ -244,36 +402,6 @@ func fromJSONNumbers(v any) any {
 		return f
 	}
 	return v
-}
-
-func writeResults(w io.Writer, objs []map[string]any, format string) error {
-	if format == "json" {
-		var v any = objs
-		switch len(objs) {
-		case 0:
-			v = []any{} // no object: [], not null
-		case 1:
-			v = objs[0]
-		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(v)
-	}
-	for i, o := range objs {
-		if len(objs) > 1 || i > 0 {
-			if _, err := io.WriteString(w, "---\n"); err != nil {
-				return err
-			}
-		}
-		b, err := yaml.Marshal(o)
-		if err != nil {
-			return err
-		}
-		if _, err := w.Write(b); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func str(v any) string {

@@ -16,6 +16,20 @@ func runCLI(t *testing.T, stdin string, args ...string) (string, string, int) {
 	return out.String(), errb.String(), code
 }
 
+// jsonLines decodes the output of -o json: one object per line.
+func jsonLines(t *testing.T, out string) []map[string]any {
+	t.Helper()
+	var objs []map[string]any
+	for line := range strings.Lines(out) {
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(line), &obj); err != nil || !strings.HasSuffix(line, "}\n") {
+			t.Fatalf("not a line of one JSON object (%v): %q", err, line)
+		}
+		objs = append(objs, obj)
+	}
+	return objs
+}
+
 func TestCLI(t *testing.T) {
 	crd := "testdata/crds/structpointers.yaml"
 	t.Run("one document is printed as itself, defaulted", func(t *testing.T) {
@@ -33,11 +47,11 @@ func TestCLI(t *testing.T) {
 		if code != ExitOK {
 			t.Fatalf("exit %d", code)
 		}
-		var obj map[string]any
-		if err := json.Unmarshal([]byte(out), &obj); err != nil {
-			t.Fatalf("%v:\n%s", err, out)
+		objs := jsonLines(t, out)
+		if len(objs) != 1 {
+			t.Fatalf("%d objects:\n%s", len(objs), out)
 		}
-		got, _ := json.Marshal(obj["spec"])
+		got, _ := json.Marshal(objs[0]["spec"])
 		if string(got) != `{"entry":{"name":"pointer-name","number":0}}` {
 			t.Errorf("spec = %s", got)
 		}
@@ -116,8 +130,8 @@ func TestCLIRequests(t *testing.T) {
 				t.Errorf("%s: exit %d, stdout %q, stderr %q", in, code, out, stderr)
 			}
 		}
-		if out, _, code := runCLI(t, "---\n", "--crd", crds, "-o", "json", "-"); code != ExitOK || out != "[]\n" {
-			t.Errorf("-o json: exit %d, stdout %q; want []", code, out)
+		if out, _, code := runCLI(t, "---\n", "--crd", crds, "-o", "json", "-"); code != ExitOK || out != "" {
+			t.Errorf("-o json: exit %d, stdout %q; want nothing", code, out)
 		}
 	})
 	t.Run("a List stands for its items; a cluster-scoped object loses its namespace", func(t *testing.T) {
@@ -125,12 +139,8 @@ func TestCLIRequests(t *testing.T) {
 		if code != ExitOK || stderr != "" {
 			t.Fatalf("exit %d, stderr %q", code, stderr)
 		}
-		var objs []map[string]any
-		if err := json.Unmarshal([]byte(out), &objs); err != nil {
-			t.Fatal(err)
-		}
 		var got []string
-		for _, o := range objs {
+		for _, o := range jsonLines(t, out) {
 			m := o["metadata"].(map[string]any)
 			got = append(got, fmt.Sprintf("%s %v/%v", o["kind"], m["namespace"], m["name"]))
 		}
@@ -144,11 +154,18 @@ func TestCLIRequests(t *testing.T) {
 			t.Errorf("exit %d:\n%s", code, out)
 		}
 	})
-	t.Run("with -n, an object in another namespace exits 2, as kubectl refuses it", func(t *testing.T) {
-		out, stderr, code := runCLI(t, "", "--crd", crds, "--namespace", "other", "testdata/list.yaml")
+	t.Run("with -n, an object in another namespace exits 2, as kubectl refuses it, after the objects before it", func(t *testing.T) {
+		out, stderr, code := runCLI(t, "", "--crd", crds, "--namespace", "other", "-o", "json", "testdata/list.yaml")
 		want := "testdata/list.yaml:2:1: the namespace from the provided object \"team\" does not match the namespace \"other\". You must pass '--namespace=team' to perform this operation.\n"
-		if code != ExitUnusable || out != "" || stderr != want {
-			t.Errorf("exit %d, stdout %q, stderr %q; want %q", code, out, stderr, want)
+		if code != ExitUnusable || stderr != want {
+			t.Errorf("exit %d, stderr %q; want %q", code, stderr, want)
+		}
+		var got []string
+		for _, o := range jsonLines(t, out) {
+			got = append(got, o["metadata"].(map[string]any)["name"].(string))
+		}
+		if want := []string{"one", "two"}; !reflect.DeepEqual(got, want) {
+			t.Errorf("printed %q, want %q", got, want)
 		}
 	})
 	t.Run("errors name FILE:DOC:ITEM", func(t *testing.T) {
