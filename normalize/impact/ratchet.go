@@ -42,9 +42,10 @@ type Touch struct {
 // The error that says CEL rules were skipped (notChecked) is no value of
 // its own: it follows the value that blocked them, and shows in the
 // touch's refusal.
-func heldByRatcheting(ctx context.Context, p *pipeline.Pipeline, obj map[string]any, noop []Problem) []Ratcheted {
+func heldByRatcheting(ctx context.Context, p *pipeline.Pipeline, b *body, noop []Problem) []Ratcheted {
+	obj := b.obj
 	var out []Ratcheted
-	for _, e := range asIfNew(ctx, p, obj) {
+	for _, e := range asIfNew(ctx, p, b) {
 		if containsProblem(noop, e) || e.notChecked() {
 			continue
 		}
@@ -58,15 +59,16 @@ func heldByRatcheting(ctx context.Context, p *pipeline.Pipeline, obj map[string]
 // value is unchanged, so nothing ratchets) and, with the status
 // subresource, an update of the status from an object without one (a PUT
 // of the object does not write status).
-func asIfNew(ctx context.Context, p *pipeline.Pipeline, obj map[string]any) []Problem {
+func asIfNew(ctx context.Context, p *pipeline.Pipeline, b *body) []Problem {
+	obj := b.obj
 	main, status := p.Strategies()
 	mainOld := skeleton(obj)
 	if status != nil && hasStatus(obj) {
 		mainOld["status"] = obj["status"]
 	}
-	_, problems := put(ctx, p, main, mainOld, obj)
+	_, problems := put(ctx, p, main, mainOld, b)
 	if status != nil && hasStatus(obj) {
-		_, s := put(ctx, p, status, withoutStatus(obj), obj)
+		_, s := put(ctx, p, status, withoutStatus(obj), b)
 		problems = sortProblems(append(problems, s...))
 	}
 	return problems
@@ -118,10 +120,11 @@ func touch(ctx context.Context, p *pipeline.Pipeline, obj map[string]any, e Prob
 	for _, v := range variants(value) {
 		changed := runtime.DeepCopyJSON(obj)
 		set(changed, at, v)
-		if !containsProblem(asIfNew(ctx, p, changed), e) {
+		b := newBody(p, changed)
+		if !containsProblem(asIfNew(ctx, p, b), e) {
 			continue
 		}
-		_, problems := put(ctx, p, strategy, obj, changed)
+		_, problems := put(ctx, p, strategy, obj, b)
 		return &Touch{Path: at.String(), Value: v, Subresource: subresource, Problems: problems}
 	}
 	return nil

@@ -41,14 +41,18 @@ type Finding struct {
 }
 
 // crdFindings compares a CRD of OLD with its NEW (nil if NEW has none).
-func crdFindings(ctx context.Context, old, new *definition) []Finding {
+func crdFindings(ctx context.Context, cache *normalize.CheckCache, old, new *definition) []Finding {
 	name := old.crd.Name
 	if new == nil {
 		return []Finding{{CRD: name, Finding: FindingRemoved,
 			Message: "NEW has no such CRD: deleting a CRD deletes all its objects"}}
 	}
 	var out []Finding
-	if problems := crdUpdateProblems(ctx, old.crd, new.crd); len(problems) > 0 {
+	// the update's validation compiles NEW's CEL rules again: a clean
+	// outcome for these two CRDs is cached, as ValidateCRD's
+	problems := normalize.Cached(cache, "update", []*apiextensionsv1.CustomResourceDefinition{old.crd, new.crd},
+		func() []Problem { return crdUpdateProblems(ctx, old.crd, new.crd) })
+	if len(problems) > 0 {
 		out = append(out, Finding{CRD: name, Finding: FindingUpdateRefused, Problems: problems,
 			Message: "the apiserver refuses NEW as an update of OLD (with status.storedVersions [" + old.storageVersion + "])"})
 	}
