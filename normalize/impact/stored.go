@@ -56,11 +56,7 @@ func store(ctx context.Context, v *version, obj map[string]any, req pipeline.Req
 	if st.undecodable {
 		return st, nil
 	}
-	read, err := v.def.createRead(p, sent, res.Object, v.name)
-	if err != nil {
-		return st, err
-	}
-	created := server.restore(read)
+	created := server.restore(res.Object)
 	if _, status := p.Strategies(); status != nil && hasStatus(obj) {
 		withStatus, problems := put(ctx, p, status, created, newBody(p, obj))
 		st.problems = append(st.problems, problems...)
