@@ -231,20 +231,18 @@ func read(r io.Reader) string {
 	return string(b)
 }
 
-// printedObjects are the objects of normalize -o json: one object, or an
-// array of them.
+// printedObjects are the objects of normalize -o json: one JSON object per
+// line.
 func printedObjects(stdout string) []map[string]any {
 	GinkgoHelper()
-	if strings.TrimSpace(stdout) == "" {
-		return nil
+	var objs []map[string]any
+	for line := range strings.Lines(stdout) {
+		var obj map[string]any
+		Expect(json.Unmarshal([]byte(line), &obj)).To(Succeed(), "not a line of one JSON object: %q", line)
+		Expect(obj).NotTo(BeNil(), "not a line of one JSON object: %q", line)
+		objs = append(objs, obj)
 	}
-	var many []map[string]any
-	if err := json.Unmarshal([]byte(stdout), &many); err == nil {
-		return many
-	}
-	var one map[string]any
-	Expect(json.Unmarshal([]byte(stdout), &one)).To(Succeed())
-	return []map[string]any{one}
+	return objs
 }
 
 var warningLine = regexp.MustCompile(`(?m)^(?:Warning: |[^ ]+:\d+(?::\d+)?: warning: )(.*)$`)
