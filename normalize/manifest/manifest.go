@@ -404,15 +404,15 @@ func duplicates(raw, yamlDoc []byte) []string {
 	if err := goyaml.Unmarshal(yamlDoc, &n); err != nil {
 		return nil
 	}
-	paths, _ := nodeDuplicates(&n, maxDuplicates)
+	paths, _ := nodeDuplicates(&n, "", maxDuplicates)
 	return paths
 }
 
-// nodeDuplicates are the duplicate fields of a YAML node, at most limit,
-// and plain: whether it has no anchor, alias, explicit tag, merge key
+// nodeDuplicates are the duplicate fields of a YAML node at path root, at
+// most limit, and plain: whether it has no anchor, alias, explicit tag, merge key
 // (<<) or key that is not a scalar, whose reading on their own might
 // differ from their reading in a larger document.
-func nodeDuplicates(n *goyaml.Node, limit int) (paths []string, plain bool) {
+func nodeDuplicates(n *goyaml.Node, root string, limit int) (paths []string, plain bool) {
 	plain = true
 	seen := map[string]bool{}
 	var walk func(n *goyaml.Node, path string)
@@ -457,7 +457,7 @@ func nodeDuplicates(n *goyaml.Node, limit int) (paths []string, plain bool) {
 		// an alias is walked where its anchor is (an alias bomb is not
 		// expanded)
 	}
-	walk(n, "")
+	walk(n, root)
 	return paths, plain
 }
 

@@ -88,8 +88,8 @@ func (s *spill) bytes() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := make([]byte, 0, s.n)
-	buf := bytes.NewBuffer(b)
+	// room for ReadFrom's last read, which finds the end
+	buf := bytes.NewBuffer(make([]byte, 0, s.n+bytes.MinRead))
 	_, err = buf.ReadFrom(r)
 	return buf.Bytes(), err
 }

@@ -72,7 +72,7 @@ func listHeader(raw, yamlDoc []byte) (listKinds, string) {
 		if err := goyaml.Unmarshal(yamlDoc, &n); err != nil {
 			return listKinds{}, "the List's own fields do not parse"
 		}
-		if dups, plain := nodeDuplicates(&n, maxDuplicates); len(dups) > 0 || !plain {
+		if dups, plain := nodeDuplicates(&n, "", maxDuplicates); len(dups) > 0 || !plain {
 			return listKinds{}, "the List's own fields have duplicates, anchors, aliases, tags or complex keys"
 		}
 	} else if len(duplicates(raw, nil)) > 0 {
@@ -493,10 +493,15 @@ func (l *yamlList) endItem() {
 		l.giveUp("an item that is not a mapping in block style")
 		return
 	}
-	dups, plain := nodeDuplicates(&n, maxDuplicates-l.dups.n)
+	// the item's paths as the List's, less their prefix, as
+	// itemDuplicates makes them (an empty key leaves a dot)
+	dups, plain := nodeDuplicates(&n, "items[0]", maxDuplicates-l.dups.n)
 	if !plain {
 		l.giveUp("an item has anchors, aliases, tags, merge or complex keys")
 		return
+	}
+	for i, d := range dups {
+		dups[i] = strings.TrimPrefix(d, "items[0].")
 	}
 	l.dups.add(l.n, dups)
 	l.items.Write(js)

@@ -118,7 +118,7 @@ func (g *gen) str() string {
 }
 
 func (g *gen) key() string {
-	keys := []string{"name", "spec", "data", "ports", "seed", "labels", "a.b", "x-y", "items", "kind", "apiVersion", "1", "k e y", "é"}
+	keys := []string{"name", "spec", "data", "ports", "seed", "labels", "a.b", "x-y", "items", "kind", "apiVersion", "1", "k e y", "é", "", "a[0]"}
 	return keys[g.r.IntN(len(keys))]
 }
 
@@ -223,7 +223,7 @@ func (g *gen) yamlScalar(v any, indent int) string {
 }
 
 func (g *gen) yamlKey(k string) string {
-	if g.quotedKeys && g.r.IntN(3) == 0 || strings.ContainsAny(k, " ") || k == "1" {
+	if g.quotedKeys && g.r.IntN(3) == 0 || strings.ContainsAny(k, " []") || k == "1" || k == "" {
 		js, _ := json.Marshal(k)
 		return string(js)
 	}
@@ -502,15 +502,20 @@ var fallbacks = []struct{ name, in string }{
 }
 
 // TestFallbacks: each shape that streaming does not handle exactly is
-// decoded whole, with the same result.
+// decoded whole, with the same result, from memory or from the spill's
+// file.
 func TestFallbacks(t *testing.T) {
-	for _, tc := range fallbacks {
-		t.Run(tc.name, func(t *testing.T) {
-			r := compare(t, []byte(tc.in))
-			if r.streamed != 0 {
-				t.Errorf("streamed, want decoded whole")
-			}
-		})
+	for _, threshold := range []int{spillThreshold, 16} {
+		defer func(old int) { spillThreshold = old }(spillThreshold)
+		spillThreshold = threshold
+		for _, tc := range fallbacks {
+			t.Run(tc.name, func(t *testing.T) {
+				r := compare(t, []byte(tc.in))
+				if r.streamed != 0 {
+					t.Errorf("streamed, want decoded whole")
+				}
+			})
+		}
 	}
 }
 
@@ -525,6 +530,8 @@ func TestStreamed(t *testing.T) {
 		{"comments and block scalars", "# head\napiVersion: v1\nitems: # the items\n\n# before\n- kind: Widget\n  data: |\n    - not an item\n    # not a comment\n\n  other: >-\n    folded\n    text\n# between\n  # indented\n- kind: Gadget\n  keep: |+\n    a\n\nkind: List\n"},
 		{"quoted keys", "\"apiVersion\": v1\n'kind': List\nitems:\n- \"kind\": Widget\n  'metadata': {\"name\": a}\n"},
 		{"duplicates in items", "apiVersion: v1\nkind: List\nitems:\n- kind: Widget\n  spec: {seed: 1, seed: 2}\n- kind: Widget\n  kind: Gadget\n"},
+		{"duplicates under an empty key", "apiVersion: v1\nkind: List\nitems:\n- kind: Widget\n  \"\": {a: 1, a: 2, \"\": {b: 1, b: 2}}\n"},
+		{"json, duplicates under an empty key", `{"apiVersion":"v1","kind":"List","items":[{"kind":"Widget","":{"a":1,"a":2,"":{"b":1,"b":2}}}]}`},
 		{"CRLF", strings.ReplaceAll(kubectlList, "\n", "\r\n")},
 		{"a UTF-8 BOM", "\xef\xbb\xbf" + kubectlList},
 		{"among other documents", w("a") + "---\n" + kubectlList + "---\n" + w("b")},
