@@ -49,6 +49,7 @@ type scaleConfig struct {
 	kubectlValidate      string
 	skipOne, skipScale   bool
 	keep                 bool
+	budget               time.Duration
 	timeout              time.Duration
 	root, work           string
 	oldCRDs, newCRDs     string
@@ -72,11 +73,12 @@ func scaleMain(args []string) {
 	skipScale := flags.Bool("skip-scale", false, "skip the runs on N objects")
 	keep := flags.Bool("keep", false, "keep the work directory (Lists, CRDs, outputs of the last round)")
 	timeout := flags.Duration("timeout", 10*time.Minute, "time limit of one run")
+	budget := flags.Duration("budget", 0, "start no further round of the runs on N objects once this time has passed (0: no limit); the report says how many rounds ran")
 	flags.Parse(args)
 
 	cfg := scaleConfig{
 		rounds: *rounds, oneRounds: *oneRounds, objVersion: *objVersion, oldVersion: *oldVersion, newVersion: *newVersion,
-		bin: *bin, rev: *rev, kubectlValidate: *kv, skipOne: *skipOne, skipScale: *skipScale, keep: *keep, timeout: *timeout,
+		bin: *bin, rev: *rev, kubectlValidate: *kv, skipOne: *skipOne, skipScale: *skipScale, keep: *keep, timeout: *timeout, budget: *budget,
 		generated: map[int]int64{},
 	}
 	for _, s := range strings.Split(*sizes, ",") {
@@ -140,6 +142,15 @@ func runScale(ctx context.Context, cfg *scaleConfig, out io.Writer) error {
 		return err
 	}
 
+	var one *oneResult
+	if !cfg.skipOne {
+		o, err := oneObject(ctx, cfg, base)
+		if err != nil {
+			return err
+		}
+		one = &o
+	}
+
 	var scale []scaleResult
 	var floor sample
 	if !cfg.skipScale {
@@ -166,20 +177,22 @@ func runScale(ctx context.Context, cfg *scaleConfig, out io.Writer) error {
 		}
 		progress("peak RSS floor (/bin/true, measured as the runs are, GNU time %s): %.1f MiB", map[bool]string{true: "used", false: "not found"}[gnuTime() != ""], mib(floor.rss))
 		for _, n := range cfg.sizes {
-			r, err := scaleRuns(ctx, cfg, n)
-			if err != nil {
-				return err
+			scale = append(scale, scaleResult{n: n, categories: map[string]int{}})
+		}
+		// Round by round, every N in each, so that a change in the
+		// machine's load, or the -budget, hits every N alike.
+		start := time.Now()
+		for r := 1; r <= cfg.rounds; r++ {
+			if r > 1 && cfg.budget > 0 && time.Since(start) > cfg.budget {
+				progress("-budget %s spent after %d rounds: no more rounds", cfg.budget, r-1)
+				break
 			}
-			scale = append(scale, r)
+			for i := range scale {
+				if err := scaleRound(ctx, cfg, &scale[i], r); err != nil {
+					return err
+				}
+			}
 		}
-	}
-	var one *oneResult
-	if !cfg.skipOne {
-		o, err := oneObject(ctx, cfg, base)
-		if err != nil {
-			return err
-		}
-		one = &o
 	}
 	cfg.uptime = uptime()
 	report(ctx, cfg, scale, floor, one, out)
@@ -325,55 +338,53 @@ type scaleResult struct {
 	impactTable                     string
 }
 
-// scaleRuns measures normalize, then impact, rounds times on the List of
-// n objects, and checks each run's output: normalize's JSON array and
-// impact's JSON lines hold one entry per object.
-func scaleRuns(ctx context.Context, cfg *scaleConfig, n int) (scaleResult, error) {
+// scaleRound measures normalize, then impact, on the List of res.n objects,
+// and checks each run's output: normalize's JSON array and impact's JSON
+// lines hold one entry per object.
+func scaleRound(ctx context.Context, cfg *scaleConfig, res *scaleResult, r int) error {
+	n := res.n
 	list := filepath.Join(cfg.work, fmt.Sprintf("list-%d.yaml", n))
-	res := scaleResult{n: n, categories: map[string]int{}}
 	stdout, stderr := filepath.Join(cfg.work, "out"), filepath.Join(cfg.work, "err")
-	for r := 1; r <= cfg.rounds; r++ {
-		s, err := measureRun(ctx, cfg, cfg.bin, []string{"--crd", cfg.newCRDs, "-o", "json", list}, stdout+".normalize", stderr+".normalize")
-		if err != nil {
-			return res, err
-		}
-		objects, err := countJSONArray(stdout + ".normalize")
-		if err != nil {
-			return res, fmt.Errorf("normalize on %d objects (exit %d): its output: %w\n%s", n, s.exit, err, head(stderr+".normalize", 20))
-		}
-		res.normalize = append(res.normalize, s)
-		res.normalizeObjects = append(res.normalizeObjects, objects)
-		res.normalizeStderr = append(res.normalizeStderr, countLines(stderr+".normalize"))
-		progress("N=%-6d round %d  normalize  wall %7.2fs  cpu %7.2fs  cpu/wall %.2f  rss %5.0f MiB  exit %d  objects %d",
-			n, r, s.wall.Seconds(), s.cpu.Seconds(), s.cpu.Seconds()/s.wall.Seconds(), mib(s.rss), s.exit, objects)
-		if s.exit != 0 {
-			progress("normalize exited %d; stderr begins:\n%s", s.exit, head(stderr+".normalize", 10))
-		}
-
-		s, err = measureRun(ctx, cfg, cfg.bin, []string{"impact", "--old", cfg.oldCRDs, "--new", cfg.newCRDs, "-o", "json", list}, stdout+".impact", stderr+".impact")
-		if err != nil {
-			return res, err
-		}
-		records, cats, err := impactRecords(stdout + ".impact")
-		if err != nil {
-			return res, fmt.Errorf("impact on %d objects (exit %d): its output: %w\n%s", n, s.exit, err, head(stderr+".impact", 20))
-		}
-		res.impact = append(res.impact, s)
-		res.impactRecords = append(res.impactRecords, records)
-		res.impactStderr = append(res.impactStderr, countLines(stderr+".impact"))
-		if r == 1 {
-			res.categories = cats
-			b, _ := os.ReadFile(stderr + ".impact")
-			res.impactTable = string(b)
-		}
-		progress("N=%-6d round %d  impact     wall %7.2fs  cpu %7.2fs  cpu/wall %.2f  rss %5.0f MiB  exit %d  records %d  (impact/normalize wall %.2f)",
-			n, r, s.wall.Seconds(), s.cpu.Seconds(), s.cpu.Seconds()/s.wall.Seconds(), mib(s.rss), s.exit, records,
-			s.wall.Seconds()/res.normalize[len(res.normalize)-1].wall.Seconds())
-		if s.exit > 1 {
-			progress("impact exited %d; stderr begins:\n%s", s.exit, head(stderr+".impact", 10))
-		}
+	s, err := measureRun(ctx, cfg, cfg.bin, []string{"--crd", cfg.newCRDs, "-o", "json", list}, stdout+".normalize", stderr+".normalize")
+	if err != nil {
+		return err
 	}
-	return res, nil
+	objects, err := countJSONArray(stdout + ".normalize")
+	if err != nil {
+		return fmt.Errorf("normalize on %d objects (exit %d): its output: %w\n%s", n, s.exit, err, head(stderr+".normalize", 20))
+	}
+	res.normalize = append(res.normalize, s)
+	res.normalizeObjects = append(res.normalizeObjects, objects)
+	res.normalizeStderr = append(res.normalizeStderr, countLines(stderr+".normalize"))
+	progress("N=%-6d round %d  normalize  wall %7.2fs  cpu %7.2fs  cpu/wall %.2f  rss %5.0f MiB  exit %d  objects %d",
+		n, r, s.wall.Seconds(), s.cpu.Seconds(), s.cpu.Seconds()/s.wall.Seconds(), mib(s.rss), s.exit, objects)
+	if s.exit != 0 {
+		progress("normalize exited %d; stderr begins:\n%s", s.exit, head(stderr+".normalize", 10))
+	}
+
+	s, err = measureRun(ctx, cfg, cfg.bin, []string{"impact", "--old", cfg.oldCRDs, "--new", cfg.newCRDs, "-o", "json", list}, stdout+".impact", stderr+".impact")
+	if err != nil {
+		return err
+	}
+	records, cats, err := impactRecords(stdout + ".impact")
+	if err != nil {
+		return fmt.Errorf("impact on %d objects (exit %d): its output: %w\n%s", n, s.exit, err, head(stderr+".impact", 20))
+	}
+	res.impact = append(res.impact, s)
+	res.impactRecords = append(res.impactRecords, records)
+	res.impactStderr = append(res.impactStderr, countLines(stderr+".impact"))
+	if r == 1 {
+		res.categories = cats
+		b, _ := os.ReadFile(stderr + ".impact")
+		res.impactTable = string(b)
+	}
+	progress("N=%-6d round %d  impact     wall %7.2fs  cpu %7.2fs  cpu/wall %.2f  rss %5.0f MiB  exit %d  records %d  (impact/normalize wall %.2f)",
+		n, r, s.wall.Seconds(), s.cpu.Seconds(), s.cpu.Seconds()/s.wall.Seconds(), mib(s.rss), s.exit, records,
+		s.wall.Seconds()/res.normalize[len(res.normalize)-1].wall.Seconds())
+	if s.exit > 1 {
+		progress("impact exited %d; stderr begins:\n%s", s.exit, head(stderr+".impact", 10))
+	}
+	return nil
 }
 
 // countJSONArray counts the elements of the JSON array in file, one at a
@@ -510,7 +521,7 @@ func oneObject(ctx context.Context, cfg *scaleConfig, base []baseObject) (oneRes
 		if err != nil {
 			return res, err
 		}
-		msg := strings.TrimSpace(head(errf, 3) + head(out, 3))
+		msg := strings.ReplaceAll(strings.TrimSpace(head(errf, 3)+head(out, 3)), dir+string(filepath.Separator), "")
 		if s.exit == 0 {
 			return res, fmt.Errorf("%s accepts the copy of %s with hostnames [Invalid_Host!] (exit 0):\n%s", c.tool, res.object, msg)
 		}
@@ -605,7 +616,7 @@ func report(ctx context.Context, cfg *scaleConfig, scale []scaleResult, floor sa
 		cfg.objVersion, cfg.oldVersion, crdSubdir, cfg.newVersion, crdSubdir)
 	if len(scale) > 0 {
 		fmt.Fprintf(out, "- Peak RSS %s; `/bin/true` measured so reads %.1f MiB.\n", rssHow(), mib(floor.rss))
-		fmt.Fprintf(out, "\n#### N objects: medians of %d rounds (normalize, impact, normalize, impact …)\n\n", cfg.rounds)
+		fmt.Fprintf(out, "\n#### N objects: medians of %d rounds (each round: normalize, impact at each N in turn)\n\n", len(scale[0].impact))
 		fmt.Fprintln(out, "| objects | List | run | wall, median (min–max) | CPU user+sys | CPU/wall | peak RSS | exit | output |")
 		fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|")
 		last := len(scale) - 1
