@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/pem"
 	"fmt"
+	"io"
+	"log"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -18,6 +20,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/convprog"
+	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
 
 // Conversion is --convert: a running conversion program (package
@@ -68,8 +71,11 @@ func StartConversion(ctx context.Context, o convprog.Options) (*Conversion, erro
 			c.Others = append(c.Others, k)
 		}
 	}
-	// the apiserver's webhook client speaks HTTPS only
-	c.server = httptest.NewTLSServer(proc.Handler())
+	// the apiserver's webhook client speaks HTTPS only; connections the
+	// client drops when the run ends are no news
+	c.server = httptest.NewUnstartedServer(proc.Handler())
+	c.server.Config.ErrorLog = log.New(io.Discard, "", 0)
+	c.server.StartTLS()
 	c.caPEM = pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: c.server.Certificate().Raw})
 	// the service resolver is never asked: the webhook is a URL
 	if c.factory, err = apiserverconversion.NewCRConverterFactory(webhook.NewDefaultServiceResolver(), nil); err != nil {
@@ -187,6 +193,40 @@ func (d *definition) convert(u *unstructured.Unstructured, version string) (*uns
 		return nil, fmt.Errorf("CRD %s: the converter returned a %T", d.crd.Name, out)
 	}
 	return cu, nil
+}
+
+// createRead is what the create of sent at version reads back, from
+// created, what the pipeline's create read back (pipeline.Create, whose
+// storage round trip converts as with the None strategy). Under --convert,
+// at another version than the storage version, it is the request as the
+// create decoded it (pipeline's Decode: pruned and defaulted in its own
+// version) with the metadata the create gave it, and the status it kept
+// (the status subresource's PrepareForCreate drops it), converted to the
+// storage version by the API's code and read back at version (toStorage,
+// fromStorage); otherwise created itself.
+func (d *definition) createRead(p *pipeline.Pipeline, sent, created map[string]any, version string) (map[string]any, error) {
+	if converterOf(d) == nil || version == d.storageVersion {
+		return created, nil
+	}
+	dec := p.Decode(sent)
+	if len(dec.Errors) > 0 {
+		return created, nil // refused before it is stored: shown as the pipeline has it
+	}
+	obj := dec.Object
+	if md, ok := created["metadata"]; ok {
+		obj["metadata"] = runtime.DeepCopyJSONValue(md)
+	}
+	if _, status := p.Strategies(); status != nil {
+		delete(obj, "status")
+		if st, ok := created["status"]; ok {
+			obj["status"] = runtime.DeepCopyJSONValue(st)
+		}
+	}
+	etcd, err := d.toStorage(obj)
+	if err != nil {
+		return nil, err
+	}
+	return d.fromStorage(etcd, version)
 }
 
 // ConversionError is a conversion the webhook (the API's code) failed: the

@@ -183,6 +183,9 @@ func (p *printer) textRecord(r *Record) {
 	if r.Diff != "" {
 		w.block(r.Diff)
 	}
+	if r.ChangesAt != "" {
+		w.line(fmt.Sprintf("(what it loses or gains is counted at %s: the read converted back by the API's code)", r.ChangesAt))
+	}
 	if at := r.AtStorageVersion; at != nil && at.Version != r.ReadVersion {
 		if at.Diff == "" {
 			w.line(fmt.Sprintf("read at %s (NEW's storage version), converted by the API's code: the same", at.Version))
@@ -190,6 +193,10 @@ func (p *printer) textRecord(r *Record) {
 			w.line(fmt.Sprintf("read at %s (NEW's storage version, what its controllers read), converted by the API's code:", at.Version))
 			w.block(at.Diff)
 		}
+	}
+	if aw := r.AfterWrite; aw != nil && aw.Diff != "" {
+		w.line(fmt.Sprintf("after its next write (stored at %s), read at %s:", aw.Version, aw.Version))
+		w.block(aw.Diff)
 	}
 	if r.Update != nil && r.Update.Refused {
 		w.line("no-op update refused:")

@@ -17,23 +17,42 @@ type readBack struct {
 	// version returns it: what a controller of that version (the hub)
 	// reads.
 	atStorage *VersionRead
+	// afterWrite is, under --convert, the object as a GET at NEW's storage
+	// version returns it after the object's next write.
+	afterWrite *VersionRead
+	// back is, under --convert, when the object is read at another version
+	// than its own (NEW no longer serves it), the read converted back to
+	// its own version by the API's code: what the object loses or gains
+	// is the difference from it, in its own version's terms (a renamed
+	// field is no loss).
+	back map[string]any
 }
 
 // VersionRead is an object as a GET at one version returns it.
 type VersionRead struct {
 	Version string         `json:"version"`
 	Object  map[string]any `json:"object"`
-	// Diff is the unified YAML diff from the object as read at its own
-	// version (Record.ReadVersion) to this, apiVersion aside; empty when
-	// they are the same.
+	// Diff is the unified YAML diff to this, apiVersion aside, from the
+	// object as read before (Record.AtStorageVersion: from the read at
+	// Record.ReadVersion; Record.AfterWrite: from AtStorageVersion); empty
+	// when they are the same.
 	Diff string `json:"diff,omitempty"`
 }
 
-// record puts into r what the read adds to it under --convert.
+// record puts into r what the read adds to it under --convert: the reads
+// at NEW's storage version and, read at another version than the
+// object's, the changes from the stored object to the read converted back
+// to the object's version (r.Changes, which the categories follow).
 func (rb readBack) record(r *Record) {
-	if rb.converted {
-		r.Conversion = ConversionProgram
-		r.AtStorageVersion = rb.atStorage
+	if !rb.converted {
+		return
+	}
+	r.Conversion = ConversionProgram
+	r.AtStorageVersion = rb.atStorage
+	r.AfterWrite = rb.afterWrite
+	if rb.back != nil {
+		r.ChangesAt = versionOf(r.APIVersion)
+		r.Changes = diffObjects(r.Stored, rb.back).sorted()
 	}
 }
 
@@ -76,7 +95,43 @@ func read(newDef *definition, etcd map[string]any, requested string) (readBack, 
 			return rb, err
 		}
 	}
-	return rb, nil
+	if !rb.served {
+		if rb.back, err = newDef.convertTo(obj, requested); err != nil {
+			return rb, err
+		}
+	}
+	rb.afterWrite, err = afterWrite(newDef, rb.version, obj, rb.atStorage.Object)
+	return rb, err
+}
+
+// afterWrite is the object read at version (obj) after its next write, a
+// no-op update, read at d's storage version (now: as read at it before),
+// in the apiserver's order: the request is decoded and defaulted in its
+// own version (the request codec, unstructuredNegotiatedSerializer's
+// DecoderToVersion: its defaulter runs before any conversion), converted
+// to the storage version by the API's code and pruned with that version's
+// schema (the storage codec's encoder, schemaCoercingConverter), stored;
+// the read then defaults it in the storage version. It is nil when the
+// update's decoding fails (the update is refused: step 3 says why).
+func afterWrite(d *definition, version string, obj, now map[string]any) (*VersionRead, error) {
+	p, err := d.versions[version].pipeline()
+	if err != nil {
+		return nil, err
+	}
+	dec := p.Decode(obj)
+	if len(dec.Errors) > 0 {
+		return nil, nil
+	}
+	etcd, err := d.toStorage(dec.Object)
+	if err != nil {
+		return nil, err
+	}
+	after, err := d.fromStorage(etcd, d.storageVersion)
+	if err != nil {
+		return nil, err
+	}
+	diff, err := unifiedYAML("read at "+d.storageVersion+" now", "after its next write", withoutAPIVersion(now), withoutAPIVersion(after))
+	return &VersionRead{Version: d.storageVersion, Object: after, Diff: diff}, err
 }
 
 // fallbackVersion is the version objects are read at when their own is not

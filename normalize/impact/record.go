@@ -32,7 +32,13 @@ type Record struct {
 	// apiVersion aside.
 	ReadVersion string  `json:"readVersion,omitempty"`
 	Changes     Changes `json:"changes"`
-	Diff        string  `json:"diff,omitempty"`
+	// ChangesAt is set under --convert when the object is read at another
+	// version than its own: Changes are then from the stored object to the
+	// read converted back to this version (the object's) by the API's code,
+	// so that a renamed field is no loss. Diff still shows the read as it
+	// is.
+	ChangesAt string `json:"changesAt,omitempty"`
+	Diff      string `json:"diff,omitempty"`
 
 	// Conversion is ConversionProgram when NEW's CRD converts between
 	// versions with the API's own code (--convert); empty otherwise (the
@@ -43,6 +49,12 @@ type Record struct {
 	// hub, reads): defaulted in the version it is stored at, converted by
 	// the API's code, pruned with the storage version's schema.
 	AtStorageVersion *VersionRead `json:"atStorageVersion,omitempty"`
+	// AfterWrite is, under --convert, the object as a GET at NEW's storage
+	// version returns it after its next write (the no-op update at
+	// ReadVersion): defaulted in ReadVersion, converted by the API's code
+	// to the storage version and stored, then defaulted in the storage
+	// version when read.
+	AfterWrite *VersionRead `json:"afterWrite,omitempty"`
 
 	// Step 3: the no-op update, and the values held only by ratcheting.
 	Update    *Update     `json:"update,omitempty"`

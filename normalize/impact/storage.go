@@ -129,3 +129,17 @@ func (d *definition) fromStorage(stored map[string]any, version string) (map[str
 	}
 	return u.Object, nil
 }
+
+// convertTo is obj converted to version by the storage codec's converter
+// and pruned with that version's schema (schemaCoercingConverter), without
+// defaulting.
+func (d *definition) convertTo(obj map[string]any, version string) (map[string]any, error) {
+	u, err := d.convert(&unstructured.Unstructured{Object: runtime.DeepCopyJSON(obj)}, version)
+	if err != nil {
+		return nil, err
+	}
+	if err := (coercer{def: d}).apply(u); err != nil {
+		return nil, err
+	}
+	return u.Object, nil
+}
