@@ -56,9 +56,13 @@ func store(ctx context.Context, v *version, obj map[string]any, req pipeline.Req
 	if st.undecodable {
 		return st, nil
 	}
-	created := server.restore(res.Object)
+	read, err := v.def.createRead(p, sent, res.Object, v.name)
+	if err != nil {
+		return st, err
+	}
+	created := server.restore(read)
 	if _, status := p.Strategies(); status != nil && hasStatus(obj) {
-		withStatus, problems := put(ctx, p, status, created, newBody(p, obj))
+		withStatus, problems := put(ctx, p, status, created, obj)
 		st.problems = append(st.problems, problems...)
 		if withStatus != nil {
 			created = withStatus
