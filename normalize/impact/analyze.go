@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -68,18 +69,19 @@ func (e namespaceError) Is(target error) bool { return target == ErrNamespace }
 // same name (findings of step 4, and the CRD update's own validation).
 func New(ctx context.Context, old, new []*apiextensionsv1.CustomResourceDefinition) (*Analyzer, error) {
 	a := &Analyzer{byKind: map[schema.GroupKind]*definition{}, groups: map[string]bool{}, findings: map[string][]Finding{}}
+	cache := normalize.OpenCheckCache()
 	var err error
-	if a.old, err = definitions(ctx, "OLD", old); err != nil {
+	if a.old, err = definitions(ctx, cache, "OLD", old); err != nil {
 		return nil, err
 	}
-	if a.new, err = definitions(ctx, "NEW", new); err != nil {
+	if a.new, err = definitions(ctx, cache, "NEW", new); err != nil {
 		return nil, err
 	}
 	for _, c := range old {
 		d := a.old[c.Name]
 		a.oldOrder = append(a.oldOrder, c.Name)
 		a.byKind[d.groupKind()] = d
-		a.findings[c.Name] = crdFindings(ctx, d, a.new[c.Name])
+		a.findings[c.Name] = crdFindings(ctx, cache, d, a.new[c.Name])
 	}
 	for _, side := range []map[string]*definition{a.old, a.new} {
 		for _, d := range side {
@@ -89,14 +91,17 @@ func New(ctx context.Context, old, new []*apiextensionsv1.CustomResourceDefiniti
 	return a, nil
 }
 
-// definitions validates and indexes one side's CRDs.
-func definitions(ctx context.Context, side string, crds []*apiextensionsv1.CustomResourceDefinition) (map[string]*definition, error) {
+// definitions validates (through the check cache, in parallel) and indexes
+// one side's CRDs. The first CRD in input order that is listed twice or
+// invalid is the error.
+func definitions(ctx context.Context, cache *normalize.CheckCache, side string, crds []*apiextensionsv1.CustomResourceDefinition) (map[string]*definition, error) {
 	out := map[string]*definition{}
-	for _, c := range crds {
+	validation := cache.ValidateCRDs(ctx, crds)
+	for i, c := range crds {
 		if _, dup := out[c.Name]; dup {
 			return nil, &InvalidCRDError{Side: side, CRD: c.Name, Errors: field.ErrorList{field.Duplicate(field.NewPath("metadata", "name"), c.Name)}}
 		}
-		if errs := normalize.ValidateCRD(ctx, c); len(errs) > 0 {
+		if errs := validation[i]; len(errs) > 0 {
 			return nil, &InvalidCRDError{Side: side, CRD: c.Name, Errors: errs}
 		}
 		d, err := newDefinition(c)
@@ -210,15 +215,22 @@ func (a *Analyzer) steps(ctx context.Context, def *definition, version string, o
 	}
 	r.ReadVersion, r.Read = rb.version, rb.object
 	r.Changes = diffObjects(st.object, rb.object).sorted()
-	if r.Diff, err = unifiedYAML("stored (OLD)", "read (NEW)", withoutAPIVersion(st.object), withoutAPIVersion(rb.object)); err != nil {
-		return err
+	// equal objects have equal YAML, whose diff is empty: an object read
+	// as it was stored (the common case) is not encoded twice for nothing
+	if stored, read := withoutAPIVersion(st.object), withoutAPIVersion(rb.object); fullPath || !reflect.DeepEqual(stored, read) {
+		if r.Diff, err = unifiedYAML("stored (OLD)", "read (NEW)", stored, read); err != nil {
+			return err
+		}
 	}
 	rb.record(r)
 	p, err := newDef.versions[rb.version].pipeline()
 	if err != nil {
 		return err
 	}
-	r.Update = noopUpdate(ctx, p, rb.object)
-	r.Ratcheted = heldByRatcheting(ctx, p, rb.object, r.Update.Problems)
+	// the no-op update and the updates that find what ratcheting holds
+	// send the same body (newBody)
+	b := newBody(p, rb.object)
+	r.Update = noopUpdate(ctx, p, b)
+	r.Ratcheted = heldByRatcheting(ctx, p, b, r.Update.Problems)
 	return nil
 }

@@ -62,7 +62,7 @@ func store(ctx context.Context, v *version, obj map[string]any, req pipeline.Req
 	}
 	created := server.restore(read)
 	if _, status := p.Strategies(); status != nil && hasStatus(obj) {
-		withStatus, problems := put(ctx, p, status, created, obj)
+		withStatus, problems := put(ctx, p, status, created, newBody(p, obj))
 		st.problems = append(st.problems, problems...)
 		if withStatus != nil {
 			created = withStatus
