@@ -15,14 +15,16 @@ var spillThreshold = 4 << 20
 // to spillThreshold, then in a temporary file (os.CreateTemp in TMPDIR).
 // The file is unlinked as soon as it is created where the system allows it
 // (it then disappears with the process, whatever happens), else when the
-// spill is closed.
+// spill is closed. When no file can be created, the bytes stay in memory.
 type spill struct {
 	mem  bytes.Buffer
 	f    *os.File
 	w    *bufio.Writer
 	name string // the file's name while it is still linked
 	err  error  // the first error writing the file
-	n    int64
+	// noFile: no temporary file could be created; the bytes stay in memory
+	noFile bool
+	n      int64
 }
 
 func (s *spill) Write(p []byte) (int, error) {
@@ -30,14 +32,15 @@ func (s *spill) Write(p []byte) (int, error) {
 		return 0, s.err
 	}
 	s.n += int64(len(p))
-	if s.f == nil && s.mem.Len()+len(p) <= spillThreshold {
+	if s.f == nil && (s.noFile || s.mem.Len()+len(p) <= spillThreshold) {
 		return s.mem.Write(p)
 	}
 	if s.f == nil {
 		f, err := os.CreateTemp("", "controller-gen-default-manifest-*")
 		if err != nil {
-			s.err = err
-			return 0, err
+			// no temporary file: memory, as the whole decode would take
+			s.noFile = true
+			return s.mem.Write(p)
 		}
 		s.f, s.w = f, bufio.NewWriterSize(f, 64<<10)
 		if os.Remove(f.Name()) != nil {

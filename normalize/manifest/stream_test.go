@@ -9,6 +9,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strconv"
@@ -598,5 +599,17 @@ func TestSpillFile(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("left in TMPDIR: %v", entries)
+	}
+}
+
+// TestSpillWithoutTMPDIR: when no temporary file can be created, a List is
+// read all the same, from memory.
+func TestSpillWithoutTMPDIR(t *testing.T) {
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	defer func(old int) { spillThreshold = old }(spillThreshold)
+	spillThreshold = 16
+	r := compare(t, []byte(kubectlList+"---\n"+fallbacks[0].in))
+	if r.streamed != 1 || r.whole != 1 {
+		t.Errorf("%d Lists streamed, %d whole; want 1 and 1", r.streamed, r.whole)
 	}
 }
