@@ -349,7 +349,7 @@ func scaleRound(ctx context.Context, cfg *scaleConfig, res *scaleResult, r int) 
 	if err != nil {
 		return err
 	}
-	objects, err := countJSONArray(stdout + ".normalize")
+	objects, err := countJSONObjects(stdout + ".normalize")
 	if err != nil {
 		return fmt.Errorf("normalize on %d objects (exit %d): its output: %w\n%s", n, s.exit, err, head(stderr+".normalize", 20))
 	}
@@ -387,17 +387,35 @@ func scaleRound(ctx context.Context, cfg *scaleConfig, res *scaleResult, r int) 
 	return nil
 }
 
-// countJSONArray counts the elements of the JSON array in file, one at a
-// time.
-func countJSONArray(file string) (int, error) {
+// countJSONObjects counts the objects of normalize's -o json output, one
+// at a time: a JSON array, or JSON lines (one object per line).
+func countJSONObjects(file string) (int, error) {
 	f, err := os.Open(file)
 	if err != nil {
 		return 0, err
 	}
 	defer f.Close()
-	dec := json.NewDecoder(bufio.NewReaderSize(f, 1<<16))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
-		return 0, fmt.Errorf("not a JSON array (%v, %v)", tok, err)
+	br := bufio.NewReaderSize(f, 1<<16)
+	for {
+		b, err := br.Peek(1)
+		if err == io.EOF {
+			return 0, nil
+		}
+		if err != nil {
+			return 0, err
+		}
+		if !bytes.ContainsAny(b, " \t\r\n") {
+			break
+		}
+		br.ReadByte()
+	}
+	dec := json.NewDecoder(br)
+	array := false
+	if b, _ := br.Peek(1); b[0] == '[' {
+		array = true
+		if _, err := dec.Token(); err != nil {
+			return 0, err
+		}
 	}
 	n := 0
 	for dec.More() {
@@ -405,10 +423,15 @@ func countJSONArray(file string) (int, error) {
 		if err := dec.Decode(&raw); err != nil {
 			return n, err
 		}
+		if len(raw) == 0 || raw[0] != '{' {
+			return n, fmt.Errorf("value %d is not an object", n+1)
+		}
 		n++
 	}
-	if _, err := dec.Token(); err != nil {
-		return n, err
+	if array {
+		if _, err := dec.Token(); err != nil {
+			return n, err
+		}
 	}
 	return n, nil
 }

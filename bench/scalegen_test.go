@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -81,5 +82,26 @@ func TestNamespaceIsALabel(t *testing.T) {
 	b := baseObject{obj: map[string]any{"metadata": map[string]any{"namespace": strings.Repeat("n", 63)}}, namespaced: true}
 	if got := b.namespace("12345"); len(got) > 63 || !strings.HasSuffix(got, "-12345") {
 		t.Errorf("namespace %q (%d characters)", got, len(got))
+	}
+}
+
+func TestCountJSONObjects(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int
+	}{
+		{"", 0},
+		{"[]\n", 0},
+		{"[\n{\"a\":1},\n{\"b\":[2]}\n]\n", 2},
+		{"{\"a\":1}\n{\"b\":[2]}\n", 2},
+		{"\n {\"a\":1}\n", 1},
+	} {
+		f := t.TempDir() + "/out.json"
+		if err := os.WriteFile(f, []byte(tc.in), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := countJSONObjects(f); err != nil || got != tc.want {
+			t.Errorf("countJSONObjects(%q) = %d, %v; want %d", tc.in, got, err, tc.want)
+		}
 	}
 }
