@@ -12,8 +12,8 @@ import (
 
 // mainSource is the generated program's main.go for the import paths of
 // the packages to register (each has AddToScheme). withRegistry: the
-// user's controller-runtime has NewWebhookHandler(scheme, registry)
-// (v0.22 and later) rather than NewWebhookHandler(scheme).
+// user's controller-runtime has NewWebhookHandler(scheme, registry) (as
+// v0.24 and v0.25 do) rather than NewWebhookHandler(scheme).
 func mainSource(importPaths []string, withRegistry bool) ([]byte, error) {
 	type imp struct{ Name, Path string }
 	var imps []imp

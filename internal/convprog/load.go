@@ -206,9 +206,9 @@ func isRoot(doc *ast.CommentGroup) bool {
 	return false
 }
 
-// withRegistry says whether the controller-runtime in dir has
-// NewWebhookHandler(scheme, registry) (v0.22 and later) rather than
-// NewWebhookHandler(scheme).
+// withRegistry says whether the controller-runtime in crDir has
+// NewWebhookHandler(scheme, registry) (as v0.24 and v0.25 do) rather than
+// NewWebhookHandler(scheme), from its source.
 func withRegistry(crDir string) (bool, error) {
 	name := filepath.Join(crDir, "pkg", "webhook", "conversion", "conversion.go")
 	f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.SkipObjectResolution)
