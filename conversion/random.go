@@ -290,7 +290,7 @@ func Objects(ctx context.Context, k *Kind, n int, r *rand.Rand) (map[string][]ma
 		v := k.Versions[name]
 		f := &filler{r: r}
 		for i := range n {
-			obj, errs, ok := v.Valid(ctx, f.object(v.schema, v.APIVersion, v.Kind, v.Namespaced, i))
+			obj, _, errs, ok := v.Valid(ctx, f.object(v.schema, v.APIVersion, v.Kind, v.Namespaced, i))
 			if ok {
 				out[name] = append(out[name], obj)
 			} else {

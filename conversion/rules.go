@@ -316,16 +316,17 @@ func baseObject(ctx context.Context, v *Version, p Path, r *rand.Rand) (map[stri
 		}
 	}
 	del(raw, p)
-	if _, _, ok := v.Valid(ctx, raw); !ok {
+	_, sent, _, ok := v.Valid(ctx, raw)
+	if !ok {
 		return nil, false
 	}
 	// Valid may have dropped a parent the filler could not fill validly
 	for i := 1; i < len(p); i++ {
-		if _, ok := get(raw, p[:i]).(map[string]any); !ok {
+		if _, ok := get(sent, p[:i]).(map[string]any); !ok {
 			return nil, false
 		}
 	}
-	return raw, true
+	return sent, true
 }
 
 // counterpart is the field of w where the value of the field p of a lands

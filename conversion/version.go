@@ -132,14 +132,15 @@ func (v *Version) Default(obj map[string]any) map[string]any {
 
 // Valid is a random object made valid at this version: created (Create),
 // and, while the strategy refuses it, without the fields its errors name
-// (a pattern or a CEL rule the filler cannot satisfy). ok is false when
-// no object remains valid.
-func (v *Version) Valid(ctx context.Context, raw map[string]any) (obj map[string]any, errs field.ErrorList, ok bool) {
+// (a pattern or a CEL rule the filler cannot satisfy). obj is the object
+// created, sent the one sent (raw without those fields); ok is false when
+// no object remains valid, and errs says why.
+func (v *Version) Valid(ctx context.Context, raw map[string]any) (obj, sent map[string]any, errs field.ErrorList, ok bool) {
 	raw = runtime.DeepCopyJSON(raw)
 	for range 6 {
 		obj, errs = v.Create(ctx, raw)
 		if len(errs) == 0 {
-			return obj, nil, true
+			return obj, raw, nil, true
 		}
 		changed := false
 		for _, e := range errs {
@@ -153,10 +154,10 @@ func (v *Version) Valid(ctx context.Context, raw map[string]any) (obj map[string
 			}
 		}
 		if !changed {
-			return obj, errs, false
+			return obj, raw, errs, false
 		}
 	}
-	return obj, errs, false
+	return obj, raw, errs, false
 }
 
 // parseFieldPath splits a field.Path's string ("spec.items[0].name",
