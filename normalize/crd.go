@@ -100,25 +100,44 @@ func LoadCRDs(paths ...string) ([]*apiextensionsv1.CustomResourceDefinition, err
 				return nil, fmt.Errorf("%s: %w", f, err)
 			}
 			for i, d := range docs {
-				var tm struct{ APIVersion, Kind string }
-				if err := yaml.Unmarshal(d, &tm); err != nil {
+				c, err := decodeCRD(d)
+				if err != nil {
 					return nil, fmt.Errorf("%s: document %d: %w", f, i+1, err)
 				}
-				if tm.Kind != "CustomResourceDefinition" {
-					continue
+				if c != nil {
+					out = append(out, c)
 				}
-				if tm.APIVersion != apiextensionsv1.SchemeGroupVersion.String() {
-					return nil, fmt.Errorf("%s: document %d: %s is not supported, only %s", f, i+1, tm.APIVersion, apiextensionsv1.SchemeGroupVersion)
-				}
-				c := &apiextensionsv1.CustomResourceDefinition{}
-				if err := yaml.UnmarshalStrict(d, c); err != nil {
-					return nil, fmt.Errorf("%s: document %d: %w", f, i+1, err)
-				}
-				out = append(out, c)
 			}
 		}
 	}
 	return out, nil
+}
+
+// decodeCRD decodes one document: a v1 CRD, strictly; nil for a document
+// of another kind. The document is converted from YAML once: most are
+// CRDs, which decode strictly, and only a document that does not is read
+// again for its kind (which a strict decoding implies: it is the
+// non-strict reading's).
+func decodeCRD(d []byte) (*apiextensionsv1.CustomResourceDefinition, error) {
+	c := &apiextensionsv1.CustomResourceDefinition{}
+	strictErr := yaml.UnmarshalStrict(d, c)
+	tm := struct{ APIVersion, Kind string }{c.APIVersion, c.Kind}
+	if strictErr != nil {
+		tm.APIVersion, tm.Kind = "", ""
+		if err := yaml.Unmarshal(d, &tm); err != nil {
+			return nil, err
+		}
+	}
+	if tm.Kind != "CustomResourceDefinition" {
+		return nil, nil
+	}
+	if tm.APIVersion != apiextensionsv1.SchemeGroupVersion.String() {
+		return nil, fmt.Errorf("%s is not supported, only %s", tm.APIVersion, apiextensionsv1.SchemeGroupVersion)
+	}
+	if strictErr != nil {
+		return nil, strictErr
+	}
+	return c, nil
 }
 
 func crdFiles(p string) ([]string, error) {

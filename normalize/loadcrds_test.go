@@ -1,0 +1,98 @@
+package normalize
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"sigs.k8s.io/yaml"
+)
+
+// decodeCRDTwice is how LoadCRDs read a document before decodeCRD: its
+// kind first, then, for a CRD, the whole document strictly.
+func decodeCRDTwice(d []byte) (*apiextensionsv1.CustomResourceDefinition, error) {
+	var tm struct{ APIVersion, Kind string }
+	if err := yaml.Unmarshal(d, &tm); err != nil {
+		return nil, err
+	}
+	if tm.Kind != "CustomResourceDefinition" {
+		return nil, nil
+	}
+	if tm.APIVersion != apiextensionsv1.SchemeGroupVersion.String() {
+		return nil, fmt.Errorf("%s is not supported, only %s", tm.APIVersion, apiextensionsv1.SchemeGroupVersion)
+	}
+	c := &apiextensionsv1.CustomResourceDefinition{}
+	if err := yaml.UnmarshalStrict(d, c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// TestDecodeCRDOnce: decodeCRD, which converts a CRD from YAML once, gives
+// what reading the kind and then the CRD gave (the same CRD, or the same
+// error, or the same skip) on the golden CRDs, documents of other kinds
+// and versions, broken ones, and the golden CRDs with random bytes
+// changed.
+func TestDecodeCRDOnce(t *testing.T) {
+	docs := [][]byte{
+		[]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {x: y}\n"),
+		[]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n"),
+		[]byte("apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nmetadata: {name: a}\nspec: {validation: {}}\n"),
+		[]byte("apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nmetadata: {name: a}\n"),
+		[]byte("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: a}\nspec: {unknown: 1}\n"),
+		[]byte("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nkind: CustomResourceDefinition\nmetadata: {name: a}\n"),
+		[]byte("apiVersion: apiextensions.k8s.io/v1\nmetadata: {name: a}\n"),
+		[]byte("kind: CustomResourceDefinition\nmetadata: {name: a}\n"),
+		[]byte("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: 1}\n"),
+		[]byte("apiVersion: apiextensions.k8s.io/v1\nkind: [a]\n"),
+		[]byte("- a\n"),
+		[]byte("a: [\n"),
+	}
+	files, err := filepath.Glob("../testdata/golden/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden CRDs: %v", err)
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		split, err := SplitDocuments(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, split...)
+		for _, d := range split {
+			for range 10 {
+				changed := append([]byte(nil), d...)
+				changed[r.IntN(len(changed))] = " :-[]{}\nabckz01\"'"[r.IntN(17)]
+				docs = append(docs, changed)
+			}
+		}
+	}
+	kinds := map[string]int{}
+	for i, d := range docs {
+		got, gotErr := decodeCRD(d)
+		want, wantErr := decodeCRDTwice(d)
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
+			t.Errorf("document %d:\n%s\ngot  %v, %v\nwant %v, %v", i, d, got != nil, gotErr, want != nil, wantErr)
+		}
+		switch {
+		case wantErr != nil:
+			kinds["error"]++
+		case want == nil:
+			kinds["skipped"]++
+		default:
+			kinds["crd"]++
+		}
+	}
+	if kinds["error"] == 0 || kinds["skipped"] == 0 || kinds["crd"] == 0 {
+		t.Errorf("outcomes %v: the corpus must have each", kinds)
+	}
+	t.Log(kinds)
+}
