@@ -192,11 +192,14 @@ var errUnusable = errors.New("unusable object")
 // object as stored unless the object is unusable.
 type outcome struct {
 	stderr []byte
-	// object is the object as YAML (without a separator) or as one JSON
-	// line.
+	// object is the object as a YAML document after its separator, or as
+	// one JSON line.
 	object []byte
 	code   int
 }
+
+// separator starts each YAML document of a stream of several.
+const separator = "---\n"
 
 // normalizeOutcome creates d (normalizeOne) and encodes the result in the
 // output format: called on the workers, so that encoding runs in parallel
@@ -216,13 +219,15 @@ func normalizeOutcome(ctx context.Context, pipelines map[schema.GroupVersionKind
 	return oc
 }
 
-// encode writes obj as a YAML document, or as one line of compact JSON.
+// encode writes obj as a YAML document after its separator, or as one line
+// of compact JSON.
 func encode(obj map[string]any, format string) ([]byte, error) {
 	if format == "json" {
 		b, err := json.Marshal(obj)
 		return append(b, '\n'), err
 	}
-	return yaml.Marshal(obj)
+	b, err := yaml.Marshal(obj)
+	return append([]byte(separator), b...), err
 }
 
 // writeResults prints objs as RunCLI prints them, without messages.
@@ -248,10 +253,10 @@ type printer struct {
 	yaml           bool
 	// code is the highest exit status so far.
 	code int
-	// printed counts the objects printed; first is the first outcome,
-	// which YAML holds back until a second object or the end says whether
-	// the stream has separators.
-	printed int
+	// started: an object was printed or held back. first is the first
+	// object, which YAML holds back until a second object or the end says
+	// whether the stream has separators.
+	started bool
 	first   *outcome
 }
 
@@ -266,42 +271,42 @@ func (p *printer) print(oc outcome) error {
 		return errUnusable
 	}
 	p.code = max(p.code, oc.code)
-	if p.yaml && p.printed == 0 && p.first == nil {
-		p.first = &oc
+	if p.yaml && !p.started {
+		p.started, p.first = true, &oc
 		return nil
 	}
-	if p.first != nil {
-		first := *p.first
+	p.started = true
+	if first := p.first; first != nil {
 		p.first = nil
-		if err := p.write(first, "---\n"); err != nil {
+		if err := p.write(*first, true); err != nil {
 			return err
 		}
 	}
-	sep := ""
-	if p.yaml {
-		sep = "---\n"
-	}
-	return p.write(oc, sep)
+	return p.write(oc, true)
 }
 
 // flush prints the object held back, if any: the only one printed.
 func (p *printer) flush() error {
-	if p.first == nil {
+	first := p.first
+	if first == nil {
 		return nil
 	}
-	first := *p.first
 	p.first = nil
-	return p.write(first, "")
+	return p.write(*first, false)
 }
 
-func (p *printer) write(oc outcome, sep string) error {
+// write prints oc's messages, then oc's object, in YAML after its
+// separator if sep.
+func (p *printer) write(oc outcome, sep bool) error {
 	p.stderr.Write(oc.stderr)
-	p.printed++
-	if _, err := io.WriteString(p.stdout, sep); err != nil {
-		return err
+	b := oc.object
+	if p.yaml && !sep {
+		b = b[len(separator):]
 	}
-	_, err := p.stdout.Write(oc.object)
-	return err
+	if _, err := p.stdout.Write(b); err != nil {
+		return fmt.Errorf("stdout: %w", err)
+	}
+	return nil
 }
 
 // normalizeOne creates one object as kubectl sends it and reports what the

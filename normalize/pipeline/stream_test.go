@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -358,14 +358,14 @@ func TestStreamWriteError(t *testing.T) {
 	var stderr bytes.Buffer
 	in := strings.Repeat("---\n"+documents[0](0), 50)
 	code := run(context.Background(), pipelines, o, strings.NewReader(in), failingWriter{}, &stderr, 4)
-	if code != ExitUnusable || stderr.String() != "stdout is closed\n" {
+	if code != ExitUnusable || stderr.String() != "stdout: io: read/write on closed pipe\n" {
 		t.Errorf("exit %d, stderr %q", code, stderr.String())
 	}
 }
 
 type failingWriter struct{}
 
-func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("stdout is closed") }
+func (failingWriter) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
 
 // firstDifference describes where got and want part.
 func firstDifference(name, got, want string) string {
