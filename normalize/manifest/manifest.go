@@ -51,15 +51,24 @@
 //     apiVersion, which items without them take, may come after the items,
 //     and because kubectl fails the whole List for one bad item: no item
 //     is returned before all are known to decode. The second pass reads the
-//     items' JSON back one at a time. Memory is one item and the List's own
-//     fields, whatever the number of items; disk is the document and its
-//     items' JSON, for the time the List is read.
-//   - JSON streams are split by utilyaml.YAMLOrJSONDecoder as before, which
-//     holds each document's bytes; a List's items are then walked with
-//     encoding/json's tokens and decoded one at a time (Decode per
-//     element), twice: once to check them all and find the List's own
-//     fields, once to return them. Memory follows the document's bytes,
-//     not its decoded items.
+//     items' JSON back one at a time.
+//   - JSON streams are read with encoding/json's Decoder while their
+//     documents are Lists: the List's tokens, its items decoded one at a
+//     time (Decode per element), each checked as above, its duplicate
+//     fields found as the apiserver finds them (sigs.k8s.io/json), and its
+//     JSON, compacted, appended to a spill; the stream itself goes to a
+//     spill too. At the first document that is not a List it streams (an
+//     object, null, a syntax error, anything the scanner gives up on),
+//     utilyaml.YAMLOrJSONDecoder takes over, reading the stream again from
+//     its start and skipping the Lists already read, so that it is where
+//     and as it would have been (whether it may still fall back to YAML
+//     depends on the documents it has decoded); from then on, it holds each
+//     document's bytes, and the items of a List among them are walked with
+//     the Decoder's tokens and decoded one at a time.
+//   - Either way, memory is one item and the List's own fields, whatever
+//     the number of items; disk is the document and its items' JSON
+//     (beyond 4 MiB each), for the time the List is read; without a
+//     temporary file, the spills stay in memory.
 //
 // The scanner gives up, and the document is decoded whole, whenever
 // streaming could differ: items in flow style (`items: [...]`), an empty
@@ -76,6 +85,7 @@ package manifest
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -171,6 +181,14 @@ type Reader struct {
 	// json: the input is a stream of JSON values (no YAML documents to
 	// split); unknown until the first document.
 	json, modeKnown bool
+
+	// A JSON stream is read by jd, which reads Lists item by item, until
+	// a document is anything else: dec then reads the stream from its
+	// start (seen, then br), the Lists jd read skipped (jdLists).
+	jd      *json.Decoder
+	br      *bufio.Reader
+	seen    spill
+	jdLists int
 }
 
 // NewReader reads the objects of r, named file in errors and sources.
@@ -186,8 +204,10 @@ func NewReader(file string, r io.Reader) *Reader {
 	rd := &Reader{file: file, modeKnown: true,
 		json: bytes.HasPrefix(bytes.TrimLeft(peek, " \t\r\n"), []byte("{"))}
 	if rd.json {
-		// no YAML to split: the decoder's input is not kept
-		rd.dec = utilyaml.NewYAMLOrJSONDecoder(br, 4096)
+		// Lists read here while they can be, the input kept in a spill
+		// for the decoder, should it have to take over
+		rd.br = br
+		rd.jd = json.NewDecoder(io.TeeReader(br, &rd.seen))
 		return rd
 	}
 	rd.read = &bytes.Buffer{}
@@ -228,6 +248,18 @@ func (r *Reader) Next() (Object, error) {
 			return Object{File: r.file, Doc: r.doc, Item: r.item, Object: u.Object, Duplicates: dups}, nil
 		}
 		r.item = 0
+		if r.jd != nil {
+			if items, err := r.nextJSONList(); items != nil || err != nil {
+				if err != nil {
+					r.err = err
+					return Object{}, err
+				}
+				r.list = items
+				r.doc++
+				r.streamed++
+				continue
+			}
+		}
 		var raw, yamlDoc []byte
 		var err error
 		if r.lines != nil {
@@ -314,6 +346,38 @@ func (r *Reader) nextYAMLDocument() (raw, yamlDoc []byte, err error) {
 		r.doc++
 		return raw, yamlDoc, nil
 	}
+}
+
+// nextJSONList reads the next document of a JSON stream with jd while
+// it is a List that it can stream, and returns io.EOF at the end of the
+// stream. Anything else hands the stream over to the decoder of JSON
+// streams (returning nil, nil): it reads the stream again from its start,
+// and skips the Lists already read, so that it is where and as it would
+// have been (the documents it has decoded decide whether it may still fall
+// back to YAML).
+func (r *Reader) nextJSONList() (listStream, error) {
+	if !r.jd.More() {
+		if _, err := r.jd.Token(); errors.Is(err, io.EOF) {
+			r.seen.close()
+			return nil, io.EOF
+		}
+	} else if items, _ := readJSONList(r.jd); items != nil {
+		r.jdLists++
+		return items, nil
+	}
+	r.jd = nil
+	seen, err := r.seen.reader()
+	if err != nil {
+		return nil, &Error{File: r.file, Doc: r.doc + 1, Err: err}
+	}
+	r.dec = utilyaml.NewYAMLOrJSONDecoder(io.MultiReader(seen, r.br), 4096)
+	for range r.jdLists {
+		var ext runtime.RawExtension
+		if err := r.dec.Decode(&ext); err != nil {
+			return nil, &Error{File: r.file, Doc: r.doc + 1, Err: err}
+		}
+	}
+	return nil, nil
 }
 
 // nextDocument returns the JSON of the next document of a JSON stream that

@@ -139,70 +139,83 @@ type jsonList struct {
 	n     int
 }
 
-// newJSONList returns the stream of raw's items, or why it cannot stream
-// them exactly.
-func newJSONList(raw []byte) (*jsonList, string) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
+// scanJSONList reads from dec a List, the object that starts at dec's
+// next token: it checks every item as decodeWhole would decode it, finds
+// the List's own fields wherever they are, and hands each item to each. It
+// returns why not when the List would not read the same item by item (or
+// is not a List).
+func scanJSONList(dec *json.Decoder, each func(item json.RawMessage)) (kinds listKinds, dups itemDups, why string) {
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, "not an object"
+		return kinds, dups, "not an object"
 	}
 	header := []byte{'{'}
 	seen := map[string]bool{}
-	l := &jsonList{}
+	n := 0
 	hasItems := false
 	for dec.More() {
 		t, err := dec.Token()
 		key, ok := t.(string)
 		if err != nil || !ok {
-			return nil, "a key does not decode"
+			return kinds, dups, "a key does not decode"
 		}
 		if seen[key] {
-			return nil, "a field given twice: " + key
+			return kinds, dups, "a field given twice: " + key
 		}
 		seen[key] = true
 		if key != "items" {
 			var v json.RawMessage
 			if err := dec.Decode(&v); err != nil {
-				return nil, "a value does not decode"
+				return kinds, dups, "a value does not decode"
 			}
 			if len(header)+len(v) > maxHeader {
-				return nil, "the List's own fields are too large"
+				return kinds, dups, "the List's own fields are too large"
 			}
 			k, _ := json.Marshal(key)
 			header = append(append(append(append(header, k...), ':'), v...), ',')
 			continue
 		}
 		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
-			return nil, "items is not an array"
+			return kinds, dups, "items is not an array"
 		}
 		hasItems = true
 		for dec.More() {
 			var v json.RawMessage
 			if err := dec.Decode(&v); err != nil {
-				return nil, "an item does not decode"
+				return kinds, dups, "an item does not decode"
 			}
-			l.n++
+			n++
 			if jsonDepth(v) > maxItemDepth {
-				return nil, "an item is nested too deep"
+				return kinds, dups, "an item is nested too deep"
 			}
 			if _, err := (listKinds{}).decodeItem(v); err != nil {
-				return nil, "an item does not decode"
+				return kinds, dups, "an item does not decode"
 			}
-			l.dups.add(l.n, duplicates(v, nil))
+			dups.add(n, duplicates(v, nil))
+			each(v)
 		}
-		if _, err := dec.Token(); err != nil {
-			return nil, "items does not end"
+		if t, err := dec.Token(); err != nil || t != json.Delim(']') {
+			return kinds, dups, "items does not end"
 		}
 	}
-	if !hasItems || l.n == 0 {
-		return nil, "no items"
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
+		return kinds, dups, "the List does not end"
+	}
+	if !hasItems || n == 0 {
+		return kinds, dups, "no items"
 	}
 	header = append(header, `"items":[]}`...)
-	kinds, why := listHeader(header, nil)
+	kinds, why = listHeader(header, nil)
+	return kinds, dups, why
+}
+
+// newJSONList returns the stream of the items of raw, a document held in
+// memory, or why it cannot stream them exactly.
+func newJSONList(raw []byte) (*jsonList, string) {
+	kinds, dups, why := scanJSONList(json.NewDecoder(bytes.NewReader(raw)), func(json.RawMessage) {})
 	if why != "" {
 		return nil, why
 	}
-	l.kinds = kinds
+	l := &jsonList{kinds: kinds, dups: dups}
 	// the second pass: up to the first item
 	l.dec = json.NewDecoder(bytes.NewReader(raw))
 	l.dec.Token() // {
@@ -215,8 +228,32 @@ func newJSONList(raw []byte) (*jsonList, string) {
 		var v json.RawMessage
 		l.dec.Decode(&v)
 	}
-	l.n = 0
 	return l, ""
+}
+
+// readJSONList reads a List from dec, the decoder of a JSON stream, and
+// returns the stream of its items, whose JSON goes meanwhile to a spill
+// (compact, one a line), or why it cannot stream them exactly (dec is then
+// somewhere in the document).
+func readJSONList(dec *json.Decoder) (listStream, string) {
+	items := &spill{}
+	var buf bytes.Buffer
+	kinds, dups, why := scanJSONList(dec, func(v json.RawMessage) {
+		buf.Reset()
+		json.Compact(&buf, v) // valid JSON: Decode read it
+		buf.WriteByte('\n')
+		items.Write(buf.Bytes())
+	})
+	if why != "" {
+		items.close()
+		return nil, why
+	}
+	r, err := items.reader()
+	if err != nil {
+		items.close()
+		return nil, err.Error()
+	}
+	return &jsonItems{kinds: kinds, dups: dups, r: bufio.NewReaderSize(r, 64<<10), spill: items}, ""
 }
 
 func (l *jsonList) next() (map[string]any, []string, bool, error) {
@@ -535,11 +572,12 @@ func (l *yamlList) end() (listStream, string) {
 	if err != nil {
 		return nil, err.Error()
 	}
-	return &yamlItems{kinds: kinds, dups: l.dups, r: bufio.NewReaderSize(r, 64<<10), spill: &l.items}, ""
+	return &jsonItems{kinds: kinds, dups: l.dups, r: bufio.NewReaderSize(r, 64<<10), spill: &l.items}, ""
 }
 
-// yamlItems hands out the items that yamlList converted.
-type yamlItems struct {
+// jsonItems hands out the items that yamlList converted, or that
+// readJSONList read, from their spill.
+type jsonItems struct {
 	kinds listKinds
 	dups  itemDups
 	r     *bufio.Reader
@@ -548,7 +586,7 @@ type yamlItems struct {
 	line  []byte
 }
 
-func (y *yamlItems) next() (map[string]any, []string, bool, error) {
+func (y *jsonItems) next() (map[string]any, []string, bool, error) {
 	y.line = y.line[:0]
 	for {
 		b, err := y.r.ReadSlice('\n')
@@ -569,4 +607,4 @@ func (y *yamlItems) next() (map[string]any, []string, bool, error) {
 	return obj, y.dups.byItem[y.n], err == nil, err
 }
 
-func (y *yamlItems) close() { y.spill.close() }
+func (y *jsonItems) close() { y.spill.close() }

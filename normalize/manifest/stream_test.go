@@ -587,7 +587,7 @@ func TestSpillFile(t *testing.T) {
 	if _, err := r.Next(); err != nil {
 		t.Fatal(err)
 	}
-	if y, ok := r.list.(*yamlItems); !ok || !y.spill.inFile() {
+	if y, ok := r.list.(*jsonItems); !ok || !y.spill.inFile() {
 		t.Fatalf("the List is not streamed from a file: %#v", r.list)
 	}
 	for {
@@ -611,5 +611,38 @@ func TestSpillWithoutTMPDIR(t *testing.T) {
 	r := compare(t, []byte(kubectlList+"---\n"+fallbacks[0].in))
 	if r.streamed != 1 || r.whole != 1 {
 		t.Errorf("%d Lists streamed, %d whole; want 1 and 1", r.streamed, r.whole)
+	}
+}
+
+// TestJSONStreams: Lists of a JSON stream are read item by item until a
+// document is anything else; the decoder of JSON streams then takes over
+// where it would have been, falling back to YAML or failing as it would.
+func TestJSONStreams(t *testing.T) {
+	list := `{"apiVersion":"v1","kind":"List","items":[{"kind":"Widget","metadata":{"name":"a"}},{"kind":"Widget","metadata":{"name":"b"}}]}`
+	for _, tc := range []struct {
+		name, in string
+		streamed int
+	}{
+		{"two Lists", list + "\n" + list, 2},
+		{"a List then an object", list + ` {"kind":"Widget"}`, 1},
+		{"a List, null, a List (the decoder held)", list + " null " + list, 2},
+		{"an object then a List", `{"kind":"Widget"} ` + list, 1},
+		{"a List then YAML", list + "\n---\n" + w("a"), 1},
+		{"a List then a syntax error", list + " {", 1},
+		{"two Lists then a syntax error", list + list + " {", 2},
+		{"a List then a flow List", list + ` {"kind":"List","items":[{"kind":"Widget"}],"kind":"List"}`, 1},
+		{"a List not closed", strings.TrimSuffix(list, "}"), 0},
+		{"a List then garbage", list + " ]", 1},
+	} {
+		for _, threshold := range []int{spillThreshold, 16} {
+			t.Run(tc.name+"/"+strconv.Itoa(threshold), func(t *testing.T) {
+				defer func(old int) { spillThreshold = old }(spillThreshold)
+				spillThreshold = threshold
+				r := compare(t, []byte(tc.in))
+				if r.streamed != tc.streamed {
+					t.Errorf("%d Lists streamed, want %d", r.streamed, tc.streamed)
+				}
+			})
+		}
 	}
 }
