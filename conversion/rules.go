@@ -195,8 +195,8 @@ type Mismatch struct {
 // So a field that two versions default differently is stored differently
 // depending on the version a client creates the object at.
 //
-// For each version A and each field with a default in A's schema (outside
-// lists and maps), and each other version W:
+// For each version A and each scalar field with a default in A's schema
+// (outside lists and maps), and each other version W:
 //
 //  1. the field's counterpart at W is where its value lands: an object of
 //     A with the field set to one value and to another is converted to W,
@@ -282,8 +282,10 @@ func Defaults(ctx context.Context, c Converter, k *Kind, r *rand.Rand) ([]Mismat
 	return out, fails, nil
 }
 
-// defaultedPaths are the property paths of s that have a default, outside
-// lists, maps and metadata, in order.
+// defaultedPaths are the property paths of s to scalars (not objects, not
+// lists) that have a default, outside lists, maps and metadata, in order.
+// An object's default ({} in the main) matters through the defaults of
+// its fields, which are listed; a list's is not compared.
 func defaultedPaths(s *structuralschema.Structural, at Path) []Path {
 	var out []Path
 	names := make([]string, 0, len(s.Properties))
@@ -297,7 +299,7 @@ func defaultedPaths(s *structuralschema.Structural, at Path) []Path {
 		}
 		sub := s.Properties[n]
 		p := append(slices.Clone(at), Seg{Name: n})
-		if sub.Default.Object != nil {
+		if sub.Default.Object != nil && sub.Type != "object" && sub.Type != "array" {
 			out = append(out, p)
 		}
 		out = append(out, defaultedPaths(&sub, p)...)
@@ -378,6 +380,12 @@ func counterpart(ctx context.Context, c Converter, a, w *Version, base map[strin
 	for _, seg := range ds[0].Path {
 		if seg.Item || seg.Key {
 			return nil, fails, nil
+		}
+	}
+	for _, v := range []any{ds[0].Before, ds[0].After} {
+		switch v.(type) {
+		case map[string]any, []any:
+			return nil, fails, nil // a scalar lands in a scalar
 		}
 	}
 	return ds[0].Path, fails, nil

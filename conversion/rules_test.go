@@ -354,3 +354,16 @@ func TestShrink(t *testing.T) {
 		t.Errorf("Field %s", got)
 	}
 }
+
+// TestDefaultedPaths: scalars with a default, not spec's default {} (its
+// fields' defaults stand for it), not metadata.
+func TestDefaultedPaths(t *testing.T) {
+	k := widgetKind(t, widgetCRD(t, nil))
+	var got []string
+	for _, p := range defaultedPaths(k.Versions["v1"].schema, nil) {
+		got = append(got, p.String())
+	}
+	if strings.Join(got, " ") != "spec.mode spec.size" {
+		t.Errorf("defaulted paths %v", got)
+	}
+}
