@@ -3,6 +3,7 @@ package impact
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/install"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -76,12 +77,13 @@ func crdFindings(ctx context.Context, cache *normalize.CheckCache, old, new *def
 	return out
 }
 
-// crdScheme types the internal CRD objects for the CRD registry strategy.
-var crdScheme = func() *runtime.Scheme {
+// crdScheme types the internal CRD objects for the CRD registry strategy;
+// built on first use, not at start-up (normalize links this package too).
+var crdScheme = sync.OnceValue(func() *runtime.Scheme {
 	s := runtime.NewScheme()
 	install.Install(s)
 	return s
-}()
+})
 
 // crdUpdateProblems are the errors of an update of the CRD from old to new,
 // as the apiserver's CRD registry strategy (registry/customresourcedefinition)
@@ -101,5 +103,5 @@ func crdUpdateProblems(ctx context.Context, old, new *apiextensionsv1.CustomReso
 	oldInternal, newInternal = oldInternal.DeepCopy(), newInternal.DeepCopy()
 	oldInternal.ResourceVersion, newInternal.ResourceVersion = "1", "1"
 	ctx = genericapirequest.WithNamespace(ctx, "")
-	return fromError(rest.BeforeUpdate(customresourcedefinition.NewStrategy(crdScheme), ctx, newInternal, oldInternal))
+	return fromError(rest.BeforeUpdate(customresourcedefinition.NewStrategy(crdScheme()), ctx, newInternal, oldInternal))
 }
