@@ -309,3 +309,24 @@ func testdataDir(t *testing.T) string {
 	}
 	return d
 }
+
+// TestAfterWriteReuse: the object after its next write is the same whether
+// the write's conversion is taken from the read at the storage version or
+// asked of the API's code again.
+func TestAfterWriteReuse(t *testing.T) {
+	conv := testConversion(t)
+	for _, c := range []struct{ old, new, file string }{
+		{convertData + "old-v1beta1-storage.yaml", filepath.Join(convapi(t), "config", "crd"), convertData + "spoke.yaml"},
+		{convertData + "old-v1beta1-storage.yaml", filepath.Join(convapi(t), "config", "crd"), convertData + "hub.yaml"},
+		{convertData + "old-v1beta1-storage.yaml", convertData + "new-v1beta1-not-served.yaml", convertData + "spoke.yaml"},
+		{filepath.Join(convapi(t), "config", "crd"), convertData + "new-v1beta1-storage-v1-not-served.yaml", convertData + "hub.yaml"},
+	} {
+		reused := analyzeFiles(t, conv, c.old, c.new, c.file)[0]
+		reuseConversion = false
+		asked := analyzeFiles(t, conv, c.old, c.new, c.file)[0]
+		reuseConversion = true
+		if reused.AfterWrite == nil || !reflect.DeepEqual(reused.AfterWrite, asked.AfterWrite) {
+			t.Errorf("%s under %s: afterWrite reused %+v, asked %+v", c.file, c.new, reused.AfterWrite, asked.AfterWrite)
+		}
+	}
+}

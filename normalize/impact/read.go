@@ -1,6 +1,11 @@
 package impact
 
-import "fmt"
+import (
+	"fmt"
+	"reflect"
+
+	"k8s.io/apimachinery/pkg/runtime"
+)
 
 // readBack is step 2: the stored object as a GET under NEW returns it.
 type readBack struct {
@@ -100,9 +105,15 @@ func read(newDef *definition, etcd map[string]any, requested string) (readBack, 
 			return rb, err
 		}
 	}
-	rb.afterWrite, err = afterWrite(newDef, rb.version, obj, rb.atStorage.Object)
+	storedAt, _ := etcd["apiVersion"].(string)
+	rb.afterWrite, err = afterWrite(newDef, rb.version, obj, rb.atStorage.Object, storedAt == newDef.apiVersion(rb.version))
 	return rb, err
 }
+
+// reuseConversion lets afterWrite take the read at the storage version for
+// the conversion of the next write when they are the same conversion
+// (TestAfterWriteReuse turns it off to compare).
+var reuseConversion = true
 
 // afterWrite is the object read at version (obj) after its next write, a
 // no-op update, read at d's storage version (now: as read at it before),
@@ -113,7 +124,13 @@ func read(newDef *definition, etcd map[string]any, requested string) (readBack, 
 // schema (the storage codec's encoder, schemaCoercingConverter), stored;
 // the read then defaults it in the storage version. It is nil when the
 // update's decoding fails (the update is refused: step 3 says why).
-func afterWrite(d *definition, version string, obj, now map[string]any) (*VersionRead, error) {
+//
+// storedAtVersion says that the object is stored at version: the read at
+// version converted nothing, and the read at the storage version (now)
+// converted obj itself. If the update's decoding changes nothing either,
+// the write converts obj as that read did, and now is what it stores: the
+// API's code is not called again for the same answer.
+func afterWrite(d *definition, version string, obj, now map[string]any, storedAtVersion bool) (*VersionRead, error) {
 	p, err := d.versions[version].pipeline()
 	if err != nil {
 		return nil, err
@@ -122,8 +139,10 @@ func afterWrite(d *definition, version string, obj, now map[string]any) (*Versio
 	if len(dec.Errors) > 0 {
 		return nil, nil
 	}
-	etcd, err := d.toStorage(dec.Object)
-	if err != nil {
+	var etcd map[string]any
+	if reuseConversion && storedAtVersion && reflect.DeepEqual(dec.Object, obj) {
+		etcd = runtime.DeepCopyJSON(now)
+	} else if etcd, err = d.toStorage(dec.Object); err != nil {
 		return nil, err
 	}
 	after, err := d.fromStorage(etcd, d.storageVersion)
