@@ -53,6 +53,8 @@ func load(dir string, patterns, crdPaths []string, log io.Writer) (*loaded, erro
 	if len(crdPaths) == 0 {
 		mem := &memOutput{files: map[string]*bytes.Buffer{}}
 		rt.OutputRules = genall.OutputRules{Default: mem}
+		// the crd generator reports to a package variable; a command
+		// runs one load at a time
 		saved := crdgen.DiagnosticsOutput
 		crdgen.DiagnosticsOutput = log
 		failed := rt.Run()
