@@ -63,6 +63,18 @@ func compare(t testing.TB, in []byte) *Reader {
 	want := readOutcome(newOracle("f", bytes.NewReader(in)))
 	r := NewReader("f", bytes.NewReader(in))
 	got := readOutcome(r)
+	// sigs.k8s.io/yaml converts the keys of a YAML mapping to strings in
+	// Go's map order: of two keys that become the same string (1 and "1",
+	// 0x1 and 1), either may win, in either path. Such an input passes when
+	// the oracle, read again, can give what streaming gave.
+	for range 64 {
+		if reflect.DeepEqual(got, want) {
+			break
+		}
+		if again := readOutcome(newOracle("f", bytes.NewReader(in))); reflect.DeepEqual(got, again) {
+			want = again
+		}
+	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("streamed %s\nwhole    %s\ninput:\n%s", describeOutcome(got), describeOutcome(want), in)
 	}
@@ -418,8 +430,16 @@ func TestListStreamingProperty(t *testing.T) {
 				g := newGen(seed)
 				asJSON := seed%4 == 3
 				in := g.list(1+g.r.IntN(8), asJSON)
-				if !asJSON && g.r.IntN(3) == 0 {
+				switch {
+				case !asJSON && g.r.IntN(3) == 0:
 					in = append(append([]byte(w("before")+"---\n"), in...), "---\n"+w("after")...)
+				case asJSON && g.r.IntN(2) == 0:
+					// a JSON stream: another List, or an object
+					next := g.list(1+g.r.IntN(3), true)
+					if g.r.IntN(2) == 0 {
+						next = []byte(`{"kind":"Widget","metadata":{"name":"after"}}`)
+					}
+					in = append(append(in, '\n'), next...)
 				}
 				r := compare(t, in)
 				streamed += r.streamed
