@@ -330,3 +330,38 @@ func TestAfterWriteReuse(t *testing.T) {
 		}
 	}
 }
+
+// TestConvertUnusable: --convert with packages that do not load, or
+// outside a module, exits 2 and says why; with packages of no CRD of OLD
+// or NEW, it warns and reports as without it.
+func TestConvertUnusable(t *testing.T) {
+	testConversion(t)
+	data := testdataDir(t)
+	crds := []string{"--old", filepath.Join(data, "old.yaml"), "--new", filepath.Join(data, "new.yaml")}
+	objects := filepath.Join(data, "objects.yaml")
+	plain, _, plainCode := runCLI(t, "", append(slices.Clone(crds), objects)...)
+
+	t.Run("no module", func(t *testing.T) {
+		t.Chdir(t.TempDir())
+		_, stderr, code := runCLI(t, "", append(slices.Clone(crds), "--convert", "./api/...", objects)...)
+		if code != ExitUnusable || !strings.Contains(stderr, "impact: --convert ./api/...: ") || !strings.Contains(stderr, "is in no Go module") {
+			t.Errorf("exit %d, stderr:\n%s", code, stderr)
+		}
+	})
+	t.Chdir(convapi(t))
+	t.Run("no package", func(t *testing.T) {
+		out, stderr, code := runCLI(t, "", append(slices.Clone(crds), "--convert", "./nosuch/...", objects)...)
+		if code != ExitUnusable || out != "" || !strings.Contains(stderr, "./nosuch/...") {
+			t.Errorf("exit %d, stdout %q, stderr:\n%s", code, out, stderr)
+		}
+	})
+	t.Run("no CRD of the kinds", func(t *testing.T) {
+		out, stderr, code := runCLI(t, "", append(slices.Clone(crds), "--convert", "./api/...", objects)...)
+		if !strings.Contains(stderr, "warning: --convert ./api/...: no CRD of OLD or NEW has a kind the API's code converts (Widget.conv.example.com)") {
+			t.Errorf("stderr:\n%s", stderr)
+		}
+		if code != plainCode || out != plain {
+			t.Errorf("exit %d (want %d), stdout differs from the run without --convert:\n%s", code, plainCode, out)
+		}
+	})
+}
