@@ -263,6 +263,16 @@ func TestDefaults(t *testing.T) {
 			`v1beta1 spec.mode: "fast", v1 spec.mode: "slow"`,
 		}},
 		{"mode agrees", setDefault("v1beta1", "mode", `"slow"`), nil},
+		{"stored at the spoke", func(c *apiextensionsv1.CustomResourceDefinition) {
+			// what v1beta1 stores without length is read back without
+			// size: v1 defaults 12, but only on create at v1
+			setDefault("v1beta1", "mode", `"slow"`)(c)
+			for i := range c.Spec.Versions {
+				c.Spec.Versions[i].Storage = c.Spec.Versions[i].Name == "v1beta1"
+			}
+		}, []string{
+			`v1 spec.size: 12, v1beta1 spec.length: absent`,
+		}},
 		{"size disagrees", func(c *apiextensionsv1.CustomResourceDefinition) {
 			setDefault("v1beta1", "mode", `"slow"`)(c)
 			setDefault("v1beta1", "length", `7`)(c)
