@@ -40,7 +40,8 @@ type GoEncoding func(version string, obj map[string]any) map[string]any
 // a Loss. This is what a stored object goes through when a client reads it
 // at one version and writes it back (customresource_handler.go: a
 // request's object is converted to the storage version, a stored one to
-// the request's version).
+// the request's version). Objects are not defaulted again on the way: what
+// the storage version's defaults add on read is Defaults' business.
 //
 // Both sides are compared as a Go client of the version writes them
 // (enc): encoding/json cannot tell a zero value with omitempty from its
