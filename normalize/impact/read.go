@@ -100,7 +100,8 @@ func read(newDef *definition, etcd map[string]any, requested string) (readBack, 
 			return rb, err
 		}
 	}
-	if !rb.served {
+	// a version NEW removed altogether has no schema to count at
+	if _, ok := newDef.versions[requested]; !rb.served && ok {
 		if rb.back, err = newDef.convertTo(obj, requested); err != nil {
 			return rb, err
 		}
