@@ -183,7 +183,7 @@ const keyVersion = "convprog key 1\n"
 func key(ctx context.Context, m *module, l *loaded, src, mod []byte) (string, error) {
 	h := sha256.New()
 	io.WriteString(h, keyVersion)
-	goEnv, err := goCmd(ctx, m.dir, nil, "env", "GOVERSION", "GOOS", "GOARCH", "GOAMD64", "GOARM", "GOARM64", "CGO_ENABLED", "GOEXPERIMENT")
+	goEnv, err := goCmd(ctx, m.dir, nil, "env", "GOVERSION", "GOOS", "GOARCH", "GOAMD64", "GOARM", "GOARM64", "CGO_ENABLED", "GOEXPERIMENT", "GOFLAGS")
 	if err != nil {
 		return "", err
 	}
@@ -244,9 +244,12 @@ func build(ctx context.Context, log io.Writer, m *module, src, mod []byte, dir, 
 		fmt.Fprintf(log, "convprog: go build of the conversion program for %s (the first build compiles its dependencies; later ones are cached)\n", m.mod.Module.Path)
 	}
 	start := time.Now()
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", staged, ".")
+	// -mod=mod on the command line overrides GOFLAGS' (-mod=vendor: the
+	// user's vendor directory is not the program's); the rest of GOFLAGS
+	// (-tags...) applies, as to the user's own builds
+	cmd := exec.CommandContext(ctx, "go", "build", "-mod=mod", "-o", staged, ".")
 	cmd.Dir = tmp
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	cmd.Env = append(os.Environ(), "GOWORK=off")
 	output, err := cmd.CombinedOutput()
 	if err != nil {
 		if errors.Is(err, exec.ErrNotFound) {

@@ -36,7 +36,7 @@ func needGo(t *testing.T) {
 }
 
 // offline are go build errors of a module download that was refused.
-var offline = []string{"dial tcp", "proxyconnect", "i/o timeout", "no such host", "GOPROXY=off", "module lookup disabled", "GOFLAGS=-mod=vendor", "connection refused"}
+var offline = []string{"dial tcp", "proxyconnect", "i/o timeout", "no such host", "GOPROXY=off", "module lookup disabled", "connection refused"}
 
 // testBuild is Build, with the cost of go build in the test's output; it skips
 // the test when a module download was refused.

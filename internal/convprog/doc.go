@@ -18,10 +18,11 @@
 // requires the user's module at v0.0.0, replaced by its directory, and
 // every requirement, replacement and exclusion of the user's go.mod (local
 // replacements made absolute), with the user's go.sum: it builds with
-// exactly the user's dependency versions. go build runs there with
-// GOWORK=off and GOFLAGS=-mod=mod (packages the program itself imports,
-// such as k8s.io/apiextensions-apiserver's ConversionReview, are added
-// from the module graph if the user's go.mod does not list them).
+// exactly the user's dependency versions. go build -mod=mod runs there
+// with GOWORK=off (packages the program itself imports, such as
+// k8s.io/apiextensions-apiserver's ConversionReview, are added from the
+// module graph if the user's go.mod does not list them); the rest of
+// GOFLAGS applies.
 //
 // A compile error is a *BuildError whose text names the user's files as
 // go vet does: file:line:col relative to the current directory.
