@@ -31,9 +31,9 @@ import (
 // Webhook (apiextensions-apiserver pkg/apiserver/conversion,
 // CRConverterFactory.NewConverter) pointed at it. The apiserver's webhook
 // converter builds the ConversionReview, checks the response (UID, count,
-// apiVersion and kind, metadata changed only in labels and annotations)
-// and restores the object's metadata (restoreObjectMeta), as it does for
-// a real webhook.
+// apiVersion; the same kind, name, namespace and UID:
+// validateConvertedObject) and keeps the object's metadata but for labels
+// and annotations (restoreObjectMeta), as it does for a real webhook.
 type Conversion struct {
 	// Packages are the packages the program registers.
 	Packages []string
