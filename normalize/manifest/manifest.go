@@ -99,6 +99,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	kjson "sigs.k8s.io/json"
+	"sigs.k8s.io/yaml"
 	goyaml "sigs.k8s.io/yaml/goyaml.v3"
 )
 
@@ -335,8 +336,11 @@ func (r *Reader) nextYAMLDocument() (raw, yamlDoc []byte, err error) {
 			return nil, nil, &Error{File: r.file, Doc: r.doc + 1, Err: err}
 		}
 		// the document as the decoder of YAML streams decodes it
+		// (YAMLToJSONDecoder.Decode, whose YAMLSyntaxError says the same;
+		// splitting the document again would not give the same bytes: a
+		// line ending in \r loses it)
 		var ext runtime.RawExtension
-		if err := utilyaml.NewYAMLToJSONDecoder(bytes.NewReader(yamlDoc)).Decode(&ext); err != nil && !errors.Is(err, io.EOF) {
+		if err := yaml.Unmarshal(yamlDoc, &ext); err != nil {
 			return nil, nil, &Error{File: r.file, Doc: r.doc + 1, Err: err}
 		}
 		raw := bytes.TrimSpace(ext.Raw)

@@ -487,6 +487,7 @@ var fallbacks = []struct{ name, in string }{
 	{"a tab in indentation", "apiVersion: v1\nkind: List\nitems:\n- kind: Widget\n\tspec: 1\n"},
 	{"a lone carriage return", "apiVersion: v1\nkind: List\nitems:\n- kind: Widget\r- kind: Gadget\n"},
 	{"a byte order mark in an item", "apiVersion: v1\nkind: List\nitems:\n- \ufeffkind: Widget\n"},
+	{"a line ending in a carriage return", "apiVersion: v1\nkind: List\nitems:\n- kind: Widget\r\r\n- kind: [\r\r\n"},
 	{"a NEL", "apiVersion: v1\nkind: List\nitems:\n- kind: Widget\u0085- kind: Gadget\n"},
 	{"items given twice", "apiVersion: v1\nkind: List\nitems:\n- kind: Widget\nitems:\n- kind: Gadget\n"},
 	{"items quoted and plain", "apiVersion: v1\nkind: List\n\"items\": []\nitems:\n- kind: Widget\n"},
