@@ -252,24 +252,33 @@ func TestStreamIsSequential(t *testing.T) {
 	}
 }
 
-// TestStreamRunCLI: RunCLI (GOMAXPROCS workers, the flags parsed, the CRDs
-// loaded) prints what one worker prints.
+// TestStreamRunCLI: the whole command (flags parsed, CRDs loaded) on a few
+// hundred mixed objects prints the same stdout, stderr and exit status on
+// 2, 3 and 8 workers, and through RunCLI (GOMAXPROCS workers), as on one.
 func TestStreamRunCLI(t *testing.T) {
 	_, crds := loadTestPipelines(t)
 	r := rand.New(rand.NewPCG(1, 2))
-	files, stdin := streamInput(t, r, 100)
+	files, stdin := streamInput(t, r, 200)
 	for _, output := range []string{"yaml", "json"} {
 		args := []string{"--crd", crds[0], "--crd", crds[1], "-o", output}
 		args = append(args, files...)
-		var out1, err1, outN, errN bytes.Buffer
+		var out1, err1 bytes.Buffer
 		code1 := runCLIWorkers(args, strings.NewReader(stdin), &out1, &err1, 1)
-		codeN := RunCLI(args, strings.NewReader(stdin), &outN, &errN)
-		if code1 != codeN || out1.String() != outN.String() || err1.String() != errN.String() {
-			t.Errorf("-o %s: exit %d, want %d\n%s\n%s", output, codeN, code1,
-				firstDifference("stdout", outN.String(), out1.String()), firstDifference("stderr", errN.String(), err1.String()))
+		if out1.Len() == 0 || err1.Len() == 0 || code1 != ExitInvalid {
+			t.Errorf("-o %s: exit %d, %d bytes of stdout, %d of stderr; want exit 1, objects and messages", output, code1, out1.Len(), err1.Len())
 		}
-		if out1.Len() == 0 || err1.Len() == 0 {
-			t.Errorf("-o %s: nothing printed", output)
+		for _, n := range []int{2, 3, 8, 0} {
+			var outN, errN bytes.Buffer
+			codeN := 0
+			if n == 0 {
+				codeN = RunCLI(args, strings.NewReader(stdin), &outN, &errN)
+			} else {
+				codeN = runCLIWorkers(args, strings.NewReader(stdin), &outN, &errN, n)
+			}
+			if code1 != codeN || out1.String() != outN.String() || err1.String() != errN.String() {
+				t.Errorf("-o %s, %d workers (0: RunCLI): exit %d, want %d\n%s\n%s", output, n, codeN, code1,
+					firstDifference("stdout", outN.String(), out1.String()), firstDifference("stderr", errN.String(), err1.String()))
+			}
 		}
 	}
 }
