@@ -32,7 +32,6 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/schemapatcher"
 	"sigs.k8s.io/controller-tools/pkg/webhook"
 
-	"github.com/controller-gen-default/controller-gen-default/conversion"
 	"github.com/controller-gen-default/controller-gen-default/crdgen"
 	"github.com/controller-gen-default/controller-gen-default/defaultgen"
 	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
@@ -113,7 +112,7 @@ func mainCode() int {
 		return lint.Main(os.Args[2:], os.Stdout, os.Stderr)
 	}
 	if len(os.Args) > 1 && os.Args[1] == "conversion" {
-		return conversion.Main(os.Args[2:], os.Stdout, os.Stderr)
+		return runNormalize("conversion", os.Args[1:])
 	}
 
 	helpLevel, whichLevel := 0, 0
