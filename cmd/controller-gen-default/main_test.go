@@ -167,7 +167,7 @@ func TestCLI(t *testing.T) {
 		cmd.Dir, cmd.Stdin, cmd.Stdout, cmd.Stderr = "../..", strings.NewReader(obj), &o, &e
 		err := cmd.Run()
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 ||
-			!strings.Contains(o.String(), `"namespace": "default"`) || e.String() != "-:1: spec: Required value\n" {
+			!strings.Contains(o.String(), `"namespace":"default"`) || e.String() != "-:1: spec: Required value\n" {
 			t.Errorf("normalize from stdin: %v\nstdout %s\nstderr %q", err, o.String(), e.String())
 		}
 	})

@@ -52,7 +52,8 @@
 //   - 0: every object is created. stdout holds each object as the
 //     apiserver would store it on create, in input order: one object as
 //     itself, several as a YAML stream (each after a `---` line) or, with
-//     -o json, a JSON array.
+//     -o json, JSON lines (one compact object per line). Each object is
+//     printed as soon as it and those before it are done.
 //   - 1: an object is refused, or has unknown fields with --strict. stdout
 //     still holds every object, as above, each as it would have been
 //     stored had validation passed, so that the errors on stderr can be read
@@ -62,7 +63,8 @@
 //     invalid (`CRD name: field.path: message`, ValidateCRD's errors), an
 //     input that cannot be read or parsed, a document that is not an
 //     object, an object that no CRD serves, or one that kubectl would not
-//     send (-n and another namespace). stdout is empty.
+//     send (-n and another namespace). The run ends there: stdout holds
+//     the objects before it, already printed, and nothing after it.
 //
 // Stored objects do not carry what the server invents on create: uid,
 // creationTimestamp, resourceVersion, managedFields, or a name generated
