@@ -9,7 +9,13 @@
 //
 //	controller-gen-default-normalize impact --old old/crds --new config/crd/bases dump.yaml
 //
-// See packages normalize/pipeline and normalize/impact for the steps, the
+// With conversion as its first argument it is `controller-gen-default
+// conversion`: what the API's own conversion code loses in round trips
+// between versions, and the defaults that disagree across versions.
+//
+//	controller-gen-default-normalize conversion ./api/...
+//
+// See packages normalize/pipeline, normalize/impact and conversion for the steps, the
 // output and the exit statuses. It is not part of the controller-gen-default
 // binary because the apiserver's custom-resource registry strategy it calls
 // links the apiserver's storage layer, which a generator has no use for.
@@ -21,6 +27,7 @@ import (
 	"github.com/go-logr/logr"
 	"k8s.io/klog/v2"
 
+	"github.com/controller-gen-default/controller-gen-default/conversion"
 	"github.com/controller-gen-default/controller-gen-default/normalize/impact"
 	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
@@ -33,6 +40,9 @@ func main() {
 	// them, so every klog call, global or from a context, goes nowhere.
 	klog.SetLogger(logr.Discard())
 
+	if len(os.Args) > 1 && os.Args[1] == "conversion" {
+		os.Exit(conversion.Main(os.Args[2:], os.Stdout, os.Stderr))
+	}
 	if len(os.Args) > 1 && os.Args[1] == "impact" {
 		os.Exit(impact.RunCLI(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
 	}

@@ -23,9 +23,6 @@ func TestConversionSubcommand(t *testing.T) {
 		{[]string{"conversion", "./markers/..."}, "no kind in ./markers/..."},
 	} {
 		stdout, stderr, code := run(t, bin, tc.args...)
-		if strings.HasPrefix(stderr, "normalize: --crd is required") {
-			t.Skip("controller-gen-default-normalize does not dispatch conversion to conversion.Main yet")
-		}
 		if code != 2 || stdout != "" || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr\n%s\nwant %q", tc.args, code, stdout, stderr, tc.want)
 		}

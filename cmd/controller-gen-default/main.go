@@ -5,9 +5,10 @@
 //	controller-gen-default rbac:roleName=manager-role crd webhook paths="./..." output:crd:artifacts:config=config/crd/bases
 //	controller-gen-default normalize --crd config/crd/bases obj.yaml
 //	controller-gen-default impact --old old/crds --new config/crd/bases objects.yaml
+//	controller-gen-default conversion ./api/...
 //
-// normalize and impact run controller-gen-default-normalize, a separate
-// command (see normalize.go).
+// normalize, impact and conversion run controller-gen-default-normalize, a
+// separate command (see normalize.go).
 package main
 
 import (
