@@ -321,6 +321,12 @@ func normalizeOne(ctx context.Context, pipelines map[schema.GroupVersionKind]*Pi
 		fmt.Fprintf(stderr, "%s: no served CRD version for apiVersion %q, kind %q\n", src, gvk.GroupVersion(), gvk.Kind)
 		return Result{}, ExitUnusable
 	}
+	// The version is built on its first object: a CRD whose version cannot
+	// be built is unusable input, as an invalid CRD is, not a refused object.
+	if err := p.Build(); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", src, err)
+		return Result{}, ExitUnusable
+	}
 	sent, req, err := p.KubectlRequest(d.Object, o.namespace, o.explicitNamespace)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", src, err)

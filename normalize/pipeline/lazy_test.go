@@ -116,6 +116,13 @@ func TestBuildError(t *testing.T) {
 	if calls != 1 {
 		t.Errorf("the CRD was converted %d times, want once", calls)
 	}
+	// The command reports it as unusable input (exit 2), naming the object
+	// and the CRD, not as an object the apiserver refuses.
+	var stderr strings.Builder
+	obj := manifest.Object{File: "in.yaml", Doc: 3, Object: map[string]any{"apiVersion": p.GVK().GroupVersion().String(), "kind": p.GVK().Kind, "metadata": map[string]any{"name": "a"}}}
+	if _, code := normalizeOne(context.Background(), map[schema.GroupVersionKind]*Pipeline{p.GVK(): p}, obj, &options{namespace: "default"}, &stderr); code != ExitUnusable || stderr.String() != "in.yaml:3: "+want+"\n" {
+		t.Errorf("normalizeOne: exit %d, stderr %q; want %d, %q", code, stderr.String(), ExitUnusable, "in.yaml:3: "+want)
+	}
 }
 
 // seedObjects are the objects of FuzzCreate's seed corpus.
