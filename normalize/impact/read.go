@@ -150,8 +150,12 @@ func afterWrite(d *definition, version string, obj, now map[string]any, storedAt
 	if err != nil {
 		return nil, err
 	}
-	diff, err := unifiedYAML("read at "+d.storageVersion+" now", "after its next write", withoutAPIVersion(now), withoutAPIVersion(after))
-	return &VersionRead{Version: d.storageVersion, Object: after, Diff: diff}, err
+	out := &VersionRead{Version: d.storageVersion, Object: after}
+	// equal objects have an empty diff: most are not encoded for nothing
+	if !reflect.DeepEqual(withoutAPIVersion(now), withoutAPIVersion(after)) {
+		out.Diff, err = unifiedYAML("read at "+d.storageVersion+" now", "after its next write", withoutAPIVersion(now), withoutAPIVersion(after))
+	}
+	return out, err
 }
 
 // fallbackVersion is the version objects are read at when their own is not
