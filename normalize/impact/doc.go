@@ -39,9 +39,13 @@
 //     OLD at all (the CRD registry strategy; OLD's status.storedVersions
 //     is its storage version).
 //
-// Conversion webhooks are out of scope: versions are converted as with the
-// None strategy (only apiVersion changes), and a CRD that uses a webhook
-// is reported as such.
+// Conversion between versions: as with the None strategy (only apiVersion
+// changes), and a CRD that uses a webhook is reported as such; or, with
+// --convert PACKAGES (convert.go), through the API's own Hub/Convertible
+// code, built by package internal/convprog and called where the apiserver
+// calls the webhook: a request is defaulted in its version and then
+// converted to the storage version; a stored object is defaulted in its
+// stored version, converted, and pruned (schemaCoercingConverter).
 //
 // Analyzer (analyze.go) runs the steps; RunCLI (cli.go, output.go) is the
 // command, which reads its input as kubectl does (package
