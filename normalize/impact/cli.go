@@ -8,13 +8,13 @@ import (
 	"io"
 	"runtime"
 	"strings"
-	"sync"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/convprog"
+	"github.com/controller-gen-default/controller-gen-default/internal/ordered"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
@@ -157,107 +157,77 @@ func RunCLI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // workers is how many objects are analyzed at once: GOMAXPROCS.
 var workers = runtime.GOMAXPROCS(0)
 
-// slot is one object in flight: read in input order, analyzed by any
-// worker, reported in input order.
-type slot struct {
+// analyzed is one object as analyzed: its record, or why it is unusable,
+// or skipped (no CRD has its group).
+type analyzed struct {
 	in      Input
-	readErr error
 	skipped bool
 	rec     *Record
 	err     error
-	done    chan struct{}
 }
+
+// errUnusable ends the run once the object that is unusable is reported.
+var errUnusable = errors.New("unusable object")
 
 // streamReport reads the objects of files one at a time, analyzes up to n
 // at once, and reports each as soon as it and those before it are done, in
-// input order, so that the output is the same for any n and memory holds
-// only the objects in flight (about 2n), not the input. Only the table
-// waits for the end. The first unusable object (or unreadable document)
-// ends the run with exit status 2, after the objects before it.
+// input order (package internal/ordered), so that the output is the same
+// for any n and memory holds only the objects in flight, not the input.
+// Only the table waits for the end. The first unusable object (or
+// unreadable document) ends the run with exit status 2, after the objects
+// before it.
 func streamReport(ctx context.Context, a *Analyzer, files []string, stdin io.Reader, skipOtherGroups bool, out *printer, n int) int {
-	n = max(n, 1)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	work := make(chan *slot, n)
-	order := make(chan *slot, n)
-	var wg sync.WaitGroup
-	for range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for s := range work {
-				s.rec, s.err = a.Object(ctx, s.in.Object)
-				close(s.done)
-			}
-		}()
-	}
-	go func() {
-		defer close(order)
-		defer close(work)
-		send := func(s *slot) bool {
-			select {
-			case order <- s:
-				return true
-			case <-ctx.Done():
-				return false
-			}
-		}
+	inputs := func(yield func(Input, error) bool) {
 		for _, f := range files {
+			stopped := false
 			err := eachInput(f, stdin, func(in Input) error {
-				s := &slot{in: in, done: make(chan struct{})}
-				apiVersion, _ := in.Object["apiVersion"].(string)
-				gv, _ := schema.ParseGroupVersion(apiVersion)
-				if skipOtherGroups && !a.KnowsGroup(gv.Group) {
-					s.skipped = true
-					close(s.done)
-				} else {
-					select {
-					case work <- s:
-					case <-ctx.Done():
-						return ctx.Err()
-					}
-				}
-				if !send(s) {
-					return ctx.Err()
+				if !yield(in, nil) {
+					stopped = true
+					return errUnusable
 				}
 				return nil
 			})
+			if stopped {
+				return
+			}
 			if err != nil {
-				if ctx.Err() == nil {
-					s := &slot{readErr: err, done: make(chan struct{})}
-					close(s.done)
-					send(s)
-				}
+				yield(Input{}, err)
 				return
 			}
 		}
-	}()
-	// on return, the reader and the workers stop before the report ends
-	defer func() {
-		cancel()
-		wg.Wait()
-	}()
-	rep := out.startObjects(a.Findings())
-	for s := range order {
-		<-s.done
-		if s.readErr != nil {
-			fmt.Fprintln(out.stderr, s.readErr)
-			return ExitUnusable
+	}
+	analyze := func(ctx context.Context, in Input) (analyzed, error) {
+		apiVersion, _ := in.Object["apiVersion"].(string)
+		gv, _ := schema.ParseGroupVersion(apiVersion)
+		if skipOtherGroups && !a.KnowsGroup(gv.Group) {
+			return analyzed{in: in, skipped: true}, nil
 		}
-		if s.skipped {
+		rec, err := a.Object(ctx, in.Object)
+		return analyzed{in: in, rec: rec, err: err}, nil
+	}
+	rep := out.startObjects(a.Findings())
+	report := func(r analyzed) error {
+		if r.skipped {
 			rep.skipped++
-			continue
+			return nil
 		}
 		// the apiserver's warnings under fieldValidation=Warn, the default
-		for _, path := range s.in.Duplicates {
-			fmt.Fprintf(out.stderr, "%s: warning: duplicate field %q\n", s.in.Source, path)
+		for _, path := range r.in.Duplicates {
+			fmt.Fprintf(out.stderr, "%s: warning: duplicate field %q\n", r.in.Source, path)
 		}
-		if s.err != nil {
-			fmt.Fprintf(out.stderr, "%s: %v\n", s.in.Source, s.err)
-			return ExitUnusable
+		if r.err != nil {
+			fmt.Fprintf(out.stderr, "%s: %v\n", r.in.Source, r.err)
+			return errUnusable
 		}
-		s.rec.Source = s.in.Source
-		rep.record(s.rec)
+		r.rec.Source = r.in.Source
+		rep.record(r.rec)
+		return nil
+	}
+	if err := ordered.Run(ctx, n, inputs, analyze, report); err != nil {
+		if !errors.Is(err, errUnusable) {
+			fmt.Fprintln(out.stderr, err)
+		}
+		return ExitUnusable
 	}
 	return rep.end()
 }
