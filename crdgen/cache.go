@@ -4,14 +4,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
+	"github.com/controller-gen-default/controller-gen-default/internal/codeid"
 )
 
 // CheckCacheEnv turns the check cache off when set to "off".
@@ -38,37 +37,7 @@ func openCheckCache() *checkCache {
 	if err != nil {
 		return nil
 	}
-	return &checkCache{dir: filepath.Join(base, "controller-gen-default", "checks"), salt: codeIdentity()}
-}
-
-// codeIdentity names the code that runs the checks: every module in the
-// build with its version and checksum, and for a build without versions (a
-// checkout, a test) the executable itself.
-func codeIdentity() []byte {
-	h := sha256.New()
-	info, ok := debug.ReadBuildInfo()
-	versioned := ok && info.Main.Version != "" && info.Main.Version != "(devel)" && info.Main.Sum != ""
-	if ok {
-		fmt.Fprintln(h, info.Main.Path, info.Main.Version, info.Main.Sum)
-		for _, d := range info.Deps {
-			fmt.Fprintln(h, d.Path, d.Version, d.Sum)
-			if d.Replace != nil {
-				fmt.Fprintln(h, "=>", d.Replace.Path, d.Replace.Version, d.Replace.Sum)
-			}
-		}
-	}
-	if !versioned {
-		exe, err := os.Executable()
-		if err != nil {
-			return nil
-		}
-		st, err := os.Stat(exe)
-		if err != nil {
-			return nil
-		}
-		fmt.Fprintln(h, exe, st.Size(), st.ModTime().UnixNano())
-	}
-	return h.Sum(nil)
+	return &checkCache{dir: filepath.Join(base, "controller-gen-default", "checks"), salt: codeid.Identity()}
 }
 
 func (c *checkCache) key(crd *apiextensionsv1.CustomResourceDefinition) string {

@@ -9,13 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
-	"slices"
 	"sync"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/codeid"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	utilfeature "k8s.io/apiserver/pkg/util/feature"
 )
 
 // CheckCacheEnv turns the check caches off when set to "off": the
@@ -63,50 +61,11 @@ func OpenCheckCache() *CheckCache {
 
 // openCheckCache is a check cache in dir.
 func openCheckCache(dir string) *CheckCache {
-	salt := codeIdentity()
+	salt := codeid.Identity()
 	if salt == nil {
 		return nil
 	}
 	return &CheckCache{dir: dir, salt: salt}
-}
-
-// codeIdentity names the code that runs the checks and how it is
-// configured: every module in the build with its version and checksum, and
-// for a build without versions (a checkout, a test) the executable itself;
-// then the state of every feature gate.
-func codeIdentity() []byte {
-	h := sha256.New()
-	info, ok := debug.ReadBuildInfo()
-	versioned := ok && info.Main.Version != "" && info.Main.Version != "(devel)" && info.Main.Sum != ""
-	if ok {
-		fmt.Fprintln(h, info.GoVersion, info.Main.Path, info.Main.Version, info.Main.Sum)
-		for _, d := range info.Deps {
-			fmt.Fprintln(h, d.Path, d.Version, d.Sum)
-			if d.Replace != nil {
-				fmt.Fprintln(h, "=>", d.Replace.Path, d.Replace.Version, d.Replace.Sum)
-			}
-		}
-	}
-	if !versioned {
-		exe, err := os.Executable()
-		if err != nil {
-			return nil
-		}
-		st, err := os.Stat(exe)
-		if err != nil {
-			return nil
-		}
-		fmt.Fprintln(h, exe, st.Size(), st.ModTime().UnixNano())
-	}
-	var gates []string
-	for g := range utilfeature.DefaultMutableFeatureGate.GetAll() {
-		gates = append(gates, fmt.Sprintf("%s=%t", g, utilfeature.DefaultFeatureGate.Enabled(g)))
-	}
-	slices.Sort(gates)
-	for _, g := range gates {
-		fmt.Fprintln(h, g)
-	}
-	return h.Sum(nil)
 }
 
 // key is the entry of check on crds ("" when there is none).
