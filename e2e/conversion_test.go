@@ -24,11 +24,13 @@ import (
 var _ = Describe("conversion webhook: defaults and conversion on the live apiserver", Ordered, func() {
 	var hook *convWebhook
 	var etcd etcdStore
+	var tool string // the generator, with controller-gen-default-normalize next to it
 
 	BeforeAll(func() {
 		By("building and starting testdata/convapi's conversion webhook")
 		hook = startConvWebhook()
 		etcd = newEtcdStore()
+		tool = withNormalize()
 	})
 
 	It("defaults disagree: the same object without mode is stored with the default of the version it is sent in", func() {
@@ -65,7 +67,7 @@ var _ = Describe("conversion webhook: defaults and conversion on the live apiser
 
 		By("running controller-gen-default conversion on a copy of testdata/convapi")
 		dir := copyConvapi()
-		out, code := runIn(dir, generator, "conversion", "-o", "json", "--crd", "config/crd", "./api/...")
+		out, code := runIn(dir, tool, "conversion", "-o", "json", "--crd", "config/crd", "./api/...")
 		Expect(code).To(Equal(1), "conversion exits 1 on findings:\n%s", out)
 		var findings []conversionFinding
 		Expect(json.Unmarshal(out, &findings)).To(Succeed(), "%s", out)
@@ -213,7 +215,7 @@ var _ = Describe("conversion webhook: defaults and conversion on the live apiser
 		tmp := GinkgoT().TempDir()
 		args := []string{"impact", "--old", writeCRD(tmp, "old.yaml", old), "--new", writeCRD(tmp, "new.yaml", new),
 			"--convert", "./api/...", "-o", "json", writeObjects(tmp, "objects.yaml", objects)}
-		out, code := runIn(dir, impactBinaries(), args...)
+		out, code := runIn(dir, tool, args...)
 		Expect(code).To(BeElementOf(0, 1), "impact %v:\n%s", args, out)
 		recs := parseImpact(out)
 		Expect(recs).To(HaveLen(len(objects)), "%s", out)

@@ -43,9 +43,8 @@ func copyConvapi() string {
 	return dst
 }
 
-// runIn runs the generator binary (with args) in dir outside any
-// workspace, and returns its stdout and exit status; stderr goes to the
-// Ginkgo log.
+// runIn runs bin with args in dir outside any Go workspace, and returns
+// its stdout and exit status; stderr goes to the Ginkgo log.
 func runIn(dir, bin string, args ...string) ([]byte, int) {
 	GinkgoHelper()
 	cmd := exec.Command(bin, args...)
@@ -140,9 +139,10 @@ func writeObjects(dir, name string, objects []map[string]any) string {
 	return path
 }
 
-// impactBinaries are the generator binary and controller-gen-default-normalize
-// next to it (the impact subcommand runs it), in a directory of their own.
-func impactBinaries() string {
+// withNormalize is a copy of the generator binary with
+// controller-gen-default-normalize next to it, in a directory of their own:
+// its impact and conversion subcommands run that binary.
+func withNormalize() string {
 	GinkgoHelper()
 	dir := GinkgoT().TempDir()
 	b, err := os.ReadFile(generator)
