@@ -231,6 +231,8 @@ func (a *Analyzer) steps(ctx context.Context, def *definition, version string, o
 	// send the same body (newBody)
 	b := newBody(p, rb.object)
 	r.Update = noopUpdate(ctx, p, b)
-	r.Ratcheted = heldByRatcheting(ctx, p, b, r.Update.Problems)
+	if _, status := p.Strategies(); !createdAsRead(def, newDef, version, st, rb, status != nil) {
+		r.Ratcheted = heldByRatcheting(ctx, p, b, r.Update.Problems)
+	}
 	return nil
 }
