@@ -22,7 +22,9 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"runtime/pprof"
 
 	"github.com/go-logr/logr"
 	"k8s.io/klog/v2"
@@ -39,12 +41,29 @@ func main() {
 	// stdout and stderr as documented: klog's lines would only repeat
 	// them, so every klog call, global or from a context, goes nowhere.
 	klog.SetLogger(logr.Discard())
+	os.Exit(run())
+}
+
+// run is the command; CONTROLLER_GEN_DEFAULT_CPUPROFILE=cpu.out writes a
+// pprof CPU profile of it, as for controller-gen-default.
+func run() int {
+	if path := os.Getenv("CONTROLLER_GEN_DEFAULT_CPUPROFILE"); path != "" {
+		f, err := os.Create(path)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		defer func() { pprof.StopCPUProfile(); f.Close() }()
+	}
 
 	if len(os.Args) > 1 && os.Args[1] == "conversion" {
-		os.Exit(conversion.Main(os.Args[2:], os.Stdout, os.Stderr))
+		return conversion.Main(os.Args[2:], os.Stdout, os.Stderr)
 	}
 	if len(os.Args) > 1 && os.Args[1] == "impact" {
-		os.Exit(impact.RunCLI(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
+		return impact.RunCLI(os.Args[2:], os.Stdin, os.Stdout, os.Stderr)
 	}
-	os.Exit(pipeline.RunCLI(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	return pipeline.RunCLI(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 }
