@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"go/format"
 	"os"
 	"os/exec"
@@ -442,6 +443,40 @@ func TestKubebuilderE2E(t *testing.T) {
 			"ok  \texample.com/fleet/internal/controller", "ok  \texample.com/fleet/internal/webhook/v1"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("make test output lacks %q:\n%s", want, out)
+			}
+		}
+	})
+
+	t.Run("offline: conversion webhook", func(t *testing.T) {
+		if cgdErr != nil {
+			t.Skip("controller-gen-default does not build")
+		}
+		// Frigate at v2 too, and a conversion webhook with v1 the hub:
+		// go/v4 scaffolds ConvertTo/ConvertFrom that copy only ObjectMeta,
+		// so every spec field is lost in a round trip, and make
+		// test-conversion, which the plugin adds, says so at the fields.
+		kubebuilder(t, offline, fleet, "create", "api", "--group", "ship", "--version", "v2", "--kind", "Frigate", "--resource", "--controller=false", "--make=false")
+		out := kubebuilder(t, offline, fleet, "create", "webhook", "--group", "ship", "--version", "v1", "--kind", "Frigate", "--conversion", "--spoke", "v2")
+		if !strings.Contains(out, pluginKey+": make "+conversionTarget+" checks the conversion code") {
+			t.Errorf("create webhook --conversion output lacks the plugin's log:\n%s", out)
+		}
+		if mk := readFile(t, fleet, "Makefile"); strings.Count(mk, "\n"+conversionRule("./api/...")) != 1 {
+			t.Errorf("Makefile lacks the %s rule:\n%s", conversionTarget, mk)
+		}
+		out, err := run1(fleet, offline, "make", "--no-print-directory", conversionTarget)
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+			t.Fatalf("make %s: %v, want make's exit status 2 (the command's 1: findings)\n%s", conversionTarget, err, out)
+		}
+		for _, want := range []string{
+			"\"$(pwd)/bin/controller-gen-default\" conversion ./api/...",
+			"api/v2/frigate_types.go:",
+			": error: FrigateSpec.Foo (spec.foo): lost in a round trip v2 → v1 → v2",
+			"[conversion-lost-field]",
+		} {
+			want = strings.ReplaceAll(want, "$(pwd)", fleet)
+			if !strings.Contains(out, want) {
+				t.Errorf("make %s output lacks %q:\n%s", conversionTarget, want, out)
 			}
 		}
 	})
