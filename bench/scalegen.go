@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 )
@@ -412,31 +413,6 @@ func writeList(w io.Writer, base []baseObject, n int) error {
 	return bw.Flush()
 }
 
-// moduleDir downloads module@version into the module cache (a no-op when
-// it is there) and returns its directory.
-func moduleDir(ctx context.Context, module, version string) (string, error) {
-	tmp, err := os.MkdirTemp("", "cgd-bench-download-")
-	if err != nil {
-		return "", err
-	}
-	defer os.RemoveAll(tmp)
-	if err := os.WriteFile(filepath.Join(tmp, "go.mod"), []byte("module bench.local/download\n"), 0o644); err != nil {
-		return "", err
-	}
-	cmd := exec.CommandContext(ctx, "go", "mod", "download", "-json", module+"@"+version)
-	cmd.Dir = tmp
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOWORK=off")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	runErr := cmd.Run()
-	var info struct{ Dir, Error string }
-	_ = json.Unmarshal(stdout.Bytes(), &info)
-	if info.Error != "" || info.Dir == "" {
-		return "", fmt.Errorf("go mod download %s@%s: %s %s %v", module, version, info.Error, strings.TrimSpace(stderr.String()), runErr)
-	}
-	return info.Dir, nil
-}
-
 // copyCRDs copies the files of src that hold a CustomResourceDefinition
 // into a new directory dst, for tools that refuse other documents.
 func copyCRDs(src, dst string) (int, error) {
@@ -482,7 +458,7 @@ type gatewaySources struct {
 func fetchGateway(ctx context.Context, objVersion, oldVersion, newVersion string) (gatewaySources, error) {
 	s := gatewaySources{roots: map[string][]string{}}
 	for _, src := range manifestSources {
-		dir, err := moduleDir(ctx, src.module, objVersion)
+		dir, err := realapis.ModuleDir(ctx, src.module, objVersion)
 		if err != nil {
 			return s, err
 		}
@@ -493,7 +469,7 @@ func fetchGateway(ctx context.Context, objVersion, oldVersion, newVersion string
 		version string
 		dst     *string
 	}{{oldVersion, &s.oldCRD}, {newVersion, &s.newCRD}} {
-		dir, err := moduleDir(ctx, gatewayModule, v.version)
+		dir, err := realapis.ModuleDir(ctx, gatewayModule, v.version)
 		if err != nil {
 			return s, err
 		}

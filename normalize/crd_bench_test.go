@@ -2,11 +2,10 @@ package normalize
 
 import (
 	"context"
-	"encoding/json"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
 )
@@ -16,15 +15,11 @@ import (
 // benchmark is skipped when they cannot be had.
 func gatewayAPICRDs(b *testing.B) []*apiextensionsv1.CustomResourceDefinition {
 	b.Helper()
-	out, err := exec.Command("go", "mod", "download", "-json", "sigs.k8s.io/gateway-api@v1.6.1").Output()
+	dir, err := realapis.ModuleDir(context.Background(), "sigs.k8s.io/gateway-api", "v1.6.1")
 	if err != nil {
 		b.Skipf("gateway-api v1.6.1 not available: %v", err)
 	}
-	var m struct{ Dir string }
-	if err := json.Unmarshal(out, &m); err != nil || m.Dir == "" {
-		b.Skipf("gateway-api v1.6.1 not available: %s", out)
-	}
-	crds, err := LoadCRDs(filepath.Join(m.Dir, "config", "crd", "experimental"))
+	crds, err := LoadCRDs(filepath.Join(dir, "config", "crd", "experimental"))
 	if err != nil || len(crds) == 0 {
 		b.Fatalf("LoadCRDs: %d CRDs, %v", len(crds), err)
 	}

@@ -228,7 +228,7 @@ func Prepare(ctx context.Context, dir string, mods ...Module) (*Workspace, error
 
 	// Fetch each module on its own, so that a refusal names it.
 	for _, m := range mods {
-		if err := download(ctx, dir, prepEnv, proxy, m); err != nil {
+		if _, err := download(ctx, dir, prepEnv, proxy, m); err != nil {
 			return nil, err
 		}
 	}
@@ -308,9 +308,29 @@ func fetchErrorIf(err error) error {
 	return err
 }
 
-// download runs go mod download for one module and turns a refusal into an
-// error that names module@version.
-func download(ctx context.Context, dir string, env []string, proxy string, m Module) error {
+// ModuleDir downloads module@version through the Go module proxy (a no-op
+// with a warm module cache) and returns its directory in the module cache.
+// A refusal is an ErrFetch naming module@version.
+func ModuleDir(ctx context.Context, module, version string) (string, error) {
+	tmp, err := os.MkdirTemp("", "realapis-download-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	if err := os.WriteFile(filepath.Join(tmp, "go.mod"), []byte("module realapis.local/download\n"), 0o644); err != nil {
+		return "", err
+	}
+	env := GoEnv("-mod=mod")
+	proxy, err := goCmdOutput(ctx, tmp, env, "env", "GOPROXY")
+	if err != nil {
+		return "", err
+	}
+	return download(ctx, tmp, env, strings.TrimSpace(proxy), Module{Path: module, Version: version})
+}
+
+// download runs go mod download for one module, returns its directory and
+// turns a refusal into an error that names module@version.
+func download(ctx context.Context, dir string, env []string, proxy string, m Module) (string, error) {
 	cmd := exec.CommandContext(ctx, "go", "mod", "download", "-json", m.String())
 	cmd.Dir = dir
 	cmd.Env = env
@@ -323,16 +343,16 @@ func download(ctx context.Context, dir string, env []string, proxy string, m Mod
 	_ = json.Unmarshal(stdout.Bytes(), &info)
 	switch {
 	case info.Error != "":
-		return fetchError{fmt.Errorf("realapis: cannot fetch %s (GOPROXY=%s): %s\n"+
+		return "", fetchError{fmt.Errorf("realapis: cannot fetch %s (GOPROXY=%s): %s\n"+
 			"pick another version of %s in internal/realapis", m, proxy, info.Error, m.Path)}
 	case ctx.Err() != nil:
-		return fmt.Errorf("realapis: fetching %s (GOPROXY=%s): %w", m, proxy, ctx.Err())
+		return "", fmt.Errorf("realapis: fetching %s (GOPROXY=%s): %w", m, proxy, ctx.Err())
 	case runErr != nil:
-		return fetchError{fmt.Errorf("realapis: cannot fetch %s (GOPROXY=%s): %v\n%s", m, proxy, runErr, strings.TrimSpace(stderr.String()))}
+		return "", fetchError{fmt.Errorf("realapis: cannot fetch %s (GOPROXY=%s): %v\n%s", m, proxy, runErr, strings.TrimSpace(stderr.String()))}
 	case info.Dir == "":
-		return fmt.Errorf("realapis: go mod download %s reported no directory", m)
+		return "", fmt.Errorf("realapis: go mod download %s reported no directory", m)
 	}
-	return nil
+	return info.Dir, nil
 }
 
 func goCmdOutput(ctx context.Context, dir string, env []string, args ...string) (string, error) {

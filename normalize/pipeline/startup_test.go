@@ -2,11 +2,12 @@ package pipeline
 
 import (
 	"bytes"
-	"encoding/json"
+	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
 )
 
 // gatewayAPICRDs is the directory of gateway-api v1.6.1's experimental
@@ -14,15 +15,11 @@ import (
 // needed; the benchmark is skipped when it cannot be.
 func gatewayAPICRDs(tb testing.TB) string {
 	tb.Helper()
-	out, err := exec.Command("go", "mod", "download", "-json", "sigs.k8s.io/gateway-api@v1.6.1").Output()
+	dir, err := realapis.ModuleDir(context.Background(), "sigs.k8s.io/gateway-api", "v1.6.1")
 	if err != nil {
 		tb.Skipf("gateway-api v1.6.1 not available: %v", err)
 	}
-	var m struct{ Dir string }
-	if err := json.Unmarshal(out, &m); err != nil || m.Dir == "" {
-		tb.Skipf("gateway-api v1.6.1 not available: %s", out)
-	}
-	return filepath.Join(m.Dir, "config", "crd", "experimental")
+	return filepath.Join(dir, "config", "crd", "experimental")
 }
 
 // gatewayAPIRoute is one HTTPRoute (gateway-api's examples/standard/basic-http.yaml).

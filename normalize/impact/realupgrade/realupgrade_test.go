@@ -3,7 +3,6 @@ package realupgrade
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -234,22 +233,10 @@ func objectFiles(t *testing.T, ctx context.Context) []string {
 // and returns its directory in the module cache.
 func moduleDir(t *testing.T, ctx context.Context, module, version string) string {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module realupgrade.local/download\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.CommandContext(ctx, "go", "mod", "download", "-json", module+"@"+version)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOWORK=off")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	runErr := cmd.Run()
-	var info struct{ Dir, Error string }
-	_ = json.Unmarshal(stdout.Bytes(), &info)
-	if info.Error != "" || (runErr != nil && info.Dir == "") {
-		err := errors.Join(realapis.ErrFetch, errors.New(module+"@"+version+": "+info.Error+strings.TrimSpace(stderr.String())))
+	dir, err := realapis.ModuleDir(ctx, module, version)
+	if err != nil {
 		skipIfFetch(t, err)
 		t.Fatal(err)
 	}
-	return info.Dir
+	return dir
 }
