@@ -59,13 +59,16 @@ import="$(awk -v m="$module" '
 grep -Eq "^[[:space:]-]*module:[[:space:]]*$module([[:space:]]|\$)" "$cfg" || die "$cfg: no plugin $module"
 import="${import:-$module}"
 
-# The Go files of this module that the plugin links.
+# The Go files of this module that the plugin links. go list's stderr is kept
+# apart: on a cold module cache it says "go: downloading ...", which is not a file.
+listerr="$(mktemp)"
 if ! linked="$(cd "$repo" && go list -deps -f '{{if .Module}}{{if eq .Module.Path "'"$module"'"}}{{$d := .Dir}}{{range .GoFiles}}{{$d}}/{{.}}
 {{end}}{{range .EmbedFiles}}{{$d}}/{{.}}
-{{end}}{{end}}{{end}}' "$import" 2>&1)"; then
+{{end}}{{end}}{{end}}' "$import" 2>"$listerr")"; then
   die "go list -deps $import (the plugin's files, for the inputs' digest) failed; a module download refused by the Go module proxy, GOPROXY ($(go env GOPROXY)) or GOFLAGS shows here:
-$linked"
+$(cat "$listerr")"
 fi
+rm -f "$listerr"
 
 inputs() {
   go version
