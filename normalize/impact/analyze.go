@@ -231,8 +231,11 @@ func (a *Analyzer) steps(ctx context.Context, def *definition, version string, o
 	// send the same body (newBody)
 	b := newBody(p, rb.object)
 	r.Update = noopUpdate(ctx, p, b)
-	if _, status := p.Strategies(); !createdAsRead(def, newDef, version, st, rb, status != nil) {
-		r.Ratcheted = heldByRatcheting(ctx, p, b, r.Update.Problems)
+	_, status := p.Strategies()
+	statusWrite := status != nil && hasStatus(rb.object)
+	mainWrite := !createdAsRead(def, newDef, version, st, rb, status != nil, r.Update)
+	if mainWrite || statusWrite {
+		r.Ratcheted = heldByRatcheting(ctx, p, b, r.Update.Problems, mainWrite)
 	}
 	return nil
 }

@@ -46,6 +46,10 @@ type version struct {
 	pipeOnce sync.Once
 	pipe     *pipeline.Pipeline
 	pipeErr  error
+	// alike compares this version of OLD with NEW's (rulesAgainst), built
+	// on first use.
+	alikeOnce sync.Once
+	alike     alikeRules
 }
 
 // builds counts what definitions build (schemas and pipelines), for the
