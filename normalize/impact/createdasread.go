@@ -91,8 +91,8 @@ func statusWriteOnly(rules alikeRules, obj map[string]any, noop *Update) bool {
 }
 
 // statusBlindRoot says that a root schema's own keywords do not depend on
-// whether the object has a status: only its type, object, and a required
-// list that does not name status.
+// whether the object has a status: only its type, object, its properties,
+// and a required list that does not name status.
 func statusBlindRoot(root *apiextensionsv1.JSONSchemaProps) bool {
 	if root == nil {
 		return true
@@ -101,7 +101,7 @@ func statusBlindRoot(root *apiextensionsv1.JSONSchemaProps) bool {
 	if slices.Contains(own.Required, "status") {
 		return false
 	}
-	own.Required = nil
+	own.Required, own.Properties = nil, nil
 	return reflect.DeepEqual(own, apiextensionsv1.JSONSchemaProps{Type: "object"})
 }
 

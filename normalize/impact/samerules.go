@@ -196,12 +196,16 @@ func containsAll(set, sub []apiextensionsv1.JSON) bool {
 }
 
 // ownKeywords is s without its description and the schemas of its
-// children; whether it has items and additional properties, and allows
-// the latter, stays.
+// children; whether it has properties (CEL sees an object with properties
+// as an object, one without as a map), items and additional properties,
+// and allows the latter, stays.
 func ownKeywords(s *apiextensionsv1.JSONSchemaProps) apiextensionsv1.JSONSchemaProps {
 	own := *s
 	own.Description = ""
 	own.Properties = nil
+	if s.Properties != nil {
+		own.Properties = map[string]apiextensionsv1.JSONSchemaProps{}
+	}
 	if s.Items != nil && s.Items.JSONSchemas == nil {
 		own.Items = &apiextensionsv1.JSONSchemaPropsOrArray{}
 	}

@@ -85,6 +85,7 @@ properties:
 		{"field removed, value has it", replace(base, "  port: {type: integer, minimum: 1}\n", ""), `{port: 2}`, false, false},
 		{"field removed, value lacks it", replace(base, "  port: {type: integer, minimum: 1}\n", ""), `{name: a}`, true, true},
 		{"nothing beneath preserved fields on either side", base, `{extra: {a: {b: [1, {c: d}]}}}`, true, true},
+		{"properties given to a preserved object, value empty (CEL sees an object, not a map)", replace(base, "x-kubernetes-preserve-unknown-fields: true}", "x-kubernetes-preserve-unknown-fields: true, properties: {a: {type: string}}}"), `{extra: {}}`, false, false},
 		{"a schema beneath a preserved field on one side", replace(base, "x-kubernetes-preserve-unknown-fields: true}", "x-kubernetes-preserve-unknown-fields: true, properties: {a: {type: string}}}"), `{extra: {a: x}}`, false, false},
 		{"nullable added on a present field", replace(base, "maxLength: 10}", "maxLength: 10, nullable: true}"), `{name: a}`, false, false},
 		{"default added on a present field", replace(base, "maxLength: 10}", "maxLength: 10, default: b}"), `{name: a}`, false, false},
