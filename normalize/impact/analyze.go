@@ -230,12 +230,21 @@ func (a *Analyzer) steps(ctx context.Context, def *definition, version string, o
 	// the no-op update and the updates that find what ratcheting holds
 	// send the same body (newBody)
 	b := newBody(p, rb.object)
-	r.Update = noopUpdate(ctx, p, b)
+	// asIfNew's status write goes first: when it finds nothing, the no-op
+	// update's own write of the status need not be sent
+	// (statusUpdateFollows)
 	_, status := p.Strategies()
 	statusWrite := status != nil && hasStatus(rb.object)
+	statusAsNewProblems := statusAsNew(ctx, p, b)
+	r.Update = noopUpdate(ctx, p, b, statusWrite && statusUpdateFollows(newDef, rb.version, rb.object, statusAsNewProblems))
+	// asIfNew's main write, unless createdAsRead proves it finds nothing
 	mainWrite := !createdAsRead(def, newDef, version, st, rb, status != nil, r.Update)
 	if mainWrite || statusWrite {
-		r.Ratcheted = heldByRatcheting(ctx, p, b, r.Update.Problems, mainWrite)
+		var main []Problem
+		if mainWrite {
+			main = mainAsNew(ctx, p, b)
+		}
+		r.Ratcheted = heldByRatcheting(ctx, p, b, r.Update.Problems, joinAsNew(main, statusWrite, statusAsNewProblems))
 	}
 	return nil
 }

@@ -47,7 +47,8 @@ func randomValue(r *rand.Rand, depth int) any {
 // change the rules everywhere (new.yaml, new-refused.yaml), only in some
 // fields (new-narrow.yaml), and nowhere (old.yaml). The shortcut must be
 // taken, with and without a status, and declined for an object whose
-// fields NEW judges by other rules.
+// fields NEW judges by other rules; and the no-op update's write of the
+// status left out (statusUpdateFollows).
 func TestFastPathIsFullPath(t *testing.T) {
 	var objects []map[string]any
 	for _, file := range []string{"testdata/objects.yaml", "testdata/list.yaml", "testdata/mixed.yaml"} {
@@ -76,6 +77,7 @@ func TestFastPathIsFullPath(t *testing.T) {
 	}
 	unchanged := 0
 	skips := map[string]int{}
+	statusSkips := statusUpdateSkips.Load()
 	for _, newFile := range []string{"testdata/new.yaml", "testdata/new-refused.yaml", "testdata/new-narrow.yaml", "testdata/old.yaml"} {
 		a := analyzer(t, []string{"testdata/old.yaml"}, newFile)
 		for i, obj := range objects {
@@ -110,5 +112,9 @@ func TestFastPathIsFullPath(t *testing.T) {
 			t.Errorf("createdAsRead: no object for %q", want)
 		}
 	}
-	t.Logf("%d objects, %d unchanged records; createdAsRead: %v", len(objects), unchanged, skips)
+	statusSkips = statusUpdateSkips.Load() - statusSkips
+	if statusSkips == 0 {
+		t.Error("statusUpdateFollows spared no write of the status")
+	}
+	t.Logf("%d objects, %d unchanged records; createdAsRead: %v; statusUpdateFollows: %d", len(objects), unchanged, skips, statusSkips)
 }

@@ -37,18 +37,15 @@ type Touch struct {
 
 // heldByRatcheting finds the values of obj (as read at p's version) that
 // are held only by ratcheting: the errors of writing obj as if every value
-// were new (asIfNew) that the no-op update (noop) does not get. Each is
-// then touched: changed to a value still refused at its path, and sent.
-// The error that says CEL rules were skipped (notChecked) is no value of
-// its own: it follows the value that blocked them, and shows in the
-// touch's refusal.
-//
-// Without mainWrite, asIfNew leaves out its main write, which createdAsRead
-// proved finds nothing the no-op update does not.
-func heldByRatcheting(ctx context.Context, p *pipeline.Pipeline, b *body, noop []Problem, mainWrite bool) []Ratcheted {
+// were new (asNew, asIfNew's) that the no-op update (noop) does not get.
+// Each is then touched: changed to a value still refused at its path, and
+// sent. The error that says CEL rules were skipped (notChecked) is no
+// value of its own: it follows the value that blocked them, and shows in
+// the touch's refusal.
+func heldByRatcheting(ctx context.Context, p *pipeline.Pipeline, b *body, noop, asNew []Problem) []Ratcheted {
 	obj := b.obj
 	var out []Ratcheted
-	for _, e := range asIfNew(ctx, p, b, mainWrite) {
+	for _, e := range asNew {
 		if containsProblem(noop, e) || e.notChecked() {
 			continue
 		}
@@ -57,29 +54,45 @@ func heldByRatcheting(ctx context.Context, p *pipeline.Pipeline, b *body, noop [
 	return out
 }
 
-// asIfNew are the errors of obj were its values all written now: an update
-// from an object that has only obj's apiVersion, kind and metadata (no
-// value is unchanged, so nothing ratchets) and, with the status
-// subresource, an update of the status from an object without one (a PUT
+// asIfNew are the errors of obj were its values all written now: the main
+// write and, with the status subresource and a status, the status write.
+func asIfNew(ctx context.Context, p *pipeline.Pipeline, b *body) []Problem {
+	return joinAsNew(mainAsNew(ctx, p, b), true, statusAsNew(ctx, p, b))
+}
+
+// joinAsNew is asIfNew's errors from those of its two writes: the status
+// write's, s, count when the object has one (withStatus).
+func joinAsNew(main []Problem, withStatus bool, s []Problem) []Problem {
+	if !withStatus {
+		return main
+	}
+	return sortProblems(append(main, s...))
+}
+
+// mainAsNew is asIfNew's main write: an update from an object that has
+// only obj's apiVersion, kind and metadata (no value is unchanged, so
+// nothing ratchets), and, with the status subresource, obj's status (a PUT
 // of the object does not write status).
-//
-// The main write (the update of the object) is left out without
-// mainWrite.
-func asIfNew(ctx context.Context, p *pipeline.Pipeline, b *body, mainWrite bool) []Problem {
+func mainAsNew(ctx context.Context, p *pipeline.Pipeline, b *body) []Problem {
 	obj := b.obj
 	main, status := p.Strategies()
-	var problems []Problem
-	if mainWrite {
-		mainOld := skeleton(obj)
-		if status != nil && hasStatus(obj) {
-			mainOld["status"] = obj["status"]
-		}
-		_, problems = put(ctx, p, main, mainOld, b)
-	}
+	mainOld := skeleton(obj)
 	if status != nil && hasStatus(obj) {
-		_, s := put(ctx, p, status, withoutStatus(obj), b)
-		problems = sortProblems(append(problems, s...))
+		mainOld["status"] = obj["status"]
 	}
+	_, problems := put(ctx, p, main, mainOld, b)
+	return problems
+}
+
+// statusAsNew is asIfNew's status write: with the status subresource and
+// a status, an update of the status from an object without one; nil
+// otherwise.
+func statusAsNew(ctx context.Context, p *pipeline.Pipeline, b *body) []Problem {
+	_, status := p.Strategies()
+	if status == nil || !hasStatus(b.obj) {
+		return nil
+	}
+	_, problems := put(ctx, p, status, withoutStatus(b.obj), b)
 	return problems
 }
 
@@ -130,7 +143,7 @@ func touch(ctx context.Context, p *pipeline.Pipeline, obj map[string]any, e Prob
 		changed := runtime.DeepCopyJSON(obj)
 		set(changed, at, v)
 		b := newBody(p, changed)
-		if !containsProblem(asIfNew(ctx, p, b, true), e) {
+		if !containsProblem(asIfNew(ctx, p, b), e) {
 			continue
 		}
 		_, problems := put(ctx, p, strategy, obj, b)

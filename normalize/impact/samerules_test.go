@@ -255,3 +255,52 @@ func TestNoStricterBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusUpdateFollows: the no-op update's write of the status is
+// left out only when asIfNew's got no error, and no rule at the root or at
+// the status's values reads oldSelf; each premise broken alone keeps it.
+func TestStatusUpdateFollows(t *testing.T) {
+	const schema = `
+type: object
+properties:
+  spec: {type: object, properties: {a: {type: string, x-kubernetes-validations: [{rule: self == oldSelf}]}}}
+  status:
+    type: object
+    properties:
+      phase: {type: string}
+      since: {type: string, x-kubernetes-validations: [{rule: "self >= oldSelf"}]}
+      items: {type: array, maxItems: 4, items: {type: string, maxLength: 4, x-kubernetes-validations: [{rule: "true", optionalOldSelf: true}]}}
+`
+	crd := func(y string) *definition {
+		return &definition{crd: &apiextensionsv1.CustomResourceDefinition{Spec: apiextensionsv1.CustomResourceDefinitionSpec{Versions: []apiextensionsv1.CustomResourceDefinitionVersion{
+			{Name: "v1", Schema: &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: schemaOf(t, y)}},
+		}}}}
+	}
+	obj := func(status string) map[string]any {
+		return map[string]any{"spec": map[string]any{"a": "x"}, "status": valueOf(t, status)}
+	}
+	if !statusUpdateFollows(crd(schema), "v1", obj(`{phase: Ready}`), nil) {
+		t.Fatal("the premises hold (a transition rule in the spec only), yet the write is sent")
+	}
+	for name, c := range map[string]struct {
+		schema, status string
+		asNew          []Problem
+	}{
+		"asIfNew's status write got an error": {schema, `{phase: Ready}`, []Problem{{Field: "status.phase"}}},
+		"a transition rule at a status value":  {schema, `{since: a}`, nil},
+		"optionalOldSelf at a list item":       {schema, `{items: [a]}`, nil},
+		"a transition rule at the root":        {replace(schema, "type: object\nproperties:", "type: object\nx-kubernetes-validations: [{rule: 'self.spec == oldSelf.spec'}]\nproperties:"), `{phase: Ready}`, nil},
+		"no such version":                      {schema, `{phase: Ready}`, nil},
+	} {
+		version := "v1"
+		if name == "no such version" {
+			version = "v2"
+		}
+		if statusUpdateFollows(crd(c.schema), version, obj(c.status), c.asNew) {
+			t.Errorf("%s, yet the write is left out", name)
+		}
+	}
+	if !statusUpdateFollows(crd(schema), "v1", obj(`{items: []}`), nil) {
+		t.Error("an empty list: no item's rule runs, yet the write is sent")
+	}
+}

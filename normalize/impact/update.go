@@ -26,12 +26,16 @@ type Update struct {
 }
 
 // noopUpdate is step 3's no-op update of b, the object as read at p's
-// version.
-func noopUpdate(ctx context.Context, p *pipeline.Pipeline, b *body) *Update {
+// version. With statusFollows, the write of the status is known to get no
+// error (statusUpdateFollows) and is not sent.
+func noopUpdate(ctx context.Context, p *pipeline.Pipeline, b *body, statusFollows bool) *Update {
 	main, status := p.Strategies()
 	_, problems := put(ctx, p, main, b.obj, b)
 	if status != nil && hasStatus(b.obj) {
-		_, s := put(ctx, p, status, b.obj, b)
+		var s []Problem
+		if !statusFollows {
+			_, s = put(ctx, p, status, b.obj, b)
+		}
 		problems = sortProblems(append(problems, s...))
 	}
 	return &Update{Refused: len(problems) > 0, Problems: problems}
