@@ -287,10 +287,10 @@ properties:
 		asNew          []Problem
 	}{
 		"asIfNew's status write got an error": {schema, `{phase: Ready}`, []Problem{{Field: "status.phase"}}},
-		"a transition rule at a status value":  {schema, `{since: a}`, nil},
-		"optionalOldSelf at a list item":       {schema, `{items: [a]}`, nil},
-		"a transition rule at the root":        {replace(schema, "type: object\nproperties:", "type: object\nx-kubernetes-validations: [{rule: 'self.spec == oldSelf.spec'}]\nproperties:"), `{phase: Ready}`, nil},
-		"no such version":                      {schema, `{phase: Ready}`, nil},
+		"a transition rule at a status value": {schema, `{since: a}`, nil},
+		"optionalOldSelf at a list item":      {schema, `{items: [a]}`, nil},
+		"a transition rule at the root":       {replace(schema, "type: object\nproperties:", "type: object\nx-kubernetes-validations: [{rule: 'self.spec == oldSelf.spec'}]\nproperties:"), `{phase: Ready}`, nil},
+		"no such version":                     {schema, `{phase: Ready}`, nil},
 	} {
 		version := "v1"
 		if name == "no such version" {
