@@ -32,7 +32,10 @@
 //     it, so a default that makes an object too large for etcd refuses its
 //     next write. Then the values NEW refuses but the
 //     no-op update keeps (held only by ratcheting) are each changed to a
-//     value NEW still refuses, and that update is sent too.
+//     value NEW still refuses, and that update is sent too. Writes whose
+//     outcome is proven from what is already known are not sent:
+//     createdasread.go (NEW judges the object's values as OLD's create
+//     did) and statusfollows.go (the no-op write of the status).
 //  4. Versions (versions.go): NEW no longer serving the object's version
 //     (it is then read at NEW's storage version), a new storage version,
 //     a removed CRD, and whether the apiserver accepts NEW as an update of
