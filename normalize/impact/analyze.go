@@ -190,6 +190,13 @@ func (a *Analyzer) Object(ctx context.Context, obj map[string]any) (*Record, err
 		r.Namespace = req.Namespace
 	}
 	err = a.steps(ctx, def, gvk.Version, runtime.DeepCopyJSON(sent), req, r)
+	// a conversion the API's code fails is the object's: the apiserver
+	// answers that request 500, and the steps after it do not run
+	var ce *ConversionError
+	if errors.As(err, &ce) {
+		r.ConversionFailed = &ConversionFailure{Request: ce.Request, From: ce.From, To: ce.To, Message: ce.Err.Error()}
+		err = nil
+	}
 	r.Categories = r.categories()
 	r.Fails = r.fails()
 	return r, err
@@ -199,7 +206,7 @@ func (a *Analyzer) Object(ctx context.Context, obj map[string]any) (*Record, err
 func (a *Analyzer) steps(ctx context.Context, def *definition, version string, obj map[string]any, req pipeline.Request, r *Record) error {
 	st, err := store(ctx, def.versions[version], obj, req)
 	if err != nil {
-		return err
+		return atRequest(err, RequestCreate)
 	}
 	r.InvalidUnderOld, r.Stored, r.CRDFindings = st.problems, st.object, a.findings[def.crd.Name]
 	if st.undecodable {

@@ -3,6 +3,7 @@ package impact
 import (
 	"context"
 	"encoding/pem"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -230,9 +231,11 @@ func (d *definition) createRead(p *pipeline.Pipeline, sent, created map[string]a
 }
 
 // ConversionError is a conversion the webhook (the API's code) failed: the
-// apiserver answers the request with an error (500).
+// apiserver answers the request with an error (500). Request is the
+// request that needs it, when known (atRequest).
 type ConversionError struct {
 	CRD, From, To string
+	Request       string
 	Err           error
 }
 
@@ -241,6 +244,38 @@ func (e *ConversionError) Error() string {
 }
 
 func (e *ConversionError) Unwrap() error { return e.Err }
+
+// The requests a conversion serves (ConversionError.Request).
+const (
+	RequestCreate        = "create under OLD"
+	RequestRead          = "GET under NEW"
+	RequestReadAtStorage = "GET at NEW's storage version"
+	RequestReadBack      = "the read converted back to the object's version"
+	RequestNextWrite     = "the next write under NEW"
+)
+
+// atRequest names the request a conversion error fails, unless it is
+// named already; other errors are returned as they are.
+func atRequest(err error, request string) error {
+	var ce *ConversionError
+	if errors.As(err, &ce) && ce.Request == "" {
+		ce.Request = request
+	}
+	return err
+}
+
+// ConversionFailure is Record.ConversionFailed: the conversion by the API's
+// code that failed, the request it fails, and its error.
+type ConversionFailure struct {
+	Request string `json:"request"`
+	From    string `json:"from"`
+	To      string `json:"to"`
+	Message string `json:"message"`
+}
+
+func (f *ConversionFailure) String() string {
+	return fmt.Sprintf("%s: converting %s to %s: %s", f.Request, f.From, f.To, f.Message)
+}
 
 // conversionNoteFor is the note that ends a text report: which CRDs the
 // API's code converts, and how the others are converted.

@@ -365,3 +365,52 @@ func TestConvertUnusable(t *testing.T) {
 		}
 	})
 }
+
+// TestConvertFailure: a Widget whose ConvertTo fails is a record of its
+// own, conversion-failed with the request it fails (its GET at v1, the
+// version NEW reads it at), where the apiserver answers 500; the run goes
+// on to the next object and exits 1. In the text report, the table counts
+// it.
+func TestConvertFailure(t *testing.T) {
+	testConversion(t)
+	data := filepath.Join(testdataDir(t), "convert")
+	t.Chdir(convapi(t))
+	args := []string{"--convert", "./api/...", "--old", filepath.Join(data, "old-v1beta1-storage.yaml"),
+		"--new", filepath.Join(data, "new-v1beta1-not-served.yaml"), filepath.Join(data, "fails.yaml")}
+	out, stderr, code := runCLI(t, "", append([]string{"-o", "json"}, args...)...)
+	if code != ExitImpact {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitImpact, stderr)
+	}
+	var recs []Record
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var r Record
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		recs = append(recs, r)
+	}
+	if len(recs) != 2 {
+		t.Fatalf("%d records, want 2:\n%s", len(recs), out)
+	}
+	broken, seven := recs[0], recs[1]
+	want := &ConversionFailure{Request: RequestRead, From: "conv.example.com/v1beta1", To: "conv.example.com/v1",
+		Message: "conversion webhook for conv.example.com/v1beta1, Kind=Widget failed: conv.example.com/fail-conversion: length cannot be converted"}
+	if !reflect.DeepEqual(broken.ConversionFailed, want) || !slices.Contains(broken.Categories, ConversionFailed) || !broken.Fails {
+		t.Errorf("broken: conversionFailed %+v, categories %v, fails %v; want %+v", broken.ConversionFailed, broken.Categories, broken.Fails, want)
+	}
+	if broken.Update != nil || broken.ReadVersion != "" {
+		t.Errorf("broken: the steps after the failed read ran: readVersion %q, update %+v", broken.ReadVersion, broken.Update)
+	}
+	if seven.ConversionFailed != nil || seven.ReadVersion != "v1" || seven.AtStorageVersion == nil || spec(seven.AtStorageVersion.Object)["size"] != float64(7) {
+		t.Errorf("seven: conversionFailed %+v, read at %q, at the storage version %+v: want converted at v1, size 7", seven.ConversionFailed, seven.ReadVersion, seven.AtStorageVersion)
+	}
+
+	text, _, _ := runCLI(t, "", args...)
+	for _, s := range []string{"Widget default/broken (conv.example.com/v1beta1): conversion failed",
+		"the API's code fails to convert it (the apiserver answers 500): GET under NEW: converting conv.example.com/v1beta1 to conv.example.com/v1: ",
+		"  conversion failed                 1"} {
+		if !strings.Contains(text, s) {
+			t.Errorf("text report lacks %q:\n%s", s, text)
+		}
+	}
+}

@@ -155,6 +155,7 @@ var categoryText = map[string]string{
 	StorageVersionChanged: "storage version changed",
 	CRDRemoved:            "CRD removed",
 	CRDUpdateRefused:      "CRD update refused",
+	ConversionFailed:      "conversion failed",
 }
 
 // textRecord writes the summary line of an object, then its details,
@@ -197,6 +198,9 @@ func (p *printer) textRecord(r *Record) {
 	if aw := r.AfterWrite; aw != nil && aw.Diff != "" {
 		w.line(fmt.Sprintf("after its next write (stored at %s), read at %s:", aw.Version, aw.Version))
 		w.block(aw.Diff)
+	}
+	if f := r.ConversionFailed; f != nil {
+		w.line("the API's code fails to convert it (the apiserver answers 500): " + f.String())
 	}
 	if r.Update != nil && r.Update.Refused {
 		w.line("no-op update refused:")
@@ -249,6 +253,7 @@ var tableText = map[string]string{
 	StorageVersionChanged: "storage version changed",
 	CRDRemoved:            "CRD removed",
 	CRDUpdateRefused:      "CRD update refused",
+	ConversionFailed:      "conversion failed",
 }
 
 // table writes how many objects fall in each category (an object can be
@@ -257,6 +262,9 @@ func (p *printer) table(w io.Writer, objects int, count map[string]int, skipped 
 	fmt.Fprintf(w, "%-30s %6d\n", "objects", objects)
 	for _, c := range tableRows {
 		fmt.Fprintf(w, "  %-28s %6d\n", tableText[c], count[c])
+	}
+	if len(p.converted) > 0 { // only the API's code fails conversions
+		fmt.Fprintf(w, "  %-28s %6d\n", tableText[ConversionFailed], count[ConversionFailed])
 	}
 	if skipped > 0 {
 		fmt.Fprintf(w, "%-30s %6d\n", "skipped (no CRD has the group)", skipped)

@@ -85,14 +85,14 @@ func read(newDef *definition, etcd map[string]any, requested string) (readBack, 
 	obj, err := newDef.fromStorage(etcd, rb.version)
 	rb.object = obj
 	if err != nil || converterOf(newDef) == nil {
-		return rb, err
+		return rb, atRequest(err, RequestRead)
 	}
 	rb.converted = true
 	rb.atStorage = &VersionRead{Version: newDef.storageVersion, Object: obj}
 	if rb.version != newDef.storageVersion {
 		hub, err := newDef.fromStorage(etcd, newDef.storageVersion)
 		if err != nil {
-			return rb, err
+			return rb, atRequest(err, RequestReadAtStorage)
 		}
 		rb.atStorage.Object = hub
 		rb.atStorage.Diff, err = unifiedYAML("read at "+rb.version, "read at "+newDef.storageVersion, withoutAPIVersion(obj), withoutAPIVersion(hub))
@@ -103,12 +103,12 @@ func read(newDef *definition, etcd map[string]any, requested string) (readBack, 
 	// a version NEW removed altogether has no schema to count at
 	if _, ok := newDef.versions[requested]; !rb.served && ok {
 		if rb.back, err = newDef.convertTo(obj, requested); err != nil {
-			return rb, err
+			return rb, atRequest(err, RequestReadBack)
 		}
 	}
 	storedAt, _ := etcd["apiVersion"].(string)
 	rb.afterWrite, err = afterWrite(newDef, rb.version, obj, rb.atStorage.Object, storedAt == newDef.apiVersion(rb.version))
-	return rb, err
+	return rb, atRequest(err, RequestNextWrite)
 }
 
 // reuseConversion lets afterWrite take the read at the storage version for

@@ -56,6 +56,11 @@ type Record struct {
 	// version when read.
 	AfterWrite *VersionRead `json:"afterWrite,omitempty"`
 
+	// ConversionFailed is, under --convert, a conversion that the API's
+	// code failed: the apiserver answers the request that needs it with
+	// an error (500), and the steps after it did not run.
+	ConversionFailed *ConversionFailure `json:"conversionFailed,omitempty"`
+
 	// Step 3: the no-op update, and the values held only by ratcheting.
 	Update    *Update     `json:"update,omitempty"`
 	Ratcheted []Ratcheted `json:"ratcheted,omitempty"`
@@ -94,11 +99,14 @@ const (
 	CRDRemoved = "crd-removed"
 	// CRDUpdateRefused: the apiserver refuses NEW as an update of OLD.
 	CRDUpdateRefused = "crd-update-refused"
+	// ConversionFailed: under --convert, the API's code fails to convert
+	// the object, and the apiserver answers the request 500.
+	ConversionFailed = "conversion-failed"
 )
 
 // failing are the categories that make the command exit 1: data lost, or
 // a request refused.
-var failing = []string{LosesFields, RefusedOnUpdate, InvalidUnderOld, VersionNotServed, CRDRemoved, CRDUpdateRefused}
+var failing = []string{LosesFields, RefusedOnUpdate, InvalidUnderOld, VersionNotServed, CRDRemoved, CRDUpdateRefused, ConversionFailed}
 
 // fails says whether a category of the record makes the command exit 1.
 func (r *Record) fails() bool {
@@ -136,6 +144,7 @@ func (r *Record) categories() []string {
 	add(r.Changes.loses(), LosesFields)
 	add(r.Update != nil && r.Update.Refused, RefusedOnUpdate)
 	add(len(r.Ratcheted) > 0, HeldByRatcheting)
+	add(r.ConversionFailed != nil, ConversionFailed)
 	if len(out) == 0 && r.Read != nil {
 		out = append(out, Unchanged)
 	}

@@ -1,13 +1,23 @@
 package v1beta1
 
 import (
+	"fmt"
+
 	"sigs.k8s.io/controller-runtime/pkg/conversion"
 
 	v1 "example.com/convapi/api/v1"
 )
 
-// ConvertTo converts this Widget to the hub version (v1).
+// FailConversion is an annotation on which ConvertTo fails, as a webhook's
+// conversion may: the tests of impact --convert use it.
+const FailConversion = "conv.example.com/fail-conversion"
+
+// ConvertTo converts this Widget to the hub version (v1). It fails on a
+// Widget annotated with FailConversion, with the annotation's value.
 func (src *Widget) ConvertTo(dstRaw conversion.Hub) error {
+	if reason, ok := src.Annotations[FailConversion]; ok {
+		return fmt.Errorf("%s: %s", FailConversion, reason)
+	}
 	dst := dstRaw.(*v1.Widget)
 	dst.ObjectMeta = src.ObjectMeta
 	dst.Spec.Size = src.Spec.Length
