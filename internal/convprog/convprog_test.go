@@ -420,3 +420,40 @@ func TestMain(m *testing.M) {
 	os.RemoveAll(d)
 	os.Exit(code)
 }
+
+// TestNoisyAPI: an API whose code writes to standard output (a package's
+// init, and ConvertTo, with and without a newline, through os.Stdout and
+// to file descriptor 1, as debugging prints do) converts as a quiet one: what it prints is not taken for an answer,
+// and lands in what Process keeps of the program's output.
+func TestNoisyAPI(t *testing.T) {
+	dir := copyModule(t)
+	conv := filepath.Join(dir, "api", "v1beta1", "widget_conversion.go")
+	b, err := os.ReadFile(conv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noisy := strings.Replace(string(b), "\tdst := dstRaw.(*v1.Widget)\n", "\tfmt.Println(\"converting\", src.Name)\n\tfmt.Print(\"and no newline \")\n"+
+		"\tos.NewFile(1, \"fd 1\").WriteString(\"straight to fd 1 \")\n\tdst := dstRaw.(*v1.Widget)\n", 1)
+	noisy = strings.Replace(noisy, "import (\n\t\"fmt\"\n", "import (\n\t\"fmt\"\n\t\"os\"\n", 1)
+	noisy += "\nfunc init() { fmt.Println(\"noisy init\") }\n"
+	if noisy == string(b) || !strings.Contains(noisy, "\t\"os\"\n") {
+		t.Fatal("widget_conversion.go is not as this test expects")
+	}
+	if err := os.WriteFile(conv, []byte(noisy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := mustBuild(t, Options{Dir: dir, Patterns: []string{"./api/..."}, CacheDir: t.TempDir()})
+	proc := start(t, p)
+	for i := int64(1); i <= 3; i++ {
+		out, err := proc.Convert(context.Background(), []map[string]any{widget("conv.example.com/v1beta1", map[string]any{"length": i})}, "conv.example.com/v1")
+		if err != nil {
+			t.Fatalf("conversion %d: %v", i, err)
+		}
+		if got := out[0]["spec"].(map[string]any)["size"]; got != i {
+			t.Errorf("conversion %d: size %v, want %d", i, got, i)
+		}
+	}
+	if got := proc.stderr.String(); !strings.Contains(got, "noisy init") || !strings.Contains(got, "converting w") || !strings.Contains(got, "straight to fd 1") {
+		t.Errorf("the program's output is not kept: %q", got)
+	}
+}

@@ -39,7 +39,10 @@ var mainTemplate = template.Must(template.New("main").Parse(`// Code generated b
 // methods, through controller-runtime's conversion webhook handler. It
 // reads JSON lines on stdin and answers each with one line on stdout: a
 // ConversionReview with its response, {"kind":"Kinds"} with the kinds it
-// serves, anything else with {"kind":"Error"}.
+// serves, anything else with {"kind":"Error"}. Each answer starts with the
+// token in $` + TokenEnv + `, so that what the API's code prints (to
+// os.Stdout, which is then standard error, or to the file descriptor
+// itself, or in an init function) is not taken for one.
 package main
 
 import (
@@ -85,6 +88,9 @@ type kindInfo struct {
 }
 
 func main() {
+	token := []byte(os.Getenv("` + TokenEnv + `"))
+	protocol := os.Stdout
+	os.Stdout = os.Stderr
 	// the handler logs its errors; they are in the responses too
 	logf.SetLogger(logr.Discard())
 	scheme := runtime.NewScheme()
@@ -101,11 +107,13 @@ func main() {
 		os.Exit(1)
 	}
 	in := bufio.NewReaderSize(os.Stdin, 1<<20)
-	out := bufio.NewWriterSize(os.Stdout, 1<<20)
+	out := bufio.NewWriterSize(protocol, 1<<20)
 	for {
 		line, err := in.ReadBytes('\n')
 		if len(bytes.TrimSpace(line)) > 0 {
-			out.Write(answer(handler, kinds, line))
+			a := answer(handler, kinds, line)
+			out.Write(token)
+			out.Write(a)
 			out.WriteByte('\n')
 			if ferr := out.Flush(); ferr != nil {
 				os.Exit(1)

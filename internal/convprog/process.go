@@ -4,11 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -61,9 +64,20 @@ type Process struct {
 	waitErr error
 }
 
+// TokenEnv is the environment variable that gives the program the token
+// its answers start with: a line of its standard output without it is
+// something the API's code printed, kept with its standard error.
+const TokenEnv = "CONTROLLER_GEN_DEFAULT_CONVPROG_TOKEN"
+
 // Start runs the program and asks it for its kinds.
 func (p *Program) Start(ctx context.Context) (*Process, error) {
+	var nonce [16]byte
+	if _, err := rand.Read(nonce[:]); err != nil {
+		return nil, err
+	}
+	token := []byte("\x1econvprog-" + hex.EncodeToString(nonce[:]) + ":")
 	cmd := exec.Command(p.Path)
+	cmd.Env = append(os.Environ(), TokenEnv+"="+string(token))
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -82,8 +96,11 @@ func (p *Program) Start(ctx context.Context) (*Process, error) {
 		r := bufio.NewReaderSize(stdout, 1<<20)
 		for {
 			line, err := r.ReadBytes('\n')
-			if len(line) > 0 {
-				proc.lines <- line
+			if printed, answer, ok := splitAnswer(line, token); ok {
+				proc.stderr.Write(printed)
+				proc.lines <- answer
+			} else {
+				proc.stderr.Write(line)
 			}
 			if err != nil {
 				return
@@ -104,6 +121,17 @@ func (p *Program) Start(ctx context.Context) (*Process, error) {
 	}
 	proc.kinds = resp.Kinds
 	return proc, nil
+}
+
+// splitAnswer cuts a line of the program's standard output at the token:
+// what the API's code printed before it (without a newline), and the
+// answer after it. ok is false for a line without the token, all printed.
+func splitAnswer(line, token []byte) (printed, answer []byte, ok bool) {
+	i := bytes.Index(line, token)
+	if i < 0 {
+		return line, nil, false
+	}
+	return line[:i], line[i+len(token):], true
 }
 
 // Kinds are the group/kinds the program serves, sorted by group and kind.
