@@ -363,19 +363,9 @@ func TestCache(t *testing.T) {
 // TestCompileError: a compile error names the user's file, line and
 // column relative to the current directory, as go vet does.
 func TestCompileError(t *testing.T) {
-	dir := copyModule(t)
-	name := filepath.Join(dir, "api", "v1beta1", "widget_conversion.go")
-	b, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	broken := strings.Replace(string(b), "dst.Spec.Size = src.Spec.Length", "dst.Spec.Size = src.Spec.Lenght", 1)
-	if broken == string(b) {
-		t.Fatal("the test API's ConvertTo changed: fix the test")
-	}
-	if err := os.WriteFile(name, []byte(broken), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, broken := editConversion(t, func(src string) string {
+		return strings.Replace(src, "dst.Spec.Size = src.Spec.Length", "dst.Spec.Size = src.Spec.Lenght", 1)
+	})
 	var line, col int
 	for i, l := range strings.Split(broken, "\n") {
 		if c := strings.Index(l, "src.Spec.Lenght"); c >= 0 {
@@ -383,7 +373,7 @@ func TestCompileError(t *testing.T) {
 		}
 	}
 	t.Chdir(dir)
-	_, err = testBuild(t, Options{Patterns: []string{"./api/..."}, CacheDir: t.TempDir()})
+	_, err := testBuild(t, Options{Patterns: []string{"./api/..."}, CacheDir: t.TempDir()})
 	var be *BuildError
 	if !errors.As(err, &be) {
 		t.Fatalf("Build of a broken API: %v, want a *BuildError", err)
@@ -423,25 +413,16 @@ func TestMain(m *testing.M) {
 
 // TestNoisyAPI: an API whose code writes to standard output (a package's
 // init, and ConvertTo, with and without a newline, through os.Stdout and
-// to file descriptor 1, as debugging prints do) converts as a quiet one: what it prints is not taken for an answer,
-// and lands in what Process keeps of the program's output.
+// to file descriptor 1, as debugging prints do) converts as a quiet one:
+// what it prints is not taken for an answer, and lands in what Process
+// keeps of the program's output.
 func TestNoisyAPI(t *testing.T) {
-	dir := copyModule(t)
-	conv := filepath.Join(dir, "api", "v1beta1", "widget_conversion.go")
-	b, err := os.ReadFile(conv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	noisy := strings.Replace(string(b), "\tdst := dstRaw.(*v1.Widget)\n", "\tfmt.Println(\"converting\", src.Name)\n\tfmt.Print(\"and no newline \")\n"+
-		"\tos.NewFile(1, \"fd 1\").WriteString(\"straight to fd 1 \")\n\tdst := dstRaw.(*v1.Widget)\n", 1)
-	noisy = strings.Replace(noisy, "import (\n\t\"fmt\"\n", "import (\n\t\"fmt\"\n\t\"os\"\n", 1)
-	noisy += "\nfunc init() { fmt.Println(\"noisy init\") }\n"
-	if noisy == string(b) || !strings.Contains(noisy, "\t\"os\"\n") {
-		t.Fatal("widget_conversion.go is not as this test expects")
-	}
-	if err := os.WriteFile(conv, []byte(noisy), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, _ := editConversion(t, func(src string) string {
+		src = strings.Replace(src, "\tdst := dstRaw.(*v1.Widget)\n", "\tfmt.Println(\"converting\", src.Name)\n\tfmt.Print(\"and no newline \")\n"+
+			"\tos.NewFile(1, \"fd 1\").WriteString(\"straight to fd 1 \")\n\tdst := dstRaw.(*v1.Widget)\n", 1)
+		src = strings.Replace(src, "import (\n\t\"fmt\"\n", "import (\n\t\"fmt\"\n\t\"os\"\n", 1)
+		return src + "\nfunc init() { fmt.Println(\"noisy init\") }\n"
+	})
 	p := mustBuild(t, Options{Dir: dir, Patterns: []string{"./api/..."}, CacheDir: t.TempDir()})
 	proc := start(t, p)
 	for i := int64(1); i <= 3; i++ {
@@ -456,4 +437,24 @@ func TestNoisyAPI(t *testing.T) {
 	if got := proc.stderr.String(); !strings.Contains(got, "noisy init") || !strings.Contains(got, "converting w") || !strings.Contains(got, "straight to fd 1") {
 		t.Errorf("the program's output is not kept: %q", got)
 	}
+}
+
+// editConversion copies the test API's module and rewrites its v1beta1
+// widget_conversion.go with edit, which must change it; it returns the
+// copy's directory and the new source.
+func editConversion(t *testing.T, edit func(string) string) (dir, src string) {
+	t.Helper()
+	dir = copyModule(t)
+	name := filepath.Join(dir, "api", "v1beta1", "widget_conversion.go")
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src = edit(string(b)); src == string(b) {
+		t.Fatal("the test API's widget_conversion.go is not as the test expects: fix the test")
+	}
+	if err := os.WriteFile(name, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, src
 }
