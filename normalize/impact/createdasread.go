@@ -87,7 +87,7 @@ var createdAsReadSkips atomic.Int64
 //     it spends no more of the cost budget than the no-op update, at
 //     every rule.
 func statusWriteOnly(rules alikeRules, obj map[string]any, noop *Update) bool {
-	return noop != nil && len(noop.Problems) == 0 && statusBlindRoot(rules.root) && !rules.tree.optionalOldSelfAt(obj)
+	return noop != nil && len(noop.Problems) == 0 && statusBlindRoot(rules.root) && !ruleAt(rules.root, obj, hasOptionalOldSelf)
 }
 
 // statusBlindRoot says that a root schema's own keywords do not depend on
@@ -156,13 +156,8 @@ func validatesAlike(old, new *apiextensionsv1.CustomResourceDefinition, version 
 		return alikeRules{ok: true}
 	}
 	for _, s := range []*apiextensionsv1.JSONSchemaProps{ov.Schema.OpenAPIV3Schema, nv.Schema.OpenAPIV3Schema} {
-		if s == nil {
-			continue
-		}
-		for _, rule := range s.XValidations {
-			if usesOldSelf(rule) {
-				return alikeRules{}
-			}
+		if s != nil && slices.ContainsFunc(s.XValidations, usesOldSelf) {
+			return alikeRules{}
 		}
 	}
 	return alikeRules{ok: true, tree: pairSchemas(ov.Schema.OpenAPIV3Schema, nv.Schema.OpenAPIV3Schema), root: nv.Schema.OpenAPIV3Schema}

@@ -20,8 +20,6 @@ type ruleTree struct {
 	// needs are the fields NEW requires and OLD does not: a value that
 	// lacks one is refused by NEW, whatever OLD said.
 	needs []string
-	// optionalOldSelf: a CEL rule of the node has optionalOldSelf.
-	optionalOldSelf bool
 	// fields pairs the schemas of the fields either side lists in its
 	// properties; other pairs those of any other field (the additional
 	// properties' schemas); items those of an array's items.
@@ -44,9 +42,6 @@ func pairSchemas(old, new *apiextensionsv1.JSONSchemaProps) *ruleTree {
 		return &ruleTree{differ: true}
 	}
 	t := &ruleTree{fields: map[string]*ruleTree{}, needs: needs}
-	for _, rule := range new.XValidations {
-		t.optionalOldSelf = t.optionalOldSelf || rule.OptionalOldSelf != nil && *rule.OptionalOldSelf
-	}
 	for _, props := range []map[string]apiextensionsv1.JSONSchemaProps{old.Properties, new.Properties} {
 		for k := range props {
 			if _, done := t.fields[k]; !done {
@@ -107,36 +102,6 @@ func (t *ruleTree) judgesAlike(v any) bool {
 		}
 	}
 	return true
-}
-
-// optionalOldSelfAt says whether a CEL rule at a node of v has
-// optionalOldSelf, on a tree that judges v alike.
-func (t *ruleTree) optionalOldSelfAt(v any) bool {
-	if t == nil || t.differ {
-		return false
-	}
-	if t.optionalOldSelf {
-		return true
-	}
-	switch v := v.(type) {
-	case map[string]any:
-		for k, x := range v {
-			c, listed := t.fields[k]
-			if !listed {
-				c = t.other
-			}
-			if c.optionalOldSelfAt(x) {
-				return true
-			}
-		}
-	case []any:
-		for _, x := range v {
-			if t.items.optionalOldSelfAt(x) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // noStricterOwnKeywords compares the keywords of two nodes that apply to

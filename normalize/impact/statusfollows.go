@@ -1,6 +1,7 @@
 package impact
 
 import (
+	"slices"
 	"sync/atomic"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -46,7 +47,7 @@ func statusUpdateFollows(newDef *definition, version string, obj map[string]any,
 		return false
 	}
 	root := v.Schema.OpenAPIV3Schema
-	if rulesUseOldSelf(root) || usesOldSelfAt(fieldSchema(root, "status"), obj["status"]) {
+	if slices.ContainsFunc(root.XValidations, usesOldSelf) || ruleAt(fieldSchema(root, "status"), obj["status"], usesOldSelf) {
 		return false
 	}
 	statusUpdateSkips.Add(1)
@@ -57,25 +58,25 @@ func statusUpdateFollows(newDef *definition, version string, obj map[string]any,
 // statusUpdateFollows spared.
 var statusUpdateSkips atomic.Int64
 
-// usesOldSelfAt says whether a CEL rule at a node of v, of schema s, may
-// read oldSelf (usesOldSelf).
-func usesOldSelfAt(s *apiextensionsv1.JSONSchemaProps, v any) bool {
+// ruleAt says whether a CEL rule of a node of v, of schema s, satisfies
+// pred.
+func ruleAt(s *apiextensionsv1.JSONSchemaProps, v any, pred func(apiextensionsv1.ValidationRule) bool) bool {
 	if s == nil {
 		return false
 	}
-	if rulesUseOldSelf(s) {
+	if slices.ContainsFunc(s.XValidations, pred) {
 		return true
 	}
 	switch v := v.(type) {
 	case map[string]any:
 		for k, x := range v {
-			if usesOldSelfAt(fieldSchema(s, k), x) {
+			if ruleAt(fieldSchema(s, k), x, pred) {
 				return true
 			}
 		}
 	case []any:
 		for _, x := range v {
-			if usesOldSelfAt(itemSchema(s), x) {
+			if ruleAt(itemSchema(s), x, pred) {
 				return true
 			}
 		}
@@ -83,13 +84,7 @@ func usesOldSelfAt(s *apiextensionsv1.JSONSchemaProps, v any) bool {
 	return false
 }
 
-// rulesUseOldSelf says whether one of a node's own CEL rules may read
-// oldSelf.
-func rulesUseOldSelf(s *apiextensionsv1.JSONSchemaProps) bool {
-	for _, rule := range s.XValidations {
-		if usesOldSelf(rule) {
-			return true
-		}
-	}
-	return false
+// hasOptionalOldSelf says whether a rule has optionalOldSelf.
+func hasOptionalOldSelf(rule apiextensionsv1.ValidationRule) bool {
+	return rule.OptionalOldSelf != nil && *rule.OptionalOldSelf
 }
