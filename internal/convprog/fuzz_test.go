@@ -4,16 +4,20 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"testing"
+	"time"
 )
 
 // answering is a fake program's standard input: each request line it is
-// written is answered, on lines, by answer with "UID" replaced by the
-// request's UID (when it has one), cut at its first newline as the
-// reader of the real program's output cuts it.
+// written is answered on out, the fake's standard output, with output,
+// "UID" replaced by the request's UID (when it has one), then the token,
+// the answer ("UID" replaced too) and a newline, as the program writes it
+// after what the API's code printed.
 type answering struct {
-	answer []byte
-	lines  chan []byte
+	output, answer, token []byte
+	out                   *io.PipeWriter
 }
 
 func (a *answering) Write(p []byte) (int, error) {
@@ -23,19 +27,20 @@ func (a *answering) Write(p []byte) (int, error) {
 		} `json:"request"`
 	}
 	_ = json.Unmarshal(p, &req)
-	line := bytes.ReplaceAll(a.answer, []byte("UID"), []byte(req.Request.UID))
-	if i := bytes.IndexByte(line, '\n'); i >= 0 {
-		line = line[:i+1]
-	}
-	a.lines <- line
+	uid := []byte(req.Request.UID)
+	line := bytes.ReplaceAll(a.output, []byte("UID"), uid)
+	line = append(append(line, a.token...), bytes.ReplaceAll(a.answer, []byte("UID"), uid)...)
+	go a.out.Write(append(line, '\n'))
 	return len(p), nil
 }
 
-func (a *answering) Close() error { return nil }
+func (a *answering) Close() error { return a.out.Close() }
 
-// FuzzConvertAnswer: whatever line the conversion program answers a
-// ConversionReview with, Convert returns an error, or as many objects as
-// it sent, each a JSON object; it never panics.
+// FuzzConvertAnswer: whatever the conversion program writes to its
+// standard output for a ConversionReview (output the API's code printed,
+// then the token and an answer), read as Start reads it (readAnswers),
+// Convert returns an error, or as many objects as it sent, each a JSON
+// object; it never panics.
 func FuzzConvertAnswer(f *testing.F) {
 	for _, seed := range []string{
 		`{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","response":{"uid":"UID","convertedObjects":[{"apiVersion":"a.example.com/v2","kind":"K","metadata":{"name":"x"}}],"result":{"status":"Success"}}}`,
@@ -46,18 +51,31 @@ func FuzzConvertAnswer(f *testing.F) {
 		`{"kind":"ConversionReview","response":{"uid":"other","result":{"status":"Success"}}}`,
 		`{"kind":"ConversionReview"}`,
 		`{"kind":"Error","message":"bad request"}`,
-		`null`, `[]`, `{`, "noisy\n{}",
+		`null`, `[]`, `{`, `{}`, ``,
 	} {
-		f.Add([]byte(seed))
-	}
-	f.Fuzz(func(t *testing.T, answer []byte) {
-		if len(answer) == 0 || answer[0] == '\n' {
-			t.Skip("the reader hands out no empty line")
+		for _, output := range []string{"", "printed\n", "no newline ", "UID\nand more "} {
+			f.Add([]byte(output), []byte(seed))
 		}
-		a := &answering{answer: answer, lines: make(chan []byte, 1)}
-		p := &Process{stdin: a, lines: a.lines, stderr: &tailBuffer{max: 1 << 10}}
+	}
+	f.Fuzz(func(t *testing.T, output, answer []byte) {
+		token := []byte("\x1econvprog-fuzz:")
+		if bytes.Contains(output, token) || bytes.IndexByte(answer, '\n') >= 0 {
+			t.Skip("the token is the program's own, and its answers are one line of JSON")
+		}
+		r, w := io.Pipe()
+		lines := make(chan []byte, 1)
+		stderr := &tailBuffer{max: 1 << 10}
+		go readAnswers(r, token, lines, stderr)
+		a := &answering{output: output, answer: answer, token: token, out: w}
+		defer a.Close()
+		p := &Process{stdin: a, lines: lines, stderr: stderr}
 		objs := []map[string]any{{"apiVersion": "a.example.com/v1", "kind": "K", "metadata": map[string]any{"name": "x"}}}
-		out, err := p.Convert(context.Background(), objs, "a.example.com/v2")
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		out, err := p.Convert(ctx, objs, "a.example.com/v2")
+		if errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("no answer read: output %q, answer %q", output, answer)
+		}
 		if err != nil {
 			return
 		}

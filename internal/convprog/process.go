@@ -91,22 +91,7 @@ func (p *Program) Start(ctx context.Context) (*Process, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting the conversion program %s: %w", p.Path, err)
 	}
-	go func() {
-		defer close(proc.lines)
-		r := bufio.NewReaderSize(stdout, 1<<20)
-		for {
-			line, err := r.ReadBytes('\n')
-			if printed, answer, ok := splitAnswer(line, token); ok {
-				proc.stderr.Write(printed)
-				proc.lines <- answer
-			} else {
-				proc.stderr.Write(line)
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
+	go readAnswers(stdout, token, proc.lines, proc.stderr)
 	var resp struct {
 		Kind  string `json:"kind"`
 		Kinds []Kind `json:"kinds"`
@@ -121,6 +106,26 @@ func (p *Program) Start(ctx context.Context) (*Process, error) {
 	}
 	proc.kinds = resp.Kinds
 	return proc, nil
+}
+
+// readAnswers reads the program's standard output line by line until it
+// ends, then closes lines: each answer (after the token) goes to lines,
+// what the API's code printed to printed.
+func readAnswers(stdout io.Reader, token []byte, lines chan<- []byte, printed io.Writer) {
+	defer close(lines)
+	r := bufio.NewReaderSize(stdout, 1<<20)
+	for {
+		line, err := r.ReadBytes('\n')
+		if before, answer, ok := splitAnswer(line, token); ok {
+			printed.Write(before)
+			lines <- answer
+		} else {
+			printed.Write(line)
+		}
+		if err != nil {
+			return
+		}
+	}
 }
 
 // splitAnswer cuts a line of the program's standard output at the token:
