@@ -135,8 +135,10 @@ func TestGoldensPassAPIServerValidation(t *testing.T) {
 }
 
 // TestStructPointersAccepted: for KEP-1929's "Struct pointers" example,
-// controller-tools writes a CRD the apiserver rejects; ours is accepted and
-// defaults objects the same way.
+// whose SubLevel.Number has a default and no +optional (so the schema
+// requires it), controller-tools writes a CRD the apiserver rejects (the
+// entry default leaves number out); ours is accepted and defaults objects
+// the same way (dropRequiredCoveredByDefaults).
 func TestStructPointersAccepted(t *testing.T) {
 	const pkg = "../testdata/api/structpointers/..."
 	theirs := generate(t, crd.Generator{}, false, pkg)
@@ -244,7 +246,8 @@ func TestExplain(t *testing.T) {
 		`FrigateSpec.Hull (spec.hull): no default: omitzero: Go clients leave the zero struct out, and no default below it would change it [explain]`,
 		`FrigateSpec.Rigging (spec.rigging): default {"knots":12} from implicit-struct-default: a non-pointer struct: {} is refused, so {} with the defaults below it applied [explain]`,
 		`Deck.Colour (spec.deck.colour): default "blue" from +default [explain]`,
-		`Frigate.Spec (spec): no default: no marker, and the field is +required: clients must send it [explain]`,
+		`Frigate.Spec (spec): no default: no marker, and the schema requires the field (the field is +required): the apiserver defaults before it validates, ` +
+			`so a default would let a manifest that leaves the field out, or misspells it, through. Mark it +optional to give it an implicit default [explain]`,
 	} {
 		if !strings.Contains(res.diags, want) {
 			t.Errorf("explain lacks %q:\n%s", want, res.diags)
@@ -266,7 +269,7 @@ func TestLintIsTheGenerators(t *testing.T) {
 	lintRules := map[string]bool{
 		"omitempty-struct": true, "struct-default-not-empty": true, "default-needs-omitempty": true,
 		"invalid-default": true, "unresolved-ref": true, "default-type-mismatch": true, "conflicting-defaults": true,
-		"duplicate-markers": true, "inline-default": true, "recursive-default": true,
+		"duplicate-markers": true, "inline-default": true, "recursive-default": true, "default-on-required": true,
 	}
 	line := regexp.MustCompile(`^(\S+?):(\d+):(\d+): (\w+): (\S+)(?: \([^)]*\))?: (.*) \[([\w-]+)\]$`)
 	key := func(file, l, c, sev, goPath, msg, rule string) string {

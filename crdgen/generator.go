@@ -157,6 +157,9 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 	defer b.release()
 	if boolOpt(g.Explain, false) {
 		b.d.model.Explain(DiagnosticsOutput)
+		for _, m := range b.d.requiredMismatch {
+			fmt.Fprintf(DiagnosticsOutput, "note: %s, not as the Go code predicts it (lint and defaults follow the Go code): please report it [explain-required]\n", m)
+		}
 	}
 	if b.d.diags.Report(DiagnosticsOutput, boolOpt(g.Verbose, false), "crd:verbose=true") {
 		return fmt.Errorf("crd: errors in defaults; no CRD was written")

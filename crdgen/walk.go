@@ -41,6 +41,11 @@ type defaulter struct {
 	// the property without a type: the apiserver's errors there are theirs.
 	recursive   []model.Finding
 	recursiveAt map[string]bool
+	// requiredMismatch are the fields where model.SchemaRequired, which
+	// the lint and the Go-only checks use, disagrees with the `required`
+	// controller-gen wrote; the decision follows the schema, and tests
+	// require none.
+	requiredMismatch []string
 }
 
 func newDefaulter(p *crd.Parser, col *ctmarkers.Collector, roots []*loader.Package, opts options) *defaulter {
@@ -151,19 +156,23 @@ func (d *defaulter) structNode(s *apiextensionsv1.JSONSchemaProps, id model.Type
 		if !ok {
 			continue
 		}
-		d.field(&prop, f, l.property(f.Tag.Name))
+		required := slices.Contains(s.Required, f.Tag.Name)
+		if required != d.model.SchemaRequired(f) {
+			d.requiredMismatch = append(d.requiredMismatch, fmt.Sprintf("%s (%s): required %v in the schema", f.GoPath(), l.property(f.Tag.Name).jpath, required))
+		}
+		d.field(&prop, f, l.property(f.Tag.Name), required)
 		s.Properties[f.Tag.Name] = prop
 	}
 }
 
 // field walks below one property, then takes its decision: children come
 // first, so that a parent's default is decided with its children's.
-func (d *defaulter) field(prop *apiextensionsv1.JSONSchemaProps, f *model.Field, l loc) {
+func (d *defaulter) field(prop *apiextensionsv1.JSONSchemaProps, f *model.Field, l loc, required bool) {
 	below := l
 	below.inherit = d.model.Below(f, l.inherit)
 	below.via = f
 	d.descend(prop, f.Shape, f.Pkg, below)
-	dec := d.model.Decide(prop, f, l.inherit, l.jpath)
+	dec := d.model.Decide(prop, f, l.inherit, l.jpath, required)
 	d.apply(prop, dec, l, f.Pos(), f.GoPath(), d.model.Own(f.Pkg))
 }
 

@@ -90,15 +90,18 @@ func loadValuesHarness(t testing.TB) *valuesHarness {
 
 // valueOutcome is what the generators make of one +default on one field.
 type valueOutcome struct {
-	field    string            // JSON name
-	refused  string            // the error, at file:line, when refused
-	crd      []byte            // the CRD's default
-	lit      string            // the Go expression the defaulter assigns
-	mainLit  string            // the same, written in a package main
-	imports  map[string]string // of mainLit
-	goJSON   []byte            // the Go value, evaluated as the compiler does, encoded by encoding/json
-	apiJSON  []byte            // the CRD default as the apiserver stores it, encoded as it writes objects
-	goSource string            // the statement of the generated code
+	field   string            // JSON name
+	refused string            // the error, at file:line, when refused
+	crd     []byte            // the CRD's default
+	lit     string            // the Go expression the defaulter assigns
+	mainLit string            // the same, written in a package main
+	imports map[string]string // of mainLit
+	goJSON  []byte            // the Go value, evaluated as the compiler does, encoded by encoding/json
+	apiJSON []byte            // the CRD default as the apiserver stores it, encoded as it writes objects
+	// readJSON is apiJSON as a Go client reads it: decoded into the
+	// field's Go type, then encoded as that client would send it
+	readJSON []byte
+	goSource string // the statement of the generated code
 }
 
 // run takes the decision the crd and defaults generators take for
@@ -134,7 +137,7 @@ func (h *valuesHarness) run(t testing.TB, field, text string) valueOutcome {
 	marked.Markers[markers.DefaultName] = []any{markers.FieldDefault{Default: markers.Default(strings.TrimSpace(text))}}
 	orig := h.spec.Properties[field]
 	prop := orig.DeepCopy()
-	d := dm.Decide(prop, &marked, nil, "spec."+field)
+	d := dm.Decide(prop, &marked, nil, "spec."+field, dm.SchemaRequired(&marked))
 	for _, fnd := range d.Findings {
 		if fnd.Sev == model.Error {
 			if !fnd.Pos.IsValid() || fnd.Pos.Line == 0 || fnd.Pos.Filename == "" {
@@ -202,14 +205,23 @@ func (h *valuesHarness) run(t testing.TB, field, text string) valueOutcome {
 	if err != nil {
 		t.Fatal(err)
 	}
+	read := reflect.New(ft.Type)
+	if err := json.Unmarshal(out.apiJSON, read.Interface()); err != nil {
+		t.Fatalf("+default=%s on %s: a Go client cannot read what the apiserver stores, %s: %v", text, field, out.apiJSON, err)
+	}
+	if out.readJSON, err = json.Marshal(read.Elem().Interface()); err != nil {
+		t.Fatal(err)
+	}
 	return out
 }
 
 // FuzzDefaultValues is the differential target on marker values × Go
 // kinds: for `+default=<text>` on a field of each kind of
 // testdata/numbers/v1, the generators either refuse it with an error at
-// the marker's file:line, or the value the Go defaulter sets, encoded by
-// encoding/json, is the CRD default as the apiserver stores it. Nothing
+// the marker's file:line, or the value the Go defaulter sets is the value
+// a Go client reads from what the apiserver stores for the CRD default
+// (both encoded by encoding/json: the CRD keeps the author's literal,
+// "60s", which Go reads as the duration it writes "1m0s"). Nothing
 // panics, and the emitted expression compiles (evalLit applies the
 // compiler's rules for constants: go/constant, which the compiler uses;
 // TestEmittedValuesCompile compiles the seed corpus's for real).
@@ -227,9 +239,9 @@ func FuzzDefaultValues(f *testing.F) {
 		if o.refused != "" {
 			return
 		}
-		if !sameJSON(o.goJSON, o.apiJSON) {
-			t.Fatalf("+default=%s on %s: the Go defaulter sets %s (`%s`), the apiserver stores %s (CRD default %s)",
-				text, field, o.goJSON, o.lit, o.apiJSON, o.crd)
+		if !sameJSON(o.goJSON, o.readJSON) {
+			t.Fatalf("+default=%s on %s: the Go defaulter sets %s (`%s`), a Go client reads %s where the apiserver stores %s (CRD default %s)",
+				text, field, o.goJSON, o.lit, o.readJSON, o.apiJSON, o.crd)
 		}
 	})
 }

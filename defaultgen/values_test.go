@@ -43,13 +43,13 @@ func TestDefaultValues(t *testing.T) {
 		{field: "float64", text: "0.12345678901234567890123", crd: "0.12345678901234568", lit: "0.12345678901234568"},
 		{field: "float64", text: "1e21", crd: "1e+21", lit: "1e+21"},
 		{field: "ptrFloat32", text: "0.1", crd: "0.1", lit: "defaultsPtr(float32(0.1))"},
-		// known types, written as Go writes them
-		{field: "quantity", text: `"1000m"`, crd: `"1"`, lit: `resource.MustParse("1")`},
-		{field: "duration", text: `"60s"`, crd: `"1m0s"`, lit: "&metav1.Duration{Duration: 60000000000}"},
+		// known types: the CRD keeps the author's literal, Go sets the value it decodes to
+		{field: "quantity", text: `"1000m"`, crd: `"1000m"`, lit: `resource.MustParse("1")`},
+		{field: "duration", text: `"60s"`, crd: `"60s"`, lit: "&metav1.Duration{Duration: 60000000000}"},
 
-		{field: "time", text: `"2020-01-01T00:00:00+01:00"`, crd: `"2019-12-31T23:00:00Z"`, lit: "&metav1.Time{Time: time.Unix(1577833200, 0)}"},
+		{field: "time", text: `"2020-01-01T00:00:00+01:00"`, crd: `"2020-01-01T00:00:00+01:00"`, lit: "&metav1.Time{Time: time.Unix(1577833200, 0)}"},
 		{field: "endpoint", text: `{"name": "http", "port": 80, "weight": 0.5, "limit": "0.5"}`,
-			crd: `{"limit":"500m","name":"http","port":80,"weight":0.5}`,
+			crd: `{"limit":"0.5","name":"http","port":80,"weight":0.5}`,
 			lit: `&Endpoint{Limit: defaultsPtr(resource.MustParse("500m")), Name: "http", Port: 80, Weight: defaultsPtr(float32(0.5))}`},
 		{field: "endpoints", text: `[{"port": 1e2}, {"name": "b", "weight": null}]`, crd: `[{"port":100},{"name":"b"}]`,
 			lit: `[]Endpoint{Endpoint{Port: 100}, Endpoint{Name: "b"}}`},
@@ -88,8 +88,8 @@ func TestDefaultValues(t *testing.T) {
 			t.Errorf("+default=%s on %s: refused: %s", tc.text, tc.field, o.refused)
 		case tc.err == "" && (string(o.crd) != tc.crd || o.lit != tc.lit):
 			t.Errorf("+default=%s on %s: CRD default %s, Go `%s`; want %s, `%s`", tc.text, tc.field, o.crd, o.lit, tc.crd, tc.lit)
-		case tc.err == "" && !sameJSON(o.goJSON, o.apiJSON):
-			t.Errorf("+default=%s on %s: Go sets %s, the apiserver stores %s", tc.text, tc.field, o.goJSON, o.apiJSON)
+		case tc.err == "" && !sameJSON(o.goJSON, o.readJSON):
+			t.Errorf("+default=%s on %s: Go sets %s, a Go client reads %s from what the apiserver stores (%s)", tc.text, tc.field, o.goJSON, o.readJSON, o.apiJSON)
 		}
 	}
 }
@@ -128,8 +128,8 @@ func TestEmittedValuesCompile(t *testing.T) {
 		goField := fieldSel(t, o.field)
 		fmt.Fprintf(&body, "\t{\n\t\tvar s numbersv1.Spec\n\t\ts.%s = %s\n\t\tb, err := json.Marshal(s.%s)\n\t\tif err != nil {\n\t\t\tpanic(err)\n\t\t}\n\t\tfmt.Println(string(b))\n\t}\n",
 			goField, o.mainLit, goField)
-		if !sameJSON(o.goJSON, o.apiJSON) {
-			t.Errorf("%s: evalLit %s, apiserver %s", filepath.Base(p), o.goJSON, o.apiJSON)
+		if !sameJSON(o.goJSON, o.readJSON) {
+			t.Errorf("%s: evalLit %s, read from the apiserver's %s: %s", filepath.Base(p), o.goJSON, o.apiJSON, o.readJSON)
 		}
 		want = append(want, string(o.goJSON))
 		names = append(names, filepath.Base(p))

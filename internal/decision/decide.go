@@ -165,8 +165,10 @@ func (m *Model) keep(d *Decision) {
 
 // Decide takes the decision for f, whose generated property is prop (with
 // the defaults below it already decided), at jpath, where inherit is the
-// +implicitDefaults setting of an enclosing field or type.
-func (m *Model) Decide(prop *apiextensionsv1.JSONSchemaProps, f *model.Field, inherit *bool, jpath string) *Decision {
+// +implicitDefaults setting of an enclosing field or type, and required
+// says that the enclosing schema lists the property in `required` (which
+// model.SchemaRequired predicts from the Go code alone).
+func (m *Model) Decide(prop *apiextensionsv1.JSONSchemaProps, f *model.Field, inherit *bool, jpath string, required bool) *Decision {
 	d := &Decision{Field: f, JPath: jpath}
 	defer m.keep(d)
 	c := m.CheckField(f, prop)
@@ -177,8 +179,9 @@ func (m *Model) Decide(prop *apiextensionsv1.JSONSchemaProps, f *model.Field, in
 	case c.Refused:
 	case !m.ImplicitFor(f, inherit):
 		d.Why = "no marker, and implicit defaults are off here (+implicitDefaults=false or crd:implicitDefaults=false)"
-	case f.Required():
-		d.Why = "no marker, and the field is +required: clients must send it"
+	case required || m.RequiredNoImplicit(f):
+		d.Rule = model.RuleRequired
+		d.Why = requiredWhy(f)
 	case implicitStructApplies(prop, f.Shape):
 		m.decideStruct(d, prop)
 	case f.Shape.Kind == model.KindOpaque && !f.Shape.Pointer && !f.Tag.Omits(f.Shape.NonPointerStruct()):
@@ -194,6 +197,17 @@ func (m *Model) Decide(prop *apiextensionsv1.JSONSchemaProps, f *model.Field, in
 	return d
 }
 
+// requiredWhy is why a field the schema requires gets no implicit default
+// (model.RequiredNoImplicit).
+func requiredWhy(f *model.Field) string {
+	by := "controller-gen requires a field without omitempty, omitzero or +optional"
+	if f.Required() {
+		by = "the field is +required"
+	}
+	return "no marker, and the schema requires the field (" + by + "): the apiserver defaults before it validates, " +
+		"so a default would let a manifest that leaves the field out, or misspells it, through. Mark it +optional to give it an implicit default"
+}
+
 // take records the check behind the decision: its findings, at the
 // decision's JSON path, the author's default, and why it is refused.
 func (d *Decision) take(c model.Check) {
@@ -206,10 +220,9 @@ func (d *Decision) take(c model.Check) {
 	}
 }
 
-// writeExplicit decides for the author's default, checked already. With
-// implicit defaults on (KEP-1929's promise that Go clients and the CRD
-// agree), the default is written as a Go client encodes it (goEncoding),
-// and a +default={} on an omitzero struct follows rule 1 for omitzero
+// writeExplicit decides for the author's default, checked already: the
+// CRD carries the author's literal (authorsLiteral). With implicit defaults
+// on, a +default={} on an omitzero struct follows rule 1 for omitzero
 // structs, as if it were implicit: Go clients leave the zero struct out.
 func (m *Model) writeExplicit(d *Decision, prop *apiextensionsv1.JSONSchemaProps) {
 	f, ex := d.Field, d.explicit
@@ -220,9 +233,23 @@ func (m *Model) writeExplicit(d *Decision, prop *apiextensionsv1.JSONSchemaProps
 		return
 	}
 	d.Default, d.value, d.Source = ex.Raw, ex.Value, ex.Source
-	if m.Options().Implicit {
+	if m.Options().Implicit && !authorsLiteral(prop, ex.Raw) {
 		m.asGoEncodes(d, prop, f.Type, f.Pkg)
 	}
+}
+
+// authorsLiteral is the rule for an author's default: the CRD carries the
+// literal the author wrote, byte for byte as controller-gen writes it
+// ("60s" stays "60s", 1 on a quantity stays 1), whenever the apiserver
+// accepts it as the property's default; the Go defaulter sets the Go value
+// that literal decodes to. Go may encode that value in another form
+// ("1m0s"), which the apiserver stores as another string but which every
+// client decodes to the same value: rewriting the literal would only show
+// as a diff against controller-gen at every regeneration. Only a literal
+// the apiserver refuses is rewritten as Go clients send it (asGoEncodes),
+// when that form is accepted.
+func authorsLiteral(prop *apiextensionsv1.JSONSchemaProps, raw []byte) bool {
+	return len(tryDefault(prop, raw, true)) == 0
 }
 
 // asGoEncodes rewrites a default as a Go client encodes it, when the
@@ -230,7 +257,9 @@ func (m *Model) writeExplicit(d *Decision, prop *apiextensionsv1.JSONSchemaProps
 // field without omitempty that has no default of its own, left out of the
 // author's value, or a zero value that omitempty leaves out; at any depth,
 // a quantity, duration or time in another form than Go writes it ("0.5"
-// for a quantity Go writes "500m").
+// for a quantity Go writes "500m"). It applies only to a literal the
+// apiserver refuses (authorsLiteral), and only when the rewritten value is
+// accepted.
 func (m *Model) asGoEncodes(d *Decision, prop *apiextensionsv1.JSONSchemaProps, t types.Type, pkg *loader.Package) {
 	enc := m.GoEncoding(d.value, t, pkg)
 	// storedAlike stores both as a client's object, whose non-nullable
@@ -240,7 +269,7 @@ func (m *Model) asGoEncodes(d *Decision, prop *apiextensionsv1.JSONSchemaProps, 
 		return
 	}
 	raw, err := json.Marshal(enc)
-	if err != nil {
+	if err != nil || !authorsLiteral(prop, raw) {
 		return
 	}
 	d.Default, d.value = raw, enc
@@ -282,7 +311,7 @@ func (m *Model) DecideElement(s *apiextensionsv1.JSONSchemaProps, sh model.Shape
 	}
 	ex := c.Explicit
 	d.Default, d.value, d.Source = ex.Raw, ex.Value, ex.Source
-	if m.Options().Implicit && sh.Named != nil {
+	if m.Options().Implicit && sh.Named != nil && !authorsLiteral(s, ex.Raw) {
 		m.asGoEncodes(d, s, sh.Named, sh.Ident.Package)
 	}
 	return d
@@ -415,6 +444,11 @@ func (m *Model) decideStruct(d *Decision, prop *apiextensionsv1.JSONSchemaProps)
 		return
 	}
 	d.Why = "the apiserver would refuse {}: " + reason
+	if names := requiredChildren(prop, first); names != nil {
+		d.Why = fmt.Sprintf("an empty %s is not a valid value: the schema requires %s, which no default fills; "+
+			"a manifest that leaves the field out keeps it out, as under controller-gen's CRD", f.Shape.Ident.Name, strings.Join(names, ", "))
+		return
+	}
 	if model.OmitemptyOnStruct(f) != "" {
 		// rule 2's warning on the same field already says to use omitzero,
 		// which fixes this too: one warning, one fix
@@ -423,6 +457,24 @@ func (m *Model) decideStruct(d *Decision, prop *apiextensionsv1.JSONSchemaProps)
 	}
 	d.add(model.Warning, model.RuleImplicitStruct, fmt.Sprintf("implicit default {} (non-pointer struct) skipped: the apiserver would reject it: %s. Fix: %s",
 		reason, structFix(prop, first)), m)
+}
+
+// requiredChildren lists the children whose "Required value" alone made the
+// apiserver refuse {} as prop's default; nil when anything else did. The
+// author asked for those children (RequiredNoImplicit keeps defaults off
+// them), so an empty struct is rightly invalid: nothing to warn about.
+func requiredChildren(prop *apiextensionsv1.JSONSchemaProps, errs field.ErrorList) []string {
+	var names []string
+	for _, e := range errs {
+		name := e.Field[strings.LastIndex(e.Field, ".")+1:]
+		if e.Type != field.ErrorTypeRequired || !slices.Contains(prop.Required, name) {
+			return nil
+		}
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	return names
 }
 
 // structFix is the fix for a refused implicit {} that matches the reason.

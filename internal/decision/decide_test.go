@@ -48,11 +48,16 @@ func TestDecide(t *testing.T) {
 		source   string // part of Source
 		rule     string
 		why      string // part of Why, when there is no default
-		findings []string
+		// inRequired says the enclosing schema requires the property,
+		// whatever the Go code says (the model predicts it otherwise)
+		inRequired bool
+		findings   []string
 	}{
 		{name: "explicit", field: "explicit", prop: ptr(str()), def: `"TCP"`, source: "+default"},
 		{name: "explicit as Go clients encode it", field: "endpoint", prop: endpoint(), def: `{"name":"","port":80}`,
 			source: `+default, written as Go clients encode it: {"name":"","port":80}`},
+		{name: "author's literal kept: duration", field: "timeout", prop: ptr(str()), def: `"60s"`, source: "+kubebuilder:default"},
+		{name: "author's literal kept: quantity", field: "weight", prop: &apiextensionsv1.JSONSchemaProps{XIntOrString: true}, def: `1`, source: "+kubebuilder:default"},
 		{name: "explicit already as Go encodes it", field: "endpointAsGo", prop: endpoint(), def: `{"name":"","port":80}`, source: "+default"},
 		{name: "explicit zero left out as Go does", field: "endpointZeroPort", prop: endpoint(), def: `{"name":""}`,
 			source: `+default, written as Go clients encode it: {"name":""}`},
@@ -75,13 +80,21 @@ func TestDecide(t *testing.T) {
 		{name: "field marker off", field: "off", prop: ptr(str()), why: "implicit defaults are off here"},
 		{name: "inherited off", field: "scalar", prop: ptr(str()), inherit: &off, why: "implicit defaults are off here"},
 		{name: "option off", field: "scalar", prop: ptr(str()), implicit: &off, why: "implicit defaults are off here"},
-		{name: "required", field: "required", prop: ptr(str()), why: "the field is +required: clients must send it"},
+		{name: "required", field: "required", prop: ptr(str()), rule: model.RuleRequired, why: "the schema requires the field (the field is +required)"},
+		{name: "required by the schema", field: "scalar", prop: ptr(str()), inRequired: true, rule: model.RuleRequired, why: "the schema requires the field"},
+		{name: "required by controller-gen", field: "inferredRequired", prop: ptr(str()), rule: model.RuleRequired,
+			why: "the schema requires the field (controller-gen requires a field without omitempty, omitzero or +optional): the apiserver defaults before it validates"},
 
 		{name: "struct {}", field: "struct", prop: obj(map[string]apiextensionsv1.JSONSchemaProps{"name": str(), "count": withDefault(intg(), "0")}, "count"),
 			def: `{}`, rule: model.RuleImplicitStruct, source: "implicit-struct-default: a non-pointer struct"},
-		{name: "struct {} refused: required child", field: "struct", prop: sub(), rule: model.RuleImplicitStruct, why: "the apiserver would refuse {}: default.count: Required value",
-			findings: []string{"warning implicit-struct-default: implicit default {} (non-pointer struct) skipped: the apiserver would reject it: default.count: Required value. " +
-				"Fix: give count a default, add omitzero to the json tag (Go clients then leave the empty struct out), or make the field a pointer, or mark the field +required"}},
+		{name: "struct {} refused: required child, no warning", field: "struct", prop: sub(), rule: model.RuleImplicitStruct,
+			why: "an empty Sub is not a valid value: the schema requires count, which no default fills"},
+		{name: "struct {} refused: required child and more", field: "struct", prop: func() *apiextensionsv1.JSONSchemaProps {
+			s := sub()
+			s.MinProperties = ptr(int64(2))
+			return s
+		}(), rule: model.RuleImplicitStruct, why: "the apiserver would refuse {}",
+			findings: []string{"warning implicit-struct-default: implicit default {} (non-pointer struct) skipped: the apiserver would reject it"}},
 		{name: "struct {} refused: min properties", field: "struct", prop: minProps(obj(map[string]apiextensionsv1.JSONSchemaProps{"name": str(), "count": intg()})),
 			rule: model.RuleImplicitStruct, why: "the apiserver would refuse {}",
 			findings: []string{"warning implicit-struct-default: implicit default {} (non-pointer struct) skipped: the apiserver would reject it: default: Invalid value: 0:  in body should have at least 1 properties. " +
@@ -90,7 +103,7 @@ func TestDecide(t *testing.T) {
 			prop: minProps(obj(map[string]apiextensionsv1.JSONSchemaProps{"name": withDefault(str(), `"x"`), "count": intg()})),
 			def:  `{"name":"x"}`, rule: model.RuleImplicitStruct, source: "a non-pointer struct: {} is refused, so {} with the defaults below it applied"},
 		{name: "struct {} refused, omitempty warns once", field: "omitempty", prop: sub(), rule: model.RuleImplicitStruct,
-			why:      "the apiserver would refuse {}: default.count: Required value (omitempty-struct: use omitzero)",
+			why:      "an empty Sub is not a valid value: the schema requires count",
 			findings: []string{"warning omitempty-struct"}},
 		{name: "omitzero, nothing below", field: "omitzero", prop: rigging(""), rule: model.RuleImplicitStruct,
 			why: "omitzero: Go clients leave the zero struct out, and no default below it would change it"},
@@ -138,7 +151,7 @@ func TestDecide(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newModel(t, tc.implicit == nil || *tc.implicit)
 			f := goField(t, m, tc.field)
-			d := m.Decide(tc.prop, f, tc.inherit, "spec."+tc.field)
+			d := m.Decide(tc.prop, f, tc.inherit, "spec."+tc.field, tc.inRequired)
 			matchFindings(t, tc.name, d.Findings, tc.findings...)
 			for _, fnd := range d.Findings {
 				if fnd.JPath != "spec."+tc.field {

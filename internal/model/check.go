@@ -50,7 +50,7 @@ func (m *Model) CheckField(f *Field, prop *apiextensionsv1.JSONSchemaProps) Chec
 		rule string
 		msg  string
 	}{
-		{RuleStructDefaultEmpty, structDefaultMustBeEmpty(f, ex)},
+		{RuleStructDefaultEmpty, m.structDefaultMustBeEmpty(f, ex)},
 		{RuleNeedsOmitempty, nonZeroDefaultNeedsOmitempty(f, ex)},
 	} {
 		if r.msg == "" {
@@ -61,6 +61,11 @@ func (m *Model) CheckField(f *Field, prop *apiextensionsv1.JSONSchemaProps) Chec
 			c.Refused, c.Why, c.Rule = true, "the default breaks a KEP-1929 rule", r.rule
 			return c
 		}
+	}
+	// one warning, one fix: omitempty, which default-needs-omitempty asks
+	// for, makes the field optional too
+	if msg := m.defaultOnRequired(f, ex); msg != "" && !hasRule(c.Findings, RuleNeedsOmitempty) {
+		c.Findings = append(c.Findings, Finding{Sev: Warning, Pos: ex.Pos, GoPath: f.GoPath(), Rule: RuleDefaultOnRequired, Own: m.own.is(f.Pkg), Msg: msg})
 	}
 	msg := fitsSchema(ex.Value, prop)
 	if msg == "" {
@@ -119,4 +124,13 @@ func (m *Model) kepSeverity(ex *Explicit) Severity {
 		return Error
 	}
 	return Warning
+}
+
+func hasRule(fs []Finding, rule string) bool {
+	for _, f := range fs {
+		if f.Rule == rule {
+			return true
+		}
+	}
+	return false
 }

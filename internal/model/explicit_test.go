@@ -243,6 +243,25 @@ func TestRequired(t *testing.T) {
 	}
 }
 
+// TestSchemaRequired: the fields controller-gen v0.23.0 lists in
+// `required` (pkg/crd structToSchema), marker by marker, and under a
+// package's +kubebuilder:validation:Optional.
+func TestSchemaRequired(t *testing.T) {
+	m := newModel(t, Options{Implicit: true})
+	for name, want := range map[string]bool{
+		"Requiredness.plain": true, "Requiredness.omitempty": false, "Requiredness.omitzero": false,
+		"Requiredness.optional": false, "Requiredness.k8sOptional": false, "Requiredness.kubebuilderOptional": false,
+		"Requiredness.requiredOmitempty": true, "Requiredness.k8sRequired": true, "Requiredness.kubebuilderRequired": true,
+		"Requiredness.kubebuilderOptionalFirst": false, "Requiredness.kubebuilderRequiredFirst": true,
+		"Requiredness.embeddedPlain": true, "Requiredness.embeddedOptional": false, "Requiredness.optPkg": true,
+		"optpkg.Fields.plain": false, "optpkg.Fields.required": true, "optpkg.Fields.kubebuilderRequired": true,
+	} {
+		if got := m.SchemaRequired(field(t, m, name)); got != want {
+			t.Errorf("SchemaRequired(%s) = %v, want %v", name, got, want)
+		}
+	}
+}
+
 func marshal(t testing.TB, v any) []byte {
 	t.Helper()
 	b, err := json.Marshal(v)

@@ -56,6 +56,7 @@ type Model struct {
 	fields       map[TypeIdent][]*Field
 	typeDefaults map[TypeIdent]*explicitResult
 	pkgMark      map[*loader.Package]*bool
+	pkgOptional  map[*loader.Package]bool
 	zeros        map[TypeIdent]map[string]any
 	lookup       map[*types.Named]TypeIdent
 
@@ -79,6 +80,7 @@ func New(idx Index, col *ctmarkers.Collector, roots []*loader.Package, opts Opti
 		fields:       map[TypeIdent][]*Field{},
 		typeDefaults: map[TypeIdent]*explicitResult{},
 		pkgMark:      map[*loader.Package]*bool{},
+		pkgOptional:  map[*loader.Package]bool{},
 		zeros:        map[TypeIdent]map[string]any{},
 		lookup:       map[*types.Named]TypeIdent{},
 		graph:        map[TypeIdent][]Step{},
@@ -139,6 +141,43 @@ func (f *Field) Required() bool {
 		}
 	}
 	return false
+}
+
+// SchemaRequired reports whether controller-gen lists f in the `required`
+// of its struct's schema (controller-tools v0.23.0 pkg/crd structToSchema):
+// +kubebuilder:validation:Optional or +optional (+k8s:optional) make it
+// optional, +kubebuilder:validation:Required or +required (+k8s:required)
+// required, in that order; otherwise, in a package without
+// +kubebuilder:validation:Optional, every field that is neither inline nor
+// omitempty/omitzero is required.
+//
+// The apiserver defaults before it validates, so a default on a required
+// property means the required check never fires: implicit defaults stay
+// off such fields (see package decision).
+func (m *Model) SchemaRequired(f *Field) bool {
+	switch {
+	case f.Markers.Get("kubebuilder:validation:Optional") != nil:
+		return false
+	case f.Markers.Get("kubebuilder:validation:Required") != nil:
+		return true
+	case f.Markers.Get("optional") != nil, f.Markers.Get("k8s:optional") != nil:
+		return false
+	case f.Markers.Get("required") != nil, f.Markers.Get("k8s:required") != nil:
+		return true
+	}
+	return !m.packageOptional(f.Pkg) && !f.Tag.Inline && !f.Tag.OmitEmpty && !f.Tag.OmitZero
+}
+
+// packageOptional reports +kubebuilder:validation:Optional on pkg, which
+// makes controller-gen's fields optional unless they say otherwise.
+func (m *Model) packageOptional(pkg *loader.Package) bool {
+	if v, ok := m.pkgOptional[pkg]; ok {
+		return v
+	}
+	vals, err := ctmarkers.PackageMarkers(m.col, pkg)
+	v := err == nil && vals.Get("kubebuilder:validation:Optional") != nil
+	m.pkgOptional[pkg] = v
+	return v
 }
 
 // Fields lists the JSON fields of the struct type id, inline structs

@@ -22,7 +22,46 @@ const (
 	RuleUnresolvedRef      = "unresolved-ref"
 	RuleTypeMismatch       = "default-type-mismatch"
 	RuleUnknownZero        = "unknown-zero-value"
+	// RuleRequired is the rule that keeps implicit defaults off the
+	// properties the schema requires (RequiredNoImplicit).
+	RuleRequired = "required-no-implicit"
+	// RuleDefaultOnRequired is an author's default on a property the
+	// schema requires (defaultOnRequired).
+	RuleDefaultOnRequired = "default-on-required"
 )
+
+// RequiredNoImplicit narrows KEP-1929 "Changes to kubebuilder/default-gen"
+// rules 1 and 4 (`{}` on non-pointer structs, the zero value on scalars
+// without omitempty) to the properties the schema does not require: implicit
+// defaults never change which objects the apiserver accepts, only what it
+// stores.
+//
+// The KEP wrote those rules for built-in types, whose OpenAPI `required` the
+// apiserver does not enforce. A CRD's is enforced, after defaulting: a
+// default on a required property means a manifest that leaves it out, or
+// misspells it, is stored with the default instead of being refused with
+// "Required value". Go clients always send a field without omitempty, so for
+// them the default changes nothing. An author who wants the KEP's default
+// marks the field +optional, as the API conventions ask anyway.
+func (m *Model) RequiredNoImplicit(f *Field) bool { return m.SchemaRequired(f) }
+
+// defaultOnRequired warns of an author's default on a property the schema
+// requires: the apiserver applies it before it checks `required`, so the
+// property is never missing and `required` never fires (kube-api-linter's
+// optionalorrequired and defaults analyzers make the same point). The
+// default is written: it is the author's choice.
+func (m *Model) defaultOnRequired(f *Field, ex *Explicit) string {
+	if !m.SchemaRequired(f) {
+		return ""
+	}
+	by := "it has no omitempty and no +optional"
+	if f.Required() {
+		by = "it is +required"
+	}
+	return fmt.Sprintf("%s=%s on a field the schema requires (%s): the apiserver applies the default before it checks required, "+
+		"so the field is never missing and a manifest that leaves it out or misspells it is accepted. "+
+		"If clients may leave the field out, mark it +optional; if they must send it, remove the default", ex.Source, ex.Written(), by)
+}
 
 // OmitemptyOnStruct is KEP-1929 "Changes to kubebuilder/default-gen" rule
 // 2 (jsontag.OmitemptyOnStruct): the warning for f, or "".
@@ -33,12 +72,31 @@ func OmitemptyOnStruct(f *Field) string {
 // structDefaultMustBeEmpty is KEP-1929 "Non-pointer structs" (forbidden
 // example): a non-pointer struct decodes to {} in Go when absent, so any
 // other default would differ between Go clients and the apiserver.
-func structDefaultMustBeEmpty(f *Field, ex *Explicit) string {
-	if !f.Shape.NonPointerStruct() || ex.EmptyObject() {
+//
+// The argument is that Go clients always send the struct; it does not hold
+// where the apiserver drops what they send: the status of a kind with the
+// status subresource, which create resets (the CRD strategy's
+// PrepareForCreate), so that the default applies to every object, Go
+// clients' included.
+func (m *Model) structDefaultMustBeEmpty(f *Field, ex *Explicit) string {
+	if !f.Shape.NonPointerStruct() || ex.EmptyObject() || m.StatusDroppedOnCreate(f) {
 		return ""
 	}
 	return fmt.Sprintf("%s=%s on a non-pointer struct: only {} is allowed, because Go clients always send the struct. "+
 		"Make the field a pointer to give it a default, or put defaults on the struct's own fields", ex.Source, ex.Raw)
+}
+
+// StatusDroppedOnCreate reports the status field of a kind with the status
+// subresource (+kubebuilder:subresource:status, which controller-gen reads
+// on the kind's type only): the apiserver drops
+// it on create and keeps it on updates of the main resource, so what a Go
+// client sends there is not what is stored.
+func (m *Model) StatusDroppedOnCreate(f *Field) bool {
+	if f.Tag.Name != "status" {
+		return false
+	}
+	info := m.idx.TypeInfo(TypeIdent{Package: f.Pkg, Name: f.Owner})
+	return info != nil && info.Markers.Get("kubebuilder:subresource:status") != nil
 }
 
 // nonZeroDefaultNeedsOmitempty is KEP-1929 "Changes to kubebuilder/default-gen"

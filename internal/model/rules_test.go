@@ -52,6 +52,16 @@ func TestCheckField(t *testing.T) {
 		{field: "Rules.floatWhole"},
 		{field: "Rules.list"},
 		{field: "Rules.map"},
+		{field: "Rules.requiredWithDefault", want: []string{`warning default-on-required: +default="x" on a field the schema requires (it is +required): ` +
+			"the apiserver applies the default before it checks required, so the field is never missing and a manifest that leaves it out or misspells it is accepted. " +
+			"If clients may leave the field out, mark it +optional; if they must send it, remove the default"}},
+		{field: "Rules.inferredRequiredZero", want: []string{`warning default-on-required: +kubebuilder:default="" on a field the schema requires (it has no omitempty and no +optional)`}},
+		{field: "Rules.kubebuilderOptionalZero"},
+		// one warning, one fix: omitempty makes the field optional too
+		{field: "Rules.requiredNoOmitempty", rule: RuleNeedsOmitempty, want: []string{`error default-needs-omitempty: +default="x"`}},
+		{field: "Rules.requiredNoOmitempty", implicit: new(bool), want: []string{`warning default-needs-omitempty: +default="x"`}},
+		{field: "Flux.status"},
+		{field: "NoSubresource.status", rule: RuleStructDefaultEmpty, want: []string{`error struct-default-not-empty: +default={"observedGeneration":-1} on a non-pointer struct`}},
 		{field: "Rules.omitemptyStruct", want: []string{"warning omitempty-struct: omitempty has no effect on a non-pointer struct"}},
 		{field: "Rules.omitzeroStruct"},
 		{field: "Rules.omitemptyPointer"},

@@ -10,7 +10,7 @@ type NonPointer struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
-	Spec NonPointerRoot `json:"spec"` // want `implicit default \{\} \(non-pointer struct\) skipped.*default.entry: Required value`
+	Spec NonPointerRoot `json:"spec"`
 }
 
 type NonPointerRoot struct {
@@ -29,7 +29,7 @@ type Invalid struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
-	Spec InvalidSpec `json:"spec"` // want `implicit default \{\} \(non-pointer struct\) skipped.*default.name: Required value`
+	Spec InvalidSpec `json:"spec"`
 }
 
 type InvalidSpec struct {
@@ -44,7 +44,7 @@ type BadMarker struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
-	Spec BadMarkerSpec `json:"spec"` // want `implicit default \{\} \(non-pointer struct\) skipped.*default.window: Required value`
+	Spec BadMarkerSpec `json:"spec"`
 }
 
 type BadMarkerSpec struct {
@@ -78,10 +78,11 @@ type BadMarkerSpec struct {
 	// +default=128
 	Small int8 `json:"small,omitempty"` // want `\+default=128: 128 does not fit in an int8 \(-128 to 127\)`
 
-	// Go clients encode this default as {"cabin":0}: Cabin has no
-	// omitempty, and 0 is below its minimum.
+	// {} leaves out cabin, which the schema requires; Go clients would send
+	// {"cabin":0}, below its minimum: neither form is valid, and the
+	// author's literal is what the apiserver refuses.
 	// +default={}
-	Boat *Boat `json:"boat,omitempty"` // want `properties\[boat\].default.cabin: Invalid value: 0: .*greater than or equal to 1 \(\+default, written as Go clients encode it: \{"cabin":0\}\)`
+	Boat *Boat `json:"boat,omitempty"` // want `properties\[boat\].default.cabin: Required value \(\+default\)`
 
 	// A quantity that does not parse.
 	// +default="lots"
@@ -145,7 +146,10 @@ type Port int32 // want `additionalProperties.default: Invalid value: 0: .*shoul
 
 type Boat struct {
 	// +kubebuilder:validation:Minimum=1
-	Cabin int32 `json:"cabin"` // want `implicit default 0 \(zero value: the field has no omitempty\) skipped`
+	Cabin int32 `json:"cabin"`
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	Berth int32 `json:"berth"` // want `implicit default 0 \(zero value: the field has no omitempty\) skipped`
 }
 
 // +default={"size": 3}

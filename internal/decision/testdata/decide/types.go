@@ -14,6 +14,10 @@ type Fields struct {
 	Explicit string `json:"explicit,omitempty"`
 	// +default={"port": 80}
 	Endpoint *Endpoint `json:"endpoint,omitempty"`
+	// +kubebuilder:default="60s"
+	Timeout *metav1.Duration `json:"timeout,omitempty"`
+	// +kubebuilder:default=1
+	Weight *resource.Quantity `json:"weight,omitempty"`
 	// +default={"name": "", "port": 80}
 	EndpointAsGo *Endpoint `json:"endpointAsGo,omitempty"`
 	// +default={"port": 0}
@@ -25,17 +29,21 @@ type Fields struct {
 	// +default="three"
 	Refused int32 `json:"refused,omitempty"`
 	// +default={"name":"x"}
+	// +optional
 	NotEmpty Sub `json:"notEmpty"`
 	// +default={}
 	EmptyOmitzero Rigging `json:"emptyOmitzero,omitzero"`
 	// +default={}
+	// +optional
 	EmptyPlain Rigging `json:"emptyPlain"`
 
 	// +implicitDefaults=false
 	Off string `json:"off"`
 	// +required
-	Required string `json:"required"`
+	Required         string `json:"required"`
+	InferredRequired string `json:"inferredRequired"`
 
+	// +optional
 	Struct      Sub     `json:"struct"`
 	Omitempty   Sub     `json:"omitempty,omitempty"`
 	Omitzero    Rigging `json:"omitzero,omitzero"`
@@ -43,17 +51,26 @@ type Fields struct {
 	Opaque      Opaque  `json:"opaque,omitzero"`
 	Pointer     *Sub    `json:"pointer,omitempty"`
 
-	Scalar     string               `json:"scalar"`
-	ScalarOmit string               `json:"scalarOmit,omitempty"`
-	Int        int32                `json:"int"`
-	Bool       bool                 `json:"bool"`
-	Float      float64              `json:"float"`
-	Time       metav1.Time          `json:"time"`
-	Raw        runtime.RawExtension `json:"raw"`
-	Own        Own                  `json:"own"`
-	OwnOmit    Own                  `json:"ownOmit,omitempty"`
-	OwnPointer *Own                 `json:"ownPointer"`
-	Map        map[string]string    `json:"map"`
+	// +optional
+	Scalar     string `json:"scalar"`
+	ScalarOmit string `json:"scalarOmit,omitempty"`
+	// +optional
+	Int int32 `json:"int"`
+	// +optional
+	Bool bool `json:"bool"`
+	// +optional
+	Float float64 `json:"float"`
+	// +optional
+	Time metav1.Time `json:"time"`
+	// +optional
+	Raw runtime.RawExtension `json:"raw"`
+	// +optional
+	Own     Own `json:"own"`
+	OwnOmit Own `json:"ownOmit,omitempty"`
+	// +optional
+	OwnPointer *Own `json:"ownPointer"`
+	// +optional
+	Map map[string]string `json:"map"`
 
 	Items    []Item        `json:"items,omitempty"`
 	BadItems []Bad         `json:"badItems,omitempty"`

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/model/testdata/rules/off"
+	"github.com/controller-gen-default/controller-gen-default/internal/model/testdata/rules/optpkg"
 )
 
 const DefaultName = "named"
@@ -139,45 +140,64 @@ type BothType struct {
 }
 
 // Rules: KEP-1929's rules on explicit defaults and tags.
+// Rules: a field with a default and no omitempty is +optional unless it
+// shows requiredness (defaultOnRequired): controller-gen requires it
+// otherwise.
 type Rules struct {
+	// +optional
 	// +default={}
 	StructEmpty Sub `json:"structEmpty"`
+	// +optional
 	// +default={"name":"x"}
 	StructNotEmpty Sub `json:"structNotEmpty"`
+	// +optional
 	// +kubebuilder:default={"name":"x"}
 	StructNotEmptyKubebuilder Sub `json:"structNotEmptyKubebuilder"`
 	// +default={"name":"x"}
 	StructPointer *Sub `json:"structPointer,omitempty"`
+	// +optional
 	// +default="x"
 	NoOmitempty string `json:"noOmitempty"`
+	// +optional
 	// +default=""
 	NoOmitemptyZero string `json:"noOmitemptyZero"`
+	// +optional
 	// +default=0
 	NoOmitemptyZeroInt int32 `json:"noOmitemptyZeroInt"`
+	// +optional
 	// +default=false
 	NoOmitemptyFalse bool `json:"noOmitemptyFalse"`
+	// +optional
 	// +default=true
 	NoOmitemptyTrue bool `json:"noOmitemptyTrue"`
 	// +default="x"
 	Omitempty string `json:"omitempty,omitempty"`
 	// +default="x"
 	Omitzero string `json:"omitzero,omitzero"`
+	// +optional
 	// +default="x"
 	Pointer *string `json:"pointer"`
+	// +optional
 	// +default=["x"]
 	ListNoOmitempty []string `json:"listNoOmitempty"`
+	// +optional
 	// +default={"a":"b"}
 	MapNoOmitempty map[string]string `json:"mapNoOmitempty"`
+	// +optional
 	// +default="1s"
 	Duration metav1.Duration `json:"duration"`
+	// +optional
 	// +default="0s"
 	DurationZero metav1.Duration `json:"durationZero"`
+	// +optional
 	// +default="2024-01-01T00:00:00Z"
 	Time metav1.Time `json:"time"`
+	// +optional
 	// +default="1"
 	Quantity resource.Quantity `json:"quantity"`
 	// +default="lots"
 	BadQuantity *resource.Quantity `json:"badQuantity,omitempty"`
+	// +optional
 	// +default=3
 	IntOrString intstr.IntOrString `json:"intOrString"`
 	// +default="three"
@@ -186,6 +206,7 @@ type Rules struct {
 	Overflow int8 `json:"overflow,omitempty"`
 	// +default=null
 	Null *string `json:"null,omitempty"`
+	// +optional
 	// +default={"size":3}
 	WindowValue Window `json:"windowValue"`
 	// +default=1.5
@@ -206,6 +227,17 @@ type Rules struct {
 	WrongItems   []WrongTyped     `json:"wrongItems,omitempty"`
 	Values       map[string]Typed `json:"values,omitempty"`
 	Plain        []string         `json:"plain,omitempty"`
+
+	// +required
+	// +default="x"
+	RequiredWithDefault string `json:"requiredWithDefault,omitempty"`
+	// +kubebuilder:default=""
+	InferredRequiredZero string `json:"inferredRequiredZero"`
+	// +kubebuilder:validation:Optional
+	// +default=""
+	KubebuilderOptionalZero string `json:"kubebuilderOptionalZero"`
+	// +default="x"
+	RequiredNoOmitempty string `json:"requiredNoOmitempty"`
 
 	OmitemptyStruct  Sub  `json:"omitemptyStruct,omitempty"`
 	OmitzeroStruct   Sub  `json:"omitzeroStruct,omitzero"`
@@ -302,4 +334,62 @@ type Meta struct {
 // Plain has the name of off.Plain.
 type Plain struct {
 	B string `json:"b"`
+}
+
+// Flux is a root kind with the status subresource: create drops its status,
+// so a status default applies to Go clients' objects too.
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+type Flux struct {
+	// +optional
+	// +default={"observedGeneration":-1}
+	Status FluxStatus `json:"status"`
+}
+
+// NoSubresource is a root kind without the status subresource: Go clients'
+// status is stored as they send it.
+// +kubebuilder:object:root=true
+type NoSubresource struct {
+	// +optional
+	// +default={"observedGeneration":-1}
+	Status FluxStatus `json:"status"`
+}
+
+type FluxStatus struct {
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+}
+
+// Requiredness: which fields controller-gen lists in their struct's
+// `required` (SchemaRequired).
+type Requiredness struct {
+	Plain     string `json:"plain"`
+	Omitempty string `json:"omitempty,omitempty"`
+	Omitzero  Sub    `json:"omitzero,omitzero"`
+	// +optional
+	Optional string `json:"optional"`
+	// +k8s:optional
+	K8sOptional string `json:"k8sOptional"`
+	// +kubebuilder:validation:Optional
+	KubebuilderOptional string `json:"kubebuilderOptional"`
+	// +required
+	RequiredOmitempty string `json:"requiredOmitempty,omitempty"`
+	// +k8s:required
+	K8sRequired string `json:"k8sRequired,omitempty"`
+	// +kubebuilder:validation:Required
+	KubebuilderRequired string `json:"kubebuilderRequired,omitempty"`
+	// +kubebuilder:validation:Optional
+	// +required
+	KubebuilderOptionalFirst string `json:"kubebuilderOptionalFirst"`
+	// +kubebuilder:validation:Required
+	// +optional
+	KubebuilderRequiredFirst string `json:"kubebuilderRequiredFirst,omitempty"`
+	InlineFields             `json:",inline"`
+	OptPkg                   optpkg.Fields `json:"optPkg"`
+}
+
+type InlineFields struct {
+	EmbeddedPlain string `json:"embeddedPlain"`
+	// +optional
+	EmbeddedOptional string `json:"embeddedOptional"`
 }

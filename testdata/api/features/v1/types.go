@@ -43,6 +43,7 @@ type TourSpec struct {
 	PeerProtocol corev1.Protocol `json:"peerProtocol,omitempty"`
 
 	// mode has no omitempty, and "" is not in the enum: no implicit default.
+	// +optional
 	Mode Protocol `json:"mode"` // want `implicit default "" \(zero value: the field has no omitempty\) skipped.*Unsupported value`
 
 	// replicas is one the author wants clients to send: no implicit default.
@@ -50,12 +51,16 @@ type TourSpec struct {
 	Replicas int32 `json:"replicas"`
 
 	// quantity has its own JSON encoding, from the table of known zero values.
+	// +optional
 	Quantity resource.Quantity `json:"quantity"`
 	// timeout has its own JSON encoding, from the table of known zero values.
+	// +optional
 	Timeout metav1.Duration `json:"timeout"`
 	// port has its own JSON encoding, from the table of known zero values.
+	// +optional
 	Port intstr.IntOrString `json:"port"`
 	// started is a metav1.Time, which encodes its zero value as null: no default.
+	// +optional
 	Started metav1.Time `json:"started"`
 
 	// weight has omitzero, which counts as omitempty: no implicit default.
@@ -88,11 +93,14 @@ type TourSpec struct {
 	// +optional
 	TierByApp map[string]Tier `json:"tierByApp,omitempty"`
 
-	// strict is a struct with a required child that can have no default: its {} is skipped.
-	Strict Strict `json:"strict"` // want `implicit default \{\} \(non-pointer struct\) skipped.*default.protocol: Required value`
+	// strict is a struct with a required child: {} is not a valid value, so
+	// it gets no default, and no warning (the child is meant to be sent).
+	// +optional
+	Strict Strict `json:"strict"`
 
 	// sails has an empty value refused by MinProperties=1, which Go clients
 	// always send without omitzero: no default, and the fix is omitzero.
+	// +optional
 	Sails Sails `json:"sails"` // want `implicit default \{\} \(non-pointer struct\) skipped.*should have at least 1 properties. Fix: the schema refuses an empty object.*add omitzero`
 
 	// spare is the same struct, omitzero: absent and empty are one value. No
@@ -109,13 +117,16 @@ type TourSpec struct {
 	Endpoint *Endpoint `json:"endpoint,omitempty"`
 
 	// quiet is an opted-out subtree: nothing implicit below this field.
+	// +optional
 	// +implicitDefaults=false
 	Quiet Settings `json:"quiet"`
 
 	// loud is the same type with implicit defaults.
+	// +optional
 	Loud Settings `json:"loud"`
 
 	// silent is of an opted-out type: nothing implicit in its fields, wherever it is used.
+	// +optional
 	Silent Silent `json:"silent"`
 
 	// labels are free-form labels.
@@ -139,9 +150,10 @@ type Backoff struct {
 type Tier string
 
 type Strict struct {
-	// protocol is required, with no possible default.
-	Protocol Protocol `json:"protocol"` // want `implicit default "" \(zero value: the field has no omitempty\) skipped.*Unsupported value`
+	// protocol is required: no implicit default.
+	Protocol Protocol `json:"protocol"`
 	// count gets the implicit default 0.
+	// +optional
 	Count int `json:"count"`
 }
 
@@ -163,16 +175,20 @@ type Sails struct {
 
 type Settings struct {
 	// enabled gets the implicit default false, unless opted out.
+	// +optional
 	Enabled bool `json:"enabled"`
 	// level gets the implicit default 0, unless opted out.
+	// +optional
 	Level int `json:"level"`
 	// name gets the implicit default "", unless opted out.
+	// +optional
 	Name string `json:"name"`
 }
 
 // +implicitDefaults=false
 type Silent struct {
 	// enabled gets no implicit default: its type opts out.
+	// +optional
 	Enabled bool `json:"enabled"`
 }
 
@@ -196,13 +212,13 @@ type Gadget struct {
 	// +optional
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
-	// spec gets no {}: Strict has a required child without a default.
-	Spec GadgetSpec `json:"spec"` // want `implicit default \{\} \(non-pointer struct\) skipped.*default.strict: Required value`
+	// spec is required: no implicit default.
+	Spec GadgetSpec `json:"spec"`
 }
 
 type GadgetSpec struct {
-	// strict is shared with Tour.
-	Strict Strict `json:"strict"` // want `implicit default \{\} \(non-pointer struct\) skipped.*default.protocol: Required value`
+	// strict is shared with Tour, and required here.
+	Strict Strict `json:"strict"`
 
 	// claim is an embedded resource: its metadata, apiVersion and kind get no default.
 	// +kubebuilder:validation:EmbeddedResource

@@ -11,6 +11,7 @@ type ListExample struct {
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
 	// spec is the KEP's Object type.
+	// +optional
 	Spec Object `json:"spec"`
 }
 

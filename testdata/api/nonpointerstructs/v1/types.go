@@ -12,11 +12,13 @@ type NonPointerStruct struct {
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
 	// spec is the KEP's Root type.
+	// +optional
 	Spec Root `json:"spec"`
 }
 
 type Root struct {
 	// entry is a non-pointer struct: its default is {}.
+	// +optional
 	Entry SubLevel `json:"entry"`
 }
 
@@ -26,6 +28,7 @@ type SubLevel struct {
 	// +default="default-name"
 	Name string `json:"name,omitempty"`
 	// number defaults to 0, its zero value.
+	// +optional
 	// +default=0
 	Number int `json:"number"`
 }

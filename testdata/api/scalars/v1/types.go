@@ -11,6 +11,7 @@ type Scalar struct {
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
 	// spec is the KEP's Object type.
+	// +optional
 	Spec Object `json:"spec"`
 }
 
@@ -21,6 +22,7 @@ type Object struct {
 	Name string `json:"name,omitempty"`
 
 	// defaulted is a non-pointer scalar field without omitempty, which requires a zero-value default.
+	// +optional
 	// +default=0
 	Defaulted int `json:"defaulted"`
 }

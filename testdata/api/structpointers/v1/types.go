@@ -11,6 +11,7 @@ type StructPointer struct {
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
 	// spec is the KEP's Root type.
+	// +optional
 	Spec Root `json:"spec"`
 }
 
@@ -32,5 +33,5 @@ type SubLevel struct {
 	Name string `json:"name,omitempty"`
 	// number defaults to 0, its zero value.
 	// +default=0
-	Number int `json:"number"`
+	Number int `json:"number"` // want `\+default=0 on a field the schema requires \(it has no omitempty and no \+optional\)`
 }
