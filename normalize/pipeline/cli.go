@@ -46,9 +46,10 @@ Namespace or ConfigMap of a samples file) is skipped with a note instead.
 Each object is printed, in input order, as soon as it and those before it
 are done (GOMAXPROCS at once): a YAML stream, or with -o json one JSON object
 per line. Errors go to stderr as FILE:DOC: path: message (FILE:DOC:ITEM for
-an item of a List), each object's before it. Exit status: 0 all valid, 1 some
-object refused, 2 unusable input, which ends the run after the objects
-before it.
+an item of a List), each object's before it; the apiserver's warnings, a
+deprecated version's first, as FILE:DOC: warning: message. Exit status: 0
+all valid, 1 some object refused, 2 unusable input, which ends the run
+after the objects before it.
 `
 
 type stringList []string
@@ -338,7 +339,9 @@ func (p *printer) write(oc outcome, sep bool) error {
 }
 
 // normalizeOne creates one object as kubectl sends it and reports what the
-// apiserver answers on stderr. The code is ExitInvalid if the apiserver
+// apiserver answers on stderr: the version's deprecation warning first, as
+// the apiserver sends it with every request, refused or not, then the
+// other warnings and errors. The code is ExitInvalid if the apiserver
 // refuses it, ExitUnusable if kubectl would not send it or no CRD serves
 // it.
 func normalizeOne(ctx context.Context, pipelines map[schema.GroupVersionKind]*Pipeline, d manifest.Object, o *options, stderr io.Writer) (Result, int) {
@@ -362,6 +365,9 @@ func normalizeOne(ctx context.Context, pipelines map[schema.GroupVersionKind]*Pi
 	}
 	req.Strict = o.strict
 	req.DuplicateFields = d.Duplicates
+	if w := p.DeprecationWarning(); w != "" {
+		fmt.Fprintf(stderr, "%s: warning: %s\n", src, w)
+	}
 	res := p.Create(ctx, sent, req)
 	code := ExitOK
 	sev := "warning"

@@ -344,3 +344,50 @@ func decodeOutput(t *testing.T, out, format string) []map[string]any {
 	}
 	return objs
 }
+
+// TestCLIDeprecatedVersions: an object of a deprecated version gets the
+// warning the apiserver sends with every request at that version, created
+// or refused, before the object's other messages: the version's
+// deprecationWarning, or the apiserver's default text without one. A
+// version that is not deprecated gets none.
+func TestCLIDeprecatedVersions(t *testing.T) {
+	crd := "testdata/deprecated.yaml"
+	obj := func(version, spec string) string {
+		return "apiVersion: deprecated.example.com/" + version + "\nkind: Gadget\nmetadata: {name: g}\nspec: " + spec + "\n"
+	}
+	for _, tc := range []struct {
+		name, in, stderr string
+		code             int
+	}{
+		{"without deprecationWarning: the default text", obj("v1alpha1", "{}"),
+			"-:1: warning: deprecated.example.com/v1alpha1 Gadget is deprecated; use deprecated.example.com/v1 Gadget\n", ExitOK},
+		{"with deprecationWarning: its text", obj("v1beta1", "{}"),
+			"-:1: warning: deprecated.example.com/v1beta1 Gadget is going away in 2.0; use v1\n", ExitOK},
+		{"not deprecated: none", obj("v1", "{}"), "", ExitOK},
+		{"before the unknown fields", obj("v1alpha1", "{extra: 1}"),
+			"-:1: warning: deprecated.example.com/v1alpha1 Gadget is deprecated; use deprecated.example.com/v1 Gadget\n" +
+				"-:1: warning: unknown field \"spec.extra\"\n", ExitOK},
+		{"a refused object too", obj("v1beta1", "{size: 5}"),
+			"-:1: warning: deprecated.example.com/v1beta1 Gadget is going away in 2.0; use v1\n" +
+				"-:1: spec.size: Invalid value: \"integer\": spec.size in body must be of type string: \"integer\"\n", ExitInvalid},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, stderr, code := runCLI(t, tc.in, "--crd", crd, "-")
+			if code != tc.code || stderr != tc.stderr {
+				t.Errorf("exit %d, stderr %q; want exit %d, %q", code, stderr, tc.code, tc.stderr)
+			}
+			if !strings.Contains(out, "size: ") {
+				t.Errorf("stdout:\n%s", out)
+			}
+		})
+	}
+	t.Run("-o json: on stderr, the objects as they are", func(t *testing.T) {
+		out, stderr, code := runCLI(t, obj("v1alpha1", "{}"), "--crd", crd, "-o", "json", "-")
+		if code != ExitOK || !strings.HasPrefix(stderr, "-:1: warning: deprecated.example.com/v1alpha1 Gadget is deprecated") {
+			t.Errorf("exit %d, stderr %q", code, stderr)
+		}
+		if objs := jsonLines(t, out); len(objs) != 1 || len(objs[0]) != 4 {
+			t.Errorf("stdout %q: want the object alone", out)
+		}
+	})
+}

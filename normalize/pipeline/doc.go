@@ -38,6 +38,9 @@
 // 1-based index of the document among the file's non-empty documents (FILE
 // is - for stdin), or `FILE:DOC:ITEM:` for an item of a List:
 //
+//   - `FILE:DOC: warning: TEXT` first, for an object of a deprecated
+//     version: the warning the apiserver sends with every request at it
+//     (Pipeline.DeprecationWarning);
 //   - `FILE:DOC: field.path: message` for each validation error, in the
 //     apiserver's words, sorted by field path;
 //   - `FILE:DOC: message` for a request the apiserver refuses otherwise (a
