@@ -11,11 +11,11 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/convprog"
 	"github.com/controller-gen-default/controller-gen-default/internal/ordered"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
+	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
 
 // Exit statuses of RunCLI, as normalize's.
@@ -197,9 +197,7 @@ func streamReport(ctx context.Context, a *Analyzer, files []string, stdin io.Rea
 		}
 	}
 	analyze := func(ctx context.Context, in Input) (analyzed, error) {
-		apiVersion, _ := in.Object["apiVersion"].(string)
-		gv, _ := schema.ParseGroupVersion(apiVersion)
-		if skipOtherGroups && !a.KnowsGroup(gv.Group) {
+		if skipOtherGroups && !a.KnowsGroup(pipeline.APIGroup(in.Object)) {
 			return analyzed{in: in, skipped: true}, nil
 		}
 		rec, err := a.Object(ctx, in.Object)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/controller-gen-default/controller-gen-default/normalize/defaultdiff"
+	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
 
 // printer writes the report as text or as JSON lines.
@@ -267,7 +268,7 @@ func (p *printer) table(w io.Writer, objects int, count map[string]int, skipped 
 		fmt.Fprintf(w, "  %-28s %6d\n", tableText[ConversionFailed], count[ConversionFailed])
 	}
 	if skipped > 0 {
-		fmt.Fprintf(w, "%-30s %6d\n", "skipped (no CRD has the group)", skipped)
+		fmt.Fprintf(w, "%-30s %6d\n", pipeline.SkippedOtherGroup, skipped)
 	}
 }
 

@@ -30,7 +30,7 @@ const (
 	ExitUnusable = 2 // bad usage, an invalid CRD, unparsable input, or no CRD for a document
 )
 
-const usage = `usage: controller-gen-default normalize --crd PATH [--crd PATH]... [-o yaml|json] [--strict] [-n NAMESPACE] [FILE|-]...
+const usage = `usage: controller-gen-default normalize --crd PATH [--crd PATH]... [-o yaml|json] [--strict] [--skip-other-groups] [-n NAMESPACE] [FILE|-]...
 
 Prints each object of FILE (or standard input) as the apiserver would store
 it on create: unknown fields pruned, non-nullable nulls without a default
@@ -40,13 +40,16 @@ size limits).
 
 PATH is a CRD file or a directory of them. FILE is read as kubectl create -f
 reads it: empty and null documents are skipped, and a List stands for its
-items. Objects are matched to a served CRD version by apiVersion and kind.
+items. Objects are matched to a served CRD version by apiVersion and kind;
+with --skip-other-groups, an object whose API group no CRD has (the
+Namespace or ConfigMap of a samples file) is skipped with a note instead.
 Each object is printed, in input order, as soon as it and those before it
 are done (GOMAXPROCS at once): a YAML stream, or with -o json one JSON object
 per line. Errors go to stderr as FILE:DOC: path: message (FILE:DOC:ITEM for
-an item of a List), each object's before it. Exit status: 0 all valid, 1 some
-object refused, 2 unusable input, which ends the run after the objects
-before it.
+an item of a List), each object's before it; the apiserver's warnings, a
+deprecated version's first, as FILE:DOC: warning: message. Exit status: 0
+all valid, 1 some object refused, 2 unusable input, which ends the run
+after the objects before it.
 `
 
 type stringList []string
@@ -60,6 +63,9 @@ type options struct {
 	output    string
 	strict    bool
 	namespace string
+	// skipOtherGroups: objects whose API group no CRD has are skipped,
+	// with a note, instead of unusable.
+	skipOtherGroups bool
 	// explicitNamespace: -n was given, and objects in another namespace
 	// are refused, as kubectl refuses them.
 	explicitNamespace bool
@@ -75,6 +81,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, int) {
 	fs.Var(&o.crds, "crd", "CRD file or directory (repeatable)")
 	fs.StringVar(&o.output, "o", "yaml", "output format: yaml or json (one JSON object per line)")
 	fs.BoolVar(&o.strict, "strict", false, "unknown and duplicate fields refuse the object, as fieldValidation=Strict (kubectl's --validate=strict) does")
+	fs.BoolVar(&o.skipOtherGroups, "skip-other-groups", false, "skip objects whose API group no CRD has (Namespaces, ConfigMaps...), with a note on stderr, instead of exiting 2")
 	fs.StringVar(&o.namespace, "namespace", metav1.NamespaceDefault, "the namespace of namespaced objects that have none, as kubectl's -n; with it, an object in another namespace is refused as kubectl refuses it")
 	fs.StringVar(&o.namespace, "n", metav1.NamespaceDefault, "shorthand for --namespace")
 	if err := fs.Parse(args); err != nil {
@@ -126,19 +133,23 @@ func runCLIWorkers(args []string, stdin io.Reader, stdout, stderr io.Writer, n i
 		return code
 	}
 	ctx := context.Background()
-	pipelines, code := loadPipelines(ctx, o.crds, stderr)
+	pipelines, groups, code := loadPipelines(ctx, o.crds, stderr)
 	if code != ExitOK {
 		return code
 	}
-	return run(ctx, pipelines, o, stdin, stdout, stderr, n)
+	return run(ctx, pipelines, groups, o, stdin, stdout, stderr, n)
 }
 
 // run creates the objects of o.files on n workers and prints them in input
-// order (internal/ordered).
-func run(ctx context.Context, pipelines map[schema.GroupVersionKind]*Pipeline, o *options, stdin io.Reader, stdout, stderr io.Writer, n int) int {
+// order (internal/ordered). With o.skipOtherGroups, an object whose API
+// group is not among groups, the CRDs' groups, is skipped with a note.
+func run(ctx context.Context, pipelines map[schema.GroupVersionKind]*Pipeline, groups map[string]bool, o *options, stdin io.Reader, stdout, stderr io.Writer, n int) int {
 	p := &printer{stdout: stdout, stderr: stderr, yaml: o.output == "yaml"}
 	err := ordered.Run(ctx, n, objects(o.files, stdin),
 		func(ctx context.Context, d manifest.Object) (outcome, error) {
+			if o.skipOtherGroups && !groups[APIGroup(d.Object)] {
+				return outcome{stderr: skipNote(d)}, nil
+			}
 			return normalizeOutcome(ctx, pipelines, d, o), nil
 		}, p.print)
 	if ferr := p.flush(); err == nil {
@@ -189,11 +200,12 @@ func eachObject(in string, stdin io.Reader, yield func(manifest.Object, error) b
 var errUnusable = errors.New("unusable object")
 
 // outcome is what normalize prints of one object: its messages, and the
-// object as stored unless the object is unusable.
+// object as stored unless the object is unusable or skipped.
 type outcome struct {
 	stderr []byte
 	// object is the object as a YAML document after its separator, or as
-	// one JSON line.
+	// one JSON line; nil for an object not printed (skipped: its note
+	// alone).
 	object []byte
 	code   int
 }
@@ -255,20 +267,31 @@ type printer struct {
 	code int
 	// started: an object was printed or held back. first is the first
 	// object, which YAML holds back until a second object or the end says
-	// whether the stream has separators.
+	// whether the stream has separators; held are the notes of the objects
+	// skipped after it, held back with it so that stderr stays in input
+	// order.
 	started bool
 	first   *outcome
+	held    []byte
 }
 
 // print prints oc, or returns errUnusable after its messages if the object
-// is unusable.
+// is unusable. A skipped object has its note printed, or held back after
+// the first object if that is held back.
 func (p *printer) print(oc outcome) error {
-	if oc.code == ExitUnusable {
+	switch {
+	case oc.code == ExitUnusable:
 		if err := p.flush(); err != nil {
 			return err
 		}
 		p.stderr.Write(oc.stderr)
 		return errUnusable
+	case oc.object == nil && p.first != nil:
+		p.held = append(p.held, oc.stderr...)
+		return nil
+	case oc.object == nil:
+		p.stderr.Write(oc.stderr)
+		return nil
 	}
 	p.code = max(p.code, oc.code)
 	if p.yaml && !p.started {
@@ -276,23 +299,29 @@ func (p *printer) print(oc outcome) error {
 		return nil
 	}
 	p.started = true
-	if first := p.first; first != nil {
-		p.first = nil
-		if err := p.write(*first, true); err != nil {
-			return err
-		}
+	if err := p.writeFirst(true); err != nil {
+		return err
 	}
 	return p.write(oc, true)
 }
 
 // flush prints the object held back, if any: the only one printed.
-func (p *printer) flush() error {
+func (p *printer) flush() error { return p.writeFirst(false) }
+
+// writeFirst prints the object held back, if any, in YAML after its
+// separator if sep, then the notes held back after it.
+func (p *printer) writeFirst(sep bool) error {
 	first := p.first
 	if first == nil {
 		return nil
 	}
 	p.first = nil
-	return p.write(*first, false)
+	if err := p.write(*first, sep); err != nil {
+		return err
+	}
+	p.stderr.Write(p.held)
+	p.held = nil
+	return nil
 }
 
 // write prints oc's messages, then oc's object, in YAML after its
@@ -310,7 +339,9 @@ func (p *printer) write(oc outcome, sep bool) error {
 }
 
 // normalizeOne creates one object as kubectl sends it and reports what the
-// apiserver answers on stderr. The code is ExitInvalid if the apiserver
+// apiserver answers on stderr: the version's deprecation warning first, as
+// the apiserver sends it with every request, refused or not, then the
+// other warnings and errors. The code is ExitInvalid if the apiserver
 // refuses it, ExitUnusable if kubectl would not send it or no CRD serves
 // it.
 func normalizeOne(ctx context.Context, pipelines map[schema.GroupVersionKind]*Pipeline, d manifest.Object, o *options, stderr io.Writer) (Result, int) {
@@ -334,6 +365,9 @@ func normalizeOne(ctx context.Context, pipelines map[schema.GroupVersionKind]*Pi
 	}
 	req.Strict = o.strict
 	req.DuplicateFields = d.Duplicates
+	if w := p.DeprecationWarning(); w != "" {
+		fmt.Fprintf(stderr, "%s: warning: %s\n", src, w)
+	}
 	res := p.Create(ctx, sent, req)
 	code := ExitOK
 	sev := "warning"

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"sigs.k8s.io/yaml"
 )
 
 func runCLI(t *testing.T, stdin string, args ...string) (string, string, int) {
@@ -242,6 +244,150 @@ func TestCLIDuplicateFields(t *testing.T) {
 		_, stderr, code := runCLI(t, strings.Replace(in, "  extra: true\n", "", 1), "--crd", crd, "--strict", "-")
 		if want := "-:1: error: duplicate field \"spec.entry.number\"\n"; code != ExitInvalid || stderr != want {
 			t.Errorf("exit %d, stderr %q, want %q", code, stderr, want)
+		}
+	})
+}
+
+// TestCLISkipOtherGroups: a samples file mixes a Namespace and a ConfigMap
+// with custom resources. Without --skip-other-groups the Namespace ends the
+// run (exit 2) and nothing after it is checked; with it, the objects of
+// groups no CRD has are skipped with a note each, in input order among the
+// other objects' messages, and the custom resources are checked. An object
+// of a group a CRD has, but of a kind or version none serves, stays
+// unusable.
+func TestCLISkipOtherGroups(t *testing.T) {
+	crds := "testdata/crds"
+	const (
+		namespace = "testdata/mixed.yaml:1: skipped (no CRD has the group): apiVersion \"v1\", kind \"Namespace\"\n"
+		finalizer = "testdata/mixed.yaml:2: warning: metadata.finalizers: \"foo\": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers\n"
+		configMap = "testdata/mixed.yaml:3: skipped (no CRD has the group): apiVersion \"v1\", kind \"ConfigMap\"\n"
+	)
+	t.Run("without the flag, the Namespace ends the run", func(t *testing.T) {
+		out, stderr, code := runCLI(t, "", "--crd", crds, "testdata/mixed.yaml")
+		want := "testdata/mixed.yaml:1: no served CRD version for apiVersion \"v1\", kind \"Namespace\"\n"
+		if code != ExitUnusable || out != "" || stderr != want {
+			t.Errorf("exit %d, stdout %q, stderr %q; want exit 2, nothing, %q", code, out, stderr, want)
+		}
+	})
+	for _, output := range []string{"yaml", "json"} {
+		t.Run("with the flag, -o "+output, func(t *testing.T) {
+			out, stderr, code := runCLI(t, "", "--crd", crds, "--skip-other-groups", "-o", output, "testdata/mixed.yaml")
+			if want := namespace + finalizer + configMap; code != ExitOK || stderr != want {
+				t.Errorf("exit %d, stderr\n%s\nwant exit 0,\n%s", code, stderr, want)
+			}
+			var printed []string
+			for _, o := range decodeOutput(t, out, output) {
+				printed = append(printed, fmt.Sprint(o["kind"], " ", o["metadata"].(map[string]any)["name"], " ", o["spec"]))
+			}
+			// checked: created, defaulted
+			want := []string{"ClusterThing one map[size:M]", "StructPointer two map[entry:map[name:pointer-name number:0]]"}
+			if !reflect.DeepEqual(printed, want) {
+				t.Errorf("printed %q, want %q", printed, want)
+			}
+		})
+	}
+	t.Run("with the flag, on any number of workers, stdout and stderr together", func(t *testing.T) {
+		var want string
+		for _, n := range []int{1, 2, 8} {
+			var both bytes.Buffer
+			code := runCLIWorkers([]string{"--crd", crds, "--skip-other-groups", "testdata/mixed.yaml"}, strings.NewReader(""), &both, &both, n)
+			if n == 1 {
+				want = both.String()
+				if !strings.HasPrefix(want, namespace+finalizer+"---\n") || !strings.Contains(want, "\n"+configMap+"---\n") {
+					t.Errorf("exit %d, each object after its messages, a note between them:\n%s", code, want)
+				}
+			} else if both.String() != want {
+				t.Errorf("%d workers:\n%s", n, firstDifference("output", both.String(), want))
+			}
+		}
+	})
+	t.Run("a skipped object as the last", func(t *testing.T) {
+		in := "apiVersion: example.com/v2\nkind: ClusterThing\nmetadata: {name: a}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: b}\n"
+		out, stderr, code := runCLI(t, in, "--crd", crds, "--skip-other-groups", "-")
+		if want := "-:2: skipped (no CRD has the group): apiVersion \"apps/v1\", kind \"Deployment\"\n"; code != ExitOK || stderr != want {
+			t.Errorf("exit %d, stderr %q; want %q", code, stderr, want)
+		}
+		if strings.HasPrefix(out, "---") || !strings.Contains(out, "name: a\n") {
+			t.Errorf("one object is printed as itself:\n%s", out)
+		}
+	})
+	for _, tc := range []struct{ name, in, stderr string }{
+		{"a version no CRD of the group serves", "apiVersion: example.com/v9\nkind: ClusterThing\nmetadata: {name: a}\n",
+			"-:2: no served CRD version for apiVersion \"example.com/v9\", kind \"ClusterThing\"\n"},
+		{"a kind no CRD of the group has", "apiVersion: example.com/v2\nkind: Gizmo\nmetadata: {name: a}\n",
+			"-:2: no served CRD version for apiVersion \"example.com/v2\", kind \"Gizmo\"\n"},
+	} {
+		t.Run("with the flag, "+tc.name+" exits 2", func(t *testing.T) {
+			in := "apiVersion: v1\nkind: Namespace\nmetadata: {name: ns}\n---\n" + tc.in
+			out, stderr, code := runCLI(t, in, "--crd", crds, "--skip-other-groups", "-")
+			want := "-:1: skipped (no CRD has the group): apiVersion \"v1\", kind \"Namespace\"\n" + tc.stderr
+			if code != ExitUnusable || out != "" || stderr != want {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit 2, %q", code, out, stderr, want)
+			}
+		})
+	}
+}
+
+// decodeOutput decodes stdout: a YAML stream, or JSON lines.
+func decodeOutput(t *testing.T, out, format string) []map[string]any {
+	t.Helper()
+	if format == "json" {
+		return jsonLines(t, out)
+	}
+	var objs []map[string]any
+	for _, doc := range strings.Split(out, "---\n")[1:] {
+		var obj map[string]any
+		if err := yaml.Unmarshal([]byte(doc), &obj); err != nil {
+			t.Fatalf("%v: %q", err, doc)
+		}
+		objs = append(objs, obj)
+	}
+	return objs
+}
+
+// TestCLIDeprecatedVersions: an object of a deprecated version gets the
+// warning the apiserver sends with every request at that version, created
+// or refused, before the object's other messages: the version's
+// deprecationWarning, or the apiserver's default text without one. A
+// version that is not deprecated gets none.
+func TestCLIDeprecatedVersions(t *testing.T) {
+	crd := "testdata/deprecated.yaml"
+	obj := func(version, spec string) string {
+		return "apiVersion: deprecated.example.com/" + version + "\nkind: Gadget\nmetadata: {name: g}\nspec: " + spec + "\n"
+	}
+	for _, tc := range []struct {
+		name, in, stderr string
+		code             int
+	}{
+		{"without deprecationWarning: the default text", obj("v1alpha1", "{}"),
+			"-:1: warning: deprecated.example.com/v1alpha1 Gadget is deprecated; use deprecated.example.com/v1 Gadget\n", ExitOK},
+		{"with deprecationWarning: its text", obj("v1beta1", "{}"),
+			"-:1: warning: deprecated.example.com/v1beta1 Gadget is going away in 2.0; use v1\n", ExitOK},
+		{"not deprecated: none", obj("v1", "{}"), "", ExitOK},
+		{"before the unknown fields", obj("v1alpha1", "{extra: 1}"),
+			"-:1: warning: deprecated.example.com/v1alpha1 Gadget is deprecated; use deprecated.example.com/v1 Gadget\n" +
+				"-:1: warning: unknown field \"spec.extra\"\n", ExitOK},
+		{"a refused object too", obj("v1beta1", "{size: 5}"),
+			"-:1: warning: deprecated.example.com/v1beta1 Gadget is going away in 2.0; use v1\n" +
+				"-:1: spec.size: Invalid value: \"integer\": spec.size in body must be of type string: \"integer\"\n", ExitInvalid},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, stderr, code := runCLI(t, tc.in, "--crd", crd, "-")
+			if code != tc.code || stderr != tc.stderr {
+				t.Errorf("exit %d, stderr %q; want exit %d, %q", code, stderr, tc.code, tc.stderr)
+			}
+			if !strings.Contains(out, "size: ") {
+				t.Errorf("stdout:\n%s", out)
+			}
+		})
+	}
+	t.Run("-o json: on stderr, the objects as they are", func(t *testing.T) {
+		out, stderr, code := runCLI(t, obj("v1alpha1", "{}"), "--crd", crd, "-o", "json", "-")
+		if code != ExitOK || !strings.HasPrefix(stderr, "-:1: warning: deprecated.example.com/v1alpha1 Gadget is deprecated") {
+			t.Errorf("exit %d, stderr %q", code, stderr)
+		}
+		if objs := jsonLines(t, out); len(objs) != 1 || len(objs[0]) != 4 {
+			t.Errorf("stdout %q: want the object alone", out)
 		}
 	})
 }

@@ -22,20 +22,25 @@
 //
 // # The normalize command
 //
-//	controller-gen-default normalize --crd PATH [--crd PATH]... [-o yaml|json] [--strict] [-n NAMESPACE] [FILE|-]...
+//	controller-gen-default normalize --crd PATH [--crd PATH]... [-o yaml|json] [--strict] [--skip-other-groups] [-n NAMESPACE] [FILE|-]...
 //
 // Every CRD is first validated with normalize.ValidateCRD. The input (no
 // FILE or - is stdin) is read as kubectl create -f reads it (package
 // normalize/manifest): empty and null documents are skipped, and a List
 // stands for its items. Each object is matched by apiVersion and kind to a
-// served version of a CRD, and created as kubectl sends it: a namespaced
-// object without metadata.namespace goes to -n's namespace (default); with
-// -n, an object of another namespace is refused as kubectl refuses it.
+// served version of a CRD (with --skip-other-groups, an object whose API
+// group no CRD has is skipped instead), and created as kubectl sends it:
+// a namespaced object without metadata.namespace goes to -n's namespace
+// (default); with -n, an object of another namespace is refused as
+// kubectl refuses it.
 //
 // stderr gets one line per finding, prefixed `FILE:DOC:`, where DOC is the
 // 1-based index of the document among the file's non-empty documents (FILE
 // is - for stdin), or `FILE:DOC:ITEM:` for an item of a List:
 //
+//   - `FILE:DOC: warning: TEXT` first, for an object of a deprecated
+//     version: the warning the apiserver sends with every request at it
+//     (Pipeline.DeprecationWarning);
 //   - `FILE:DOC: field.path: message` for each validation error, in the
 //     apiserver's words, sorted by field path;
 //   - `FILE:DOC: message` for a request the apiserver refuses otherwise (a
@@ -45,7 +50,10 @@
 //     `FILE:DOC: error: unknown field "spec.x"`, and the exit code is 1, as
 //     fieldValidation=Strict rejects the object (and checks nothing else);
 //   - `FILE:DOC: warning: ...` for the strategy's warnings (finalizer
-//     names).
+//     names);
+//   - with --skip-other-groups, `FILE:DOC: skipped (no CRD has the group):
+//     apiVersion "v1", kind "Namespace"` for each object skipped, which is
+//     not printed on stdout.
 //
 // Exit codes, and what stdout holds (the choice made for this command):
 //
@@ -62,7 +70,8 @@
 //   - 2: the input is unusable: bad flags, a CRD that cannot be read or is
 //     invalid (`CRD name: field.path: message`, ValidateCRD's errors), an
 //     input that cannot be read or parsed, a document that is not an
-//     object, an object that no CRD serves, or one that kubectl would not
+//     object, an object that no CRD serves (with --skip-other-groups, only
+//     one of a group some CRD has), or one that kubectl would not
 //     send (-n and another namespace). The run ends there: stdout holds
 //     the objects before it, already printed, and nothing after it.
 //

@@ -50,7 +50,7 @@ func TestVersionsBuiltOnFirstUse(t *testing.T) {
 	var pipelines map[schema.GroupVersionKind]*Pipeline
 	if got := countBuilds(t, func() {
 		var code int
-		pipelines, code = loadPipelines(context.Background(), []string{"testdata/crds", "testdata/fuzz/rich.yaml"}, io.Discard)
+		pipelines, _, code = loadPipelines(context.Background(), []string{"testdata/crds", "testdata/fuzz/rich.yaml"}, io.Discard)
 		if code != ExitOK {
 			t.Fatalf("loadPipelines: exit %d", code)
 		}
@@ -188,7 +188,7 @@ func TestLazyIsEager(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	ctx := context.Background()
 	paths := []string{"testdata/crds", "testdata/fuzz/rich.yaml"}
-	lazy, code := loadPipelines(ctx, paths, io.Discard)
+	lazy, _, code := loadPipelines(ctx, paths, io.Discard)
 	if code != ExitOK {
 		t.Fatalf("loadPipelines: exit %d", code)
 	}

@@ -40,6 +40,8 @@ type Pipeline struct {
 	preserveUnknownFields bool
 	// resource is the CRD's plural, which names its objects' etcd keys.
 	resource string
+	// deprecation is the version's deprecation warning (deprecationWarning).
+	deprecation string
 
 	// lazy builds the fields below on first use; nil when New built them.
 	lazy *lazyBuild
@@ -175,6 +177,7 @@ func header(crd *apiextensionsv1.CustomResourceDefinition, version string) (*Pip
 		namespaced:            crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
 		preserveUnknownFields: crd.Spec.PreserveUnknownFields,
 		resource:              crd.Spec.Names.Plural,
+		deprecation:           deprecationWarning(crd, version),
 	}, nil
 }
 
@@ -328,6 +331,14 @@ func (p *Pipeline) Strategies() (main, status rest.RESTUpdateStrategy) {
 
 // GVK is the group, version and kind this pipeline decodes.
 func (p *Pipeline) GVK() schema.GroupVersionKind { return p.gvk }
+
+// DeprecationWarning is the warning the apiserver sends with every
+// request at this version that its CRD handler serves, created or
+// refused, before any other (the handler adds it before decoding): the
+// version's deprecationWarning, or the apiserver's default text for a
+// deprecated version without one (defaultDeprecationWarning); "" when the
+// version is not deprecated.
+func (p *Pipeline) DeprecationWarning() string { return p.deprecation }
 
 // Decode runs the apiserver's decoding steps (1 to 4 of Normalize) on a
 // copy of obj: what happens to every object the apiserver decodes, before

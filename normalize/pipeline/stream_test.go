@@ -126,7 +126,7 @@ func loadTestPipelines(t *testing.T) (map[schema.GroupVersionKind]*Pipeline, []s
 	t.Helper()
 	crds := []string{"testdata/crds", "testdata/fuzz/rich.yaml"}
 	var errb bytes.Buffer
-	pipelines, code := loadPipelines(context.Background(), crds, &errb)
+	pipelines, _, code := loadPipelines(context.Background(), crds, &errb)
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
@@ -192,7 +192,7 @@ files:
 // streamed runs the command on n workers.
 func streamed(pipelines map[schema.GroupVersionKind]*Pipeline, o *options, stdin string, n int) (string, string, int) {
 	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), pipelines, o, strings.NewReader(stdin), &stdout, &stderr, n)
+	code := run(context.Background(), pipelines, nil, o, strings.NewReader(stdin), &stdout, &stderr, n)
 	return stdout.String(), stderr.String(), code
 }
 
@@ -234,7 +234,7 @@ func TestStreamIsSequential(t *testing.T) {
 					// stdout and stderr to one terminal: each object after
 					// its messages, whatever n
 					var both bytes.Buffer
-					run(context.Background(), pipelines, o, strings.NewReader(stdin), &both, &both, n)
+					run(context.Background(), pipelines, nil, o, strings.NewReader(stdin), &both, &both, n)
 					if n == 1 {
 						combined1 = both.String()
 					} else if both.String() != combined1 {
@@ -366,7 +366,7 @@ func TestStreamWriteError(t *testing.T) {
 	o := &options{output: "json", namespace: "default", files: []string{"-"}}
 	var stderr bytes.Buffer
 	in := strings.Repeat("---\n"+documents[0](0), 50)
-	code := run(context.Background(), pipelines, o, strings.NewReader(in), failingWriter{}, &stderr, 4)
+	code := run(context.Background(), pipelines, nil, o, strings.NewReader(in), failingWriter{}, &stderr, 4)
 	if code != ExitUnusable || stderr.String() != "stdout: io: read/write on closed pipe\n" {
 		t.Errorf("exit %d, stderr %q", code, stderr.String())
 	}
