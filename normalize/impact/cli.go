@@ -15,6 +15,7 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/internal/convprog"
 	"github.com/controller-gen-default/controller-gen-default/internal/ordered"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
+	"github.com/controller-gen-default/controller-gen-default/normalize/manifest"
 	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
 
@@ -106,7 +107,12 @@ func parseFlags(args []string, stderr io.Writer) (*options, int) {
 		fs.Usage()
 		return nil, ExitUnusable
 	}
-	o.files = fs.Args()
+	files, err := manifest.Files(fs.Args())
+	if err != nil {
+		fmt.Fprintf(stderr, "impact: %v\n", err)
+		return nil, ExitUnusable
+	}
+	o.files = files
 	var patterns stringList
 	for _, v := range o.convert {
 		for _, p := range strings.Split(v, ",") {

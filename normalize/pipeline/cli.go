@@ -39,8 +39,8 @@ create (OpenAPI schema, CEL, list sets and maps, metadata, request and etcd
 size limits).
 
 PATH is a CRD file or a directory of them. FILE is read as kubectl create -f
-reads it: empty and null documents are skipped, and a List stands for its
-items. Objects are matched to a served CRD version by apiVersion and kind;
+reads it: a directory is its .json, .yaml and .yml files, empty and null
+documents are skipped, and a List stands for its items. Objects are matched to a served CRD version by apiVersion and kind;
 with --skip-other-groups, an object whose API group no CRD has (the
 Namespace or ConfigMap of a samples file) is skipped with a note instead.
 Each object is printed, in input order, as soon as it and those before it
@@ -107,7 +107,12 @@ func parseFlags(args []string, stderr io.Writer) (*options, int) {
 		fs.Usage()
 		return nil, ExitUnusable
 	}
-	o.files = fs.Args()
+	files, err := manifest.Files(fs.Args())
+	if err != nil {
+		fmt.Fprintf(stderr, "normalize: %v\n", err)
+		return nil, ExitUnusable
+	}
+	o.files = files
 	if len(o.files) == 0 {
 		o.files = []string{"-"}
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -390,4 +392,27 @@ func TestCLIDeprecatedVersions(t *testing.T) {
 			t.Errorf("stdout %q: want the object alone", out)
 		}
 	})
+}
+
+// TestCLIDirectory: a directory argument is its manifest files, in order,
+// as kubectl create -f DIR reads them (manifest.Files).
+func TestCLIDirectory(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{"b.yaml": "testdata/mixed.yaml", "a.yaml": "testdata/two.yaml"} {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	byDir, stderrDir, codeDir := runCLI(t, "", "--crd", "testdata/crds", "--skip-other-groups", dir)
+	byFiles, stderrFiles, codeFiles := runCLI(t, "", "--crd", "testdata/crds", "--skip-other-groups", filepath.Join(dir, "a.yaml"), filepath.Join(dir, "b.yaml"))
+	if codeDir != codeFiles || byDir != byFiles || stderrDir != stderrFiles || byDir == "" {
+		t.Errorf("the directory: exit %d\n%s\n%s\nits files: exit %d\n%s\n%s", codeDir, byDir, stderrDir, codeFiles, byFiles, stderrFiles)
+	}
+	if _, stderr, code := runCLI(t, "", "--crd", "testdata/crds", t.TempDir()); code != ExitUnusable || !strings.Contains(stderr, "a directory without .json, .yaml or .yml files") {
+		t.Errorf("an empty directory: exit %d, %q", code, stderr)
+	}
 }
