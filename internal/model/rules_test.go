@@ -53,6 +53,8 @@ func TestCheckField(t *testing.T) {
 		{field: "Rules.list"},
 		{field: "Rules.map"},
 		{field: "Rules.omitemptyStruct", want: []string{"warning omitempty-struct: omitempty has no effect on a non-pointer struct"}},
+		// rule 2 exists for rule 1's implicit {}: not with implicit defaults off
+		{field: "Rules.omitemptyStruct", implicit: new(bool)},
 		{field: "Rules.omitzeroStruct"},
 		{field: "Rules.omitemptyPointer"},
 		{field: "Rules.plainStruct"},
