@@ -153,7 +153,7 @@ func (d *defaulter) reportSchemaError(c *apiextensionsv1.CustomResourceDefinitio
 		sev = model.Warning
 		msg += "; add it with // +kubebuilder:metadata:annotations=\"api-approved.kubernetes.io=<URL of the API review>\" on the type"
 	}
-	d.diags.Add(model.Finding{Sev: sev, Pos: at, GoPath: goPath, JPath: n.jpath, Rule: rule, Own: true, Msg: msg})
+	d.diags.Add(model.Finding{Sev: sev, Pos: at, GoPath: goPath, JPath: n.jpath, Rule: rule, Own: true, Msg: msg, CRD: c.Name})
 }
 
 // splitSchemaField reads an apiserver error path such as

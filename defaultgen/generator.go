@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"go/format"
 	"go/types"
+	"io"
 	"path"
 	"sort"
 	"strings"
@@ -30,6 +31,7 @@ import (
 
 	"github.com/controller-gen-default/controller-gen-default/crdgen"
 	"github.com/controller-gen-default/controller-gen-default/internal/decision"
+	"github.com/controller-gen-default/controller-gen-default/internal/model"
 )
 
 // Generator writes Go defaulting functions from +default markers.
@@ -44,6 +46,11 @@ type Generator struct {
 	// AllowDangerousTypes must be the crd generator's allowDangerousTypes
 	// where the API has float fields. Default false.
 	AllowDangerousTypes *bool `marker:",optional"`
+	// AllFindings lists every finding of the decisions, warnings included,
+	// one by one, as crd:allFindings=true does. Default false: only
+	// errors, which are always listed (the warnings are about the CRD, and
+	// the crd generator reports them).
+	AllFindings *bool `marker:",optional"`
 }
 
 // Help describes the generator for `-h`.
@@ -59,6 +66,8 @@ func (Generator) Help() *ctmarkers.DefinitionHelp {
 			"ImplicitDefaults": {Summary: "must be the crd generator's implicitDefaults: the Go defaulter follows the CRD's decisions.",
 				Details: "Default true."},
 			"AllowDangerousTypes": {Summary: "must be the crd generator's allowDangerousTypes where the API has float fields."},
+			"AllFindings": {Summary: "lists every finding of the decisions, warnings included, one by one, as crd:allFindings=true does.",
+				Details: "Default false: only errors, which are always listed."},
 		},
 	}
 }
@@ -93,8 +102,15 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 	if dec == nil {
 		return nil
 	}
-	// Warnings are about the CRD, and the crd generator reports them.
-	if dec.Findings.ReportErrors(crdgen.DiagnosticsOutput) {
+	// Warnings are about the CRD, and the crd generator reports them,
+	// unless every finding is asked for here.
+	report := dec.Findings.ReportErrors
+	if g.AllFindings != nil && *g.AllFindings {
+		report = func(w io.Writer) bool {
+			return dec.Findings.Report(w, model.ReportOptions{All: true, Hint: "defaults:allFindings=true"})
+		}
+	}
+	if report(crdgen.DiagnosticsOutput) {
 		return fmt.Errorf("defaults: errors in defaults; no file was written")
 	}
 	for _, root := range ctx.Roots {
