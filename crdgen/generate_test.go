@@ -263,6 +263,20 @@ func TestDefaultsAloneDecidesAsCRD(t *testing.T) {
 	}
 }
 
+// TestDefaultsAllFindings: defaults:allFindings=true lists the warnings of
+// its decisions too, one by one; without it defaults prints the errors.
+func TestDefaultsAllFindings(t *testing.T) {
+	const pkgs = "../testdata/lintscope/..."
+	quiet := generate(t, defaultgen.Generator{}, true, pkgs)
+	all := generate(t, defaultgen.Generator{AllFindings: ptr(true)}, true, pkgs)
+	if strings.Contains(quiet.diags, "warning:") || !strings.Contains(quiet.diags, "[default-type-mismatch]") {
+		t.Errorf("defaults:\n%s", quiet.diags)
+	}
+	if n := strings.Count(all.diags, ": warning: "); n != 5 || !strings.Contains(all.diags, "[default-type-mismatch]") || strings.Contains(all.diags, "the first here") {
+		t.Errorf("defaults:allFindings=true: %d warnings, want the 5 omitempty-struct ones and the error:\n%s", n, all.diags)
+	}
+}
+
 // TestExplain: crd:explain=true says, at each field, what its property got
 // and why; the omitzero cases of testdata/api/conventions each have their
 // reason.
