@@ -286,7 +286,7 @@ func TestExplain(t *testing.T) {
 		t.Fatalf("generation failed:\n%s", res.diags)
 	}
 	for _, want := range []string{
-		`FrigateSpec.Deck (spec.deck): no default: omitzero, and the apiserver would refuse the zero struct: default.name: Invalid value: "": name in body should be at least 1 chars long [explain]`,
+		`FrigateSpec.Deck (spec.deck): no default: omitzero, and the apiserver would refuse the zero struct: the default's name "" is 0 characters long; the schema requires at least 1 (minLength) [explain]`,
 		`FrigateSpec.Engine (spec.engine): default {"fuel":"diesel"} from implicit-struct-default: a non-pointer struct tagged omitzero: what the apiserver stores for Go's zero struct [explain]`,
 		`FrigateSpec.Hull (spec.hull): no default: omitzero: Go clients leave the zero struct out, and no default below it would change it [explain]`,
 		`FrigateSpec.Rigging (spec.rigging): default {"knots":12} from implicit-struct-default: a non-pointer struct: {} is refused, so {} with the defaults below it applied [explain]`,

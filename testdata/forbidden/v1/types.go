@@ -10,7 +10,7 @@ type NonPointer struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
-	Spec NonPointerRoot `json:"spec"` // want `implicit default \{\} \(non-pointer struct\) skipped.*default.entry: Required value`
+	Spec NonPointerRoot `json:"spec"` // want `implicit default \{\} \(non-pointer struct\) skipped.*the default leaves out entry, which the schema requires \(required\)`
 }
 
 type NonPointerRoot struct {
@@ -29,7 +29,7 @@ type Invalid struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
-	Spec InvalidSpec `json:"spec"` // want `implicit default \{\} \(non-pointer struct\) skipped.*default.name: Required value`
+	Spec InvalidSpec `json:"spec"` // want `implicit default \{\} \(non-pointer struct\) skipped.*the default leaves out name, which the schema requires \(required\)`
 }
 
 type InvalidSpec struct {
@@ -44,7 +44,7 @@ type BadMarker struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
-	Spec BadMarkerSpec `json:"spec"` // want `implicit default \{\} \(non-pointer struct\) skipped.*default.window: Required value`
+	Spec BadMarkerSpec `json:"spec"` // want `implicit default \{\} \(non-pointer struct\) skipped.*the default leaves out window, which the schema requires \(required\)`
 }
 
 type BadMarkerSpec struct {
@@ -81,7 +81,7 @@ type BadMarkerSpec struct {
 	// Go clients encode this default as {"cabin":0}: Cabin has no
 	// omitempty, and 0 is below its minimum.
 	// +default={}
-	Boat *Boat `json:"boat,omitempty"` // want `properties\[boat\].default.cabin: Invalid value: 0: .*greater than or equal to 1 \(\+default, written as Go clients encode it: \{"cabin":0\}\)`
+	Boat *Boat `json:"boat,omitempty"` // want `properties\[boat\].default: the default's cabin 0 is less than the schema's minimum 1 \(minimum\) \(\+default, written as Go clients encode it: \{"cabin":0\}\)`
 
 	// A quantity that does not parse.
 	// +default="lots"
@@ -99,12 +99,12 @@ type Checked struct {
 type CheckedSpec struct {
 	// The apiserver's CRD validation refuses a value outside the enum.
 	// +default="SCTP"
-	Protocol Protocol `json:"protocol,omitempty"` // want `properties\[protocol\].default: Unsupported value: "SCTP".*\(\+default\) \[apiserver\]`
+	Protocol Protocol `json:"protocol,omitempty"` // want `properties\[protocol\].default: the default "SCTP" is not one of the values the schema allows, "TCP", "UDP" \(enum\) \(\+default\) \[apiserver\]`
 
 	// Accepted on its own, but once b is defaulted inside it, the stored
 	// value has two properties.
 	// +default={"a": "x"}
-	Pair *Pair `json:"pair,omitempty"` // want `properties\[pair\].default: Too many: 2: must have at most 1 item.*nested below it applied.*\[nested-defaults\]`
+	Pair *Pair `json:"pair,omitempty"` // want `properties\[pair\].default: the default as the apiserver stores it \(with the defaults below it applied\) has 2 properties; the schema allows at most 1 \(maxProperties\) \(\+default\) \[nested-defaults\]`
 
 	// The apiserver never validates defaults under additionalProperties.
 	Ports map[string]Port `json:"ports,omitempty"`
@@ -141,7 +141,7 @@ type Pair struct {
 
 // +kubebuilder:validation:Minimum=1
 // +default=0
-type Port int32 // want `additionalProperties.default: Invalid value: 0: .*should be greater than or equal to 1.*not validate defaults under additionalProperties.*\[nested-defaults\]`
+type Port int32 // want `additionalProperties.default: the default 0 is less than the schema's minimum 1 \(minimum\) \(the apiserver does not validate defaults under additionalProperties\).*\[nested-defaults\]`
 
 type Boat struct {
 	// +kubebuilder:validation:Minimum=1

@@ -43,7 +43,7 @@ type TourSpec struct {
 	PeerProtocol corev1.Protocol `json:"peerProtocol,omitempty"`
 
 	// mode has no omitempty, and "" is not in the enum: no implicit default.
-	Mode Protocol `json:"mode"` // want `implicit default "" \(zero value: the field has no omitempty\) skipped.*Unsupported value`
+	Mode Protocol `json:"mode"` // want `implicit default "" \(zero value: the field has no omitempty\) skipped: the apiserver would reject it: the default "" is not one of the values the schema allows, "TCP", "UDP" \(enum\)`
 
 	// replicas is one the author wants clients to send: no implicit default.
 	// +required
@@ -89,11 +89,11 @@ type TourSpec struct {
 	TierByApp map[string]Tier `json:"tierByApp,omitempty"`
 
 	// strict is a struct with a required child that can have no default: its {} is skipped.
-	Strict Strict `json:"strict"` // want `implicit default \{\} \(non-pointer struct\) skipped.*default.protocol: Required value`
+	Strict Strict `json:"strict"` // want `implicit default \{\} \(non-pointer struct\) skipped: the apiserver would reject it: the default leaves out protocol, which the schema requires \(required\)`
 
 	// sails has an empty value refused by MinProperties=1, which Go clients
 	// always send without omitzero: no default, and the fix is omitzero.
-	Sails Sails `json:"sails"` // want `implicit default \{\} \(non-pointer struct\) skipped.*should have at least 1 properties. Fix: the schema refuses an empty object.*add omitzero`
+	Sails Sails `json:"sails"` // want `implicit default \{\} \(non-pointer struct\) skipped: the apiserver would reject it: the default \{\} has 0 properties; the schema requires at least 1 \(minProperties\). Fix: the schema refuses an empty object.*add omitzero`
 
 	// spare is the same struct, omitzero: absent and empty are one value. No
 	// default, no warning.
@@ -140,7 +140,7 @@ type Tier string
 
 type Strict struct {
 	// protocol is required, with no possible default.
-	Protocol Protocol `json:"protocol"` // want `implicit default "" \(zero value: the field has no omitempty\) skipped.*Unsupported value`
+	Protocol Protocol `json:"protocol"` // want `implicit default "" \(zero value: the field has no omitempty\) skipped: the apiserver would reject it: the default "" is not one of the values the schema allows, "TCP", "UDP" \(enum\)`
 	// count gets the implicit default 0.
 	Count int `json:"count"`
 }
@@ -197,12 +197,12 @@ type Gadget struct {
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
 	// spec gets no {}: Strict has a required child without a default.
-	Spec GadgetSpec `json:"spec"` // want `implicit default \{\} \(non-pointer struct\) skipped.*default.strict: Required value`
+	Spec GadgetSpec `json:"spec"` // want `implicit default \{\} \(non-pointer struct\) skipped.*the default leaves out blob, claim and strict, which the schema requires \(required\)`
 }
 
 type GadgetSpec struct {
 	// strict is shared with Tour.
-	Strict Strict `json:"strict"` // want `implicit default \{\} \(non-pointer struct\) skipped.*default.protocol: Required value`
+	Strict Strict `json:"strict"` // want `implicit default \{\} \(non-pointer struct\) skipped: the apiserver would reject it: the default leaves out protocol, which the schema requires \(required\)`
 
 	// claim is an embedded resource: its metadata, apiVersion and kind get no default.
 	// +kubebuilder:validation:EmbeddedResource
