@@ -303,7 +303,12 @@ func reason(e *field.Error, detail, base, below string, value any, known bool) (
 			return "", false
 		}
 		if jsonTypes[m[1]] {
-			return fmt.Sprintf("%s is %s; the schema's type is %s (type)", subject(true), jsonType(value, known, e.BadValue), m[1]), true
+			// the error's value is the name of the value's type
+			got := jsonType(value)
+			if t, ok := e.BadValue.(string); !known && ok && jsonTypes[t] {
+				got = article(t)
+			}
+			return fmt.Sprintf("%s is %s; the schema's type is %s (type)", subject(false), got, m[1]), true
 		}
 		return fmt.Sprintf("%s is not a valid %s (format)", subject(true), m[1]), true
 	case field.ErrorTypeInvalid:
@@ -375,24 +380,28 @@ func reason(e *field.Error, detail, base, below string, value any, known bool) (
 }
 
 // jsonType names the JSON type of a value, "a string", "an object".
-func jsonType(value any, known bool, bad any) string {
-	v := value
-	if !known {
-		v = bad
-	}
+func jsonType(v any) string {
 	switch v.(type) {
 	case map[string]any:
 		return "an object"
 	case []any:
-		return "a list"
+		return "an array"
 	case string:
 		return "a string"
 	case bool:
 		return "a boolean"
-	case json.Number, float64, int64, int:
+	case json.Number:
 		return "a number"
 	case nil:
 		return "null"
 	}
-	return "a value of another type"
+	return "a value"
+}
+
+// article is a type's name with its article: "an integer", "a string".
+func article(t string) string {
+	if strings.ContainsRune("aeiou", rune(t[0])) {
+		return "an " + t
+	}
+	return "a " + t
 }

@@ -68,6 +68,9 @@ func TestText(t *testing.T) {
 			if got := refusal.Text(errs, nil); strings.Contains(got, "Invalid value") || strings.Contains(got, "in body") {
 				t.Errorf("without the value: %s", got)
 			}
+			if got := refusal.Text(errs, nil); tc.name == "type" && got != "the default is a string; the schema's type is integer (type)" {
+				t.Errorf("without the value: %s", got)
+			}
 		})
 	}
 }
