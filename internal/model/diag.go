@@ -90,6 +90,7 @@ type findingKey struct {
 	file      string
 	line, col int
 	rule, msg string
+	jpath     string
 }
 
 // Diagnostics collects findings, once per Go position, rule and message
@@ -108,8 +109,15 @@ func NewDiagnostics() *Diagnostics {
 	return &Diagnostics{seen: map[findingKey]bool{}, printed: map[findingKey]bool{}}
 }
 
+// key is what makes a finding one: its place, rule and message; for the
+// note of a changed default, which is about a property of a CRD, its JSON
+// path too (a Go field used at several paths has a default at each).
 func (f Finding) key() findingKey {
-	return findingKey{f.Pos.Filename, f.Pos.Line, f.Pos.Column, f.Rule, f.Msg}
+	k := findingKey{f.Pos.Filename, f.Pos.Line, f.Pos.Column, f.Rule, f.Msg, ""}
+	if changeNotes[f.Rule] {
+		k.jpath = f.JPath
+	}
+	return k
 }
 
 // SetCRD names the CRD whose generation the findings added next belong

@@ -141,6 +141,10 @@ func TestSummaries(t *testing.T) {
 		note(35, RuleDefaultChanged, "as.x"), note(34, RuleDefaultRemoved, "as.x"), note(36, RuleDefaultRemoved, "as.x"),
 		note(37, RuleUnknownZero, "as.x"),
 	}
+	// a Go field used at two paths of a CRD gets a default at each
+	again := note(32, RuleDefaultAdded, "as.x")
+	again.JPath = "spec.other"
+	fs = append(fs, again)
 	report := func(opts ReportOptions) string {
 		ds := NewDiagnostics()
 		for _, f := range fs {
@@ -156,7 +160,7 @@ func TestSummaries(t *testing.T) {
 		"/api/types.go:5:2: warning: T.W: refused [implicit-zero-default]\n" +
 		"/api/types.go:6:2: error: T.E: bad [default-type-mismatch]\n" +
 		"/api/types.go:20:2: warning: T.F20 (spec.f): use omitzero [omitempty-struct]\n" +
-		"/api/types.go:32:2: note: 3 default-added notes in CRD as.x, the first here: T.F32: default-added here; run with crd:allFindings=true to list them [default-added]\n" +
+		"/api/types.go:32:2: note: 4 default-added notes in CRD as.x, the first here: T.F32: default-added here; run with crd:allFindings=true to list them [default-added]\n" +
 		"/api/types.go:34:2: note: T.F34: default-removed here [default-removed]\n" +
 		"/api/types.go:35:2: note: T.F35: default-changed here [default-changed]\n" +
 		"/api/types.go:36:2: note: T.F36: default-removed here [default-removed]\n"
