@@ -71,10 +71,6 @@ var changeNotes = map[string]bool{
 	RuleDefaultRemoved: true,
 }
 
-// Summarised reports whether a report counts the findings of rule per
-// CRD, in one line, unless every finding is asked for.
-func Summarised(rule string) bool { return summarised[rule] }
-
 // String is the finding in go vet style, with the position as given.
 func (f Finding) String() string {
 	var b strings.Builder
@@ -153,7 +149,7 @@ func (ds *Diagnostics) List() []Finding { return ds.list }
 // ReportOptions say how much a report lists.
 type ReportOptions struct {
 	// All lists every warning one by one: those of the summarised rules
-	// (Summarised), and those in types from other modules. Without it,
+	// (summarised), and those in types from other modules. Without it,
 	// the findings of a summarised rule are one line per rule and CRD,
 	// and the warnings in other modules' types one line in all.
 	All bool
@@ -168,8 +164,9 @@ type ReportOptions struct {
 // Report prints the findings to w, sorted by position, and says whether any
 // is an error. A finding an earlier report printed is not printed again.
 // Errors are always listed, one by one. Without opts.All, the findings of
-// a summarised rule (Summarised) are one line per rule and CRD, at the
-// first of them, with their number; warnings in types from other modules
+// a summarised rule (omitempty-struct, the notes of added and changed
+// defaults) are one line per rule and CRD, at the first of them in the
+// user's types, with their number; warnings in types from other modules
 // are counted in one line. Notes are listed only with opts.Notes, but for
 // the notes of changed defaults, which are always printed.
 func (ds *Diagnostics) Report(w io.Writer, opts ReportOptions) bool {
