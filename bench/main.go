@@ -72,6 +72,9 @@ func main() {
 		case "scale-gen":
 			scaleGenMain(os.Args[2:])
 			return
+		case "output":
+			outputMain(os.Args[2:])
+			return
 		}
 	}
 	rounds := flag.Int("rounds", 5, "timed rounds; each round runs every variant once per module")

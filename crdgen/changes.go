@@ -22,7 +22,13 @@ import (
 // removed default changes what objects already stored read as (the
 // apiserver defaults on every read), so those point to `impact`. Files
 // that are new, unreadable, or not written to disk get no note.
-func (d *defaulter) noteChanges(w io.Writer, rule genall.OutputRule, staged *atomicout.Staging, crds []apiextensionsv1.CustomResourceDefinition) {
+//
+// The notes are reported as findings (model.Diagnostics.Report with
+// opts): the notes of added and changed defaults, which a first run over
+// CRDs from controller-gen has by the hundred, are one line per rule and
+// CRD unless every finding is asked for.
+func (d *defaulter) noteChanges(w io.Writer, opts model.ReportOptions, rule genall.OutputRule, staged *atomicout.Staging, crds []apiextensionsv1.CustomResourceDefinition) {
+	notes := model.NewDiagnostics()
 	var affects []string
 	for i := range crds {
 		c := &crds[i]
@@ -42,12 +48,14 @@ func (d *defaulter) noteChanges(w io.Writer, rule genall.OutputRule, staged *ato
 		}
 		for _, ch := range defaultdiff.Diff(old[0], c) {
 			n := d.changeNode(c.Name, ch)
-			fmt.Fprintf(w, "%s: note: %s (%s): %s [default-%s]\n", model.RelPos(n.at), n.goPath, ch.Path, changeText(c.Name, ch), ch.Kind())
+			notes.Add(model.Finding{Sev: model.Note, Pos: n.at, GoPath: n.goPath, JPath: ch.Path, Rule: "default-" + ch.Kind(),
+				Msg: changeText(c.Name, ch), Own: n.own, CRD: c.Name})
 			if ch.Kind() != defaultdiff.Added && !contains(affects, path) {
 				affects = append(affects, path)
 			}
 		}
 	}
+	notes.Report(w, opts)
 	for _, p := range affects {
 		p = relPath(p)
 		old := "old.yaml (the file as it was)"

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/token"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
+	"github.com/controller-gen-default/controller-gen-default/internal/refusal"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
@@ -61,12 +63,63 @@ type schemaError struct {
 	Field, Message string
 }
 
-func toSchemaErrors(errs field.ErrorList) []schemaError {
+// toSchemaErrors keeps the apiserver's errors about c: its path, and its
+// message, with a refusal of a default in words (refusal.One, which reads
+// the default in c's schema).
+func toSchemaErrors(c *apiextensionsv1.CustomResourceDefinition, errs field.ErrorList) []schemaError {
 	out := make([]schemaError, 0, len(errs))
 	for _, e := range errs {
-		out = append(out, schemaError{Field: e.Field, Message: e.Error()})
+		out = append(out, schemaError{Field: e.Field, Message: refusal.One(e, defaultAt(c, e.Field))})
 	}
 	return out
+}
+
+// defaultAt is the default of the schema node that an apiserver error path
+// names (…properties[x].default, …items.default.name), as JSON; nil when
+// the path names none.
+func defaultAt(c *apiextensionsv1.CustomResourceDefinition, f string) []byte {
+	i := strings.Index(f, "openAPIV3Schema")
+	if i < 0 || !strings.Contains(f[i:], ".default") {
+		return nil
+	}
+	versions, spath := splitSchemaField(c, f)
+	rest := f[i+len("openAPIV3Schema"):]
+	if spath != "" && !strings.HasPrefix(strings.TrimPrefix(rest, "."), spath+".default") {
+		return nil // a default below a node the path goes through another way
+	}
+	if spath == "" && !strings.HasPrefix(rest, ".default") {
+		return nil
+	}
+	for _, v := range c.Spec.Versions {
+		if !slices.Contains(versions, v.Name) || v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
+			continue
+		}
+		s := v.Schema.OpenAPIV3Schema
+		for _, seg := range splitSegments(spath) {
+			switch {
+			case strings.HasPrefix(seg, "properties["):
+				p, ok := s.Properties[strings.TrimSuffix(strings.TrimPrefix(seg, "properties["), "]")]
+				if !ok {
+					s = nil
+					break
+				}
+				s = &p
+			case seg == "items" && s.Items != nil && s.Items.Schema != nil:
+				s = s.Items.Schema
+			case seg == "additionalProperties" && s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil:
+				s = s.AdditionalProperties.Schema
+			default:
+				s = nil
+			}
+			if s == nil {
+				break
+			}
+		}
+		if s != nil && s.Default != nil {
+			return s.Default.Raw
+		}
+	}
+	return nil
 }
 
 func newChecker(ctx context.Context, n int) *checker {
@@ -94,7 +147,7 @@ func (ch *checker) start(c *apiextensionsv1.CustomResourceDefinition) {
 			return
 		}
 		invalid, later := normalize.Check(ch.ctx, c)
-		r.Invalid, r.Later = toSchemaErrors(invalid), toSchemaErrors(later)
+		r.Invalid, r.Later = toSchemaErrors(c, invalid), toSchemaErrors(c, later)
 		ch.cache.put(key, r.checkOutcome)
 	}()
 }
@@ -153,7 +206,7 @@ func (d *defaulter) reportSchemaError(c *apiextensionsv1.CustomResourceDefinitio
 		sev = model.Warning
 		msg += "; add it with // +kubebuilder:metadata:annotations=\"api-approved.kubernetes.io=<URL of the API review>\" on the type"
 	}
-	d.diags.Add(model.Finding{Sev: sev, Pos: at, GoPath: goPath, JPath: n.jpath, Rule: rule, Own: true, Msg: msg})
+	d.diags.Add(model.Finding{Sev: sev, Pos: at, GoPath: goPath, JPath: n.jpath, Rule: rule, Own: true, Msg: msg, CRD: c.Name})
 }
 
 // splitSchemaField reads an apiserver error path such as

@@ -93,10 +93,11 @@ func TestControllerToolsVersion(t *testing.T) {
 }
 
 // TestForeignFindings: findings in types from other modules (here
-// k8s.io/api's PodTemplateSpec) are one summary line, listed with verbose.
+// k8s.io/api's PodTemplateSpec) are one summary line, listed with
+// allFindings, and with verbose.
 func TestForeignFindings(t *testing.T) {
 	quiet := generate(t, crdgen.Generator{}, true, "../testdata/api/workload/...")
-	summary := regexp.MustCompile(`(?m)^warning: (\d+) findings in types from other modules \(.*omitempty-struct: \d+.*\); run with crd:verbose=true to list them$`)
+	summary := regexp.MustCompile(`(?m)^warning: (\d+) findings in types from other modules \(.*omitempty-struct: \d+.*\); run with crd:allFindings=true to list them$`)
 	m := summary.FindStringSubmatch(quiet.diags)
 	if m == nil {
 		t.Fatalf("no summary line in:\n%s", quiet.diags)
@@ -104,13 +105,45 @@ func TestForeignFindings(t *testing.T) {
 	if strings.Contains(quiet.diags, "k8s.io/api@") {
 		t.Errorf("quiet run lists findings in k8s.io/api:\n%s", quiet.diags)
 	}
-	loud := generate(t, crdgen.Generator{Verbose: ptr(true)}, true, "../testdata/api/workload/...")
-	n := strings.Count(loud.diags, "k8s.io/api@")
-	if want, _ := strconv.Atoi(m[1]); n < want {
-		t.Errorf("verbose run lists %d findings in k8s.io/api, the summary counted %d:\n%s", n, want, loud.diags)
+	for _, g := range []crdgen.Generator{{AllFindings: ptr(true)}, {Verbose: ptr(true)}} {
+		loud := generate(t, g, true, "../testdata/api/workload/...")
+		n := strings.Count(loud.diags, "k8s.io/api@")
+		if want, _ := strconv.Atoi(m[1]); n < want {
+			t.Errorf("%+v: the run lists %d findings in k8s.io/api, the summary counted %d:\n%s", g, n, want, loud.diags)
+		}
+		if !bytes.Equal(quiet.files["workload.example.com_workloads.yaml"], loud.files["workload.example.com_workloads.yaml"]) {
+			t.Error("listing findings changed the CRD")
+		}
 	}
-	if !bytes.Equal(quiet.files["workload.example.com_workloads.yaml"], loud.files["workload.example.com_workloads.yaml"]) {
-		t.Error("verbose changed the CRD")
+}
+
+// TestSummarisedFindings: the omitempty-struct warnings of one CRD are one
+// line, with their number, the CRD and the first of them, and the run
+// names the option that lists them; crd:allFindings=true lists each.
+// Errors are listed one by one. With crd:implicitDefaults=false there is
+// no omitempty-struct warning at all (rule 2 exists for rule 1's implicit
+// {}), but the explicit default's error stays.
+func TestSummarisedFindings(t *testing.T) {
+	const pkgs = "../testdata/lintscope/..."
+	res := generate(t, crdgen.Generator{}, true, pkgs)
+	// five: Widget.Spec, Widget.Status, WidgetSpec.Box, Embedded.Size, and
+	// Box.Lid in package shared, the first by position
+	want := regexp.MustCompile(`(?m)^\S*testdata/lintscope/shared/types.go:8:2: warning: 5 omitempty-struct warnings in CRD widgets.scope.example.com, ` +
+		`the first here: Box.Lid \(spec.box.lid\): omitempty has no effect on a non-pointer struct: encoding/json always writes it. Use omitzero, or drop the tag; ` +
+		`run with crd:allFindings=true to list them \[omitempty-struct\]$`)
+	if !want.MatchString(res.diags) {
+		t.Errorf("no summary line:\n%s", res.diags)
+	}
+	if n := strings.Count(res.diags, "\n"); n != 3 || !strings.Contains(res.diags, "error: Part (spec.parts[*])") {
+		t.Errorf("want the summary line, the error, and the generator's error line:\n%s", res.diags)
+	}
+	all := generate(t, crdgen.Generator{AllFindings: ptr(true)}, true, pkgs)
+	if n := strings.Count(all.diags, "[omitempty-struct]"); n != 5 || strings.Contains(all.diags, "the first here") {
+		t.Errorf("allFindings: %d omitempty-struct lines, want 5:\n%s", n, all.diags)
+	}
+	off := generate(t, crdgen.Generator{ImplicitDefaults: ptr(false)}, true, pkgs)
+	if strings.Contains(off.diags, "omitempty-struct") || !strings.Contains(off.diags, "[default-type-mismatch]") {
+		t.Errorf("implicitDefaults=false:\n%s", off.diags)
 	}
 }
 
@@ -232,6 +265,20 @@ func TestDefaultsAloneDecidesAsCRD(t *testing.T) {
 	}
 }
 
+// TestDefaultsAllFindings: defaults:allFindings=true lists the warnings of
+// its decisions too, one by one; without it defaults prints the errors.
+func TestDefaultsAllFindings(t *testing.T) {
+	const pkgs = "../testdata/lintscope/..."
+	quiet := generate(t, defaultgen.Generator{}, true, pkgs)
+	all := generate(t, defaultgen.Generator{AllFindings: ptr(true)}, true, pkgs)
+	if strings.Contains(quiet.diags, "warning:") || !strings.Contains(quiet.diags, "[default-type-mismatch]") {
+		t.Errorf("defaults:\n%s", quiet.diags)
+	}
+	if n := strings.Count(all.diags, ": warning: "); n != 5 || !strings.Contains(all.diags, "[default-type-mismatch]") || strings.Contains(all.diags, "the first here") {
+		t.Errorf("defaults:allFindings=true: %d warnings, want the 5 omitempty-struct ones and the error:\n%s", n, all.diags)
+	}
+}
+
 // TestExplain: crd:explain=true says, at each field, what its property got
 // and why; the omitzero cases of testdata/api/conventions each have their
 // reason.
@@ -241,7 +288,7 @@ func TestExplain(t *testing.T) {
 		t.Fatalf("generation failed:\n%s", res.diags)
 	}
 	for _, want := range []string{
-		`FrigateSpec.Deck (spec.deck): no default: omitzero, and the apiserver would refuse the zero struct: default.name: Invalid value: "": name in body should be at least 1 chars long [explain]`,
+		`FrigateSpec.Deck (spec.deck): no default: omitzero, and the apiserver would refuse the zero struct: the default's name "" is 0 characters long; the schema requires at least 1 (minLength) [explain]`,
 		`FrigateSpec.Engine (spec.engine): default {"fuel":"diesel"} from implicit-struct-default: a non-pointer struct tagged omitzero: what the apiserver stores for Go's zero struct [explain]`,
 		`FrigateSpec.Hull (spec.hull): no default: omitzero: Go clients leave the zero struct out, and no default below it would change it [explain]`,
 		`FrigateSpec.Rigging (spec.rigging): default {"knots":12} from implicit-struct-default: a non-pointer struct: {} is refused, so {} with the defaults below it applied [explain]`,
@@ -263,8 +310,9 @@ func TestExplain(t *testing.T) {
 
 // TestLintIsTheGenerators: model.LintRoots, which tools that see only Go
 // code run (no schema), reports exactly the crd generator's findings of
-// the rules that need no schema, word for word, on the forbidden examples
-// and on the example API.
+// the rules that need no schema in the roots' files, word for word, on
+// the forbidden examples, the example API and testdata/lintscope (what
+// the generator does not read: a List type, a type no kind reaches).
 func TestLintIsTheGenerators(t *testing.T) {
 	lintRules := map[string]bool{
 		"omitempty-struct": true, "struct-default-not-empty": true, "default-needs-omitempty": true,
@@ -276,12 +324,16 @@ func TestLintIsTheGenerators(t *testing.T) {
 		abs, _ := filepath.Abs(file)
 		return strings.Join([]string{abs, l, c, sev, goPath, msg, rule}, "|")
 	}
-	for _, dir := range []string{"../testdata/forbidden/...", "../testdata/api/..."} {
+	for _, dir := range []string{"../testdata/forbidden/...", "../testdata/api/...", "../testdata/lintscope/..."} {
 		t.Run(dir, func(t *testing.T) {
-			res := generate(t, crdgen.Generator{}, true, dir)
+			res := generate(t, crdgen.Generator{AllFindings: ptr(true)}, true, dir)
+			under, _ := filepath.Abs(strings.TrimSuffix(dir, "..."))
 			var want []string
 			for _, l := range strings.Split(res.diags, "\n") {
 				if m := line.FindStringSubmatch(l); m != nil && lintRules[m[7]] {
+					if abs, _ := filepath.Abs(m[1]); !strings.HasPrefix(abs, under) {
+						continue // another module's type: the lint stays in the roots' modules
+					}
 					want = append(want, key(m[1], m[2], m[3], m[4], m[5], m[6], m[7]))
 				}
 			}
@@ -351,5 +403,34 @@ func TestReplacedFileNotes(t *testing.T) {
 	}
 	if again := generateIn(t, crdgen.Generator{}, true, out, "../testdata/api/conventions/..."); strings.Contains(again.diags, "note:") {
 		t.Errorf("an unchanged run printed notes:\n%s", again.diags)
+	}
+}
+
+// TestReplacedFileNotesSummarised: the first run over CRDs that
+// controller-gen wrote (here crd:implicitDefaults=false) adds a default
+// to many properties; the notes are one line per CRD, with their number
+// and the first of them, and crd:allFindings=true lists each.
+func TestReplacedFileNotesSummarised(t *testing.T) {
+	const pkgs = "../testdata/api/multi/..."
+	out := t.TempDir()
+	if res := generateIn(t, crdgen.Generator{ImplicitDefaults: ptr(false)}, true, out, pkgs); res.failed {
+		t.Fatal(res.diags)
+	}
+	old, err := os.ReadFile(filepath.Join(out, "multi.example.com_multis.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := generateIn(t, crdgen.Generator{}, true, out, pkgs)
+	want := "testdata/api/multi/v1/types.go:24:2: note: 2 default-added notes in CRD multis.multi.example.com, " +
+		"the first here: MultiSpec.Enabled (spec.enabled): default added: false in multis.multi.example.com v1; run with crd:allFindings=true to list them [default-added]\n"
+	if !strings.HasSuffix(res.diags, want) || strings.Count(res.diags, "\n") != 1 {
+		t.Errorf("got\n%s\nwant\n%s", res.diags, want)
+	}
+	if err := os.WriteFile(filepath.Join(out, "multi.example.com_multis.yaml"), old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	all := generateIn(t, crdgen.Generator{AllFindings: ptr(true)}, true, out, pkgs)
+	if n := strings.Count(all.diags, "[default-added]\n"); n != 2 || strings.Count(all.diags, "\n") != 2 {
+		t.Errorf("allFindings: %d default-added notes, want 2 and nothing else:\n%s", n, all.diags)
 	}
 }

@@ -51,8 +51,13 @@ type Generator struct {
 	// Check runs the apiserver's CRD validation and the nested-default
 	// checks on every generated CRD before anything is written. Default true.
 	Check *bool `marker:",optional"`
-	// Verbose lists each finding in types from other modules instead of a
-	// one-line summary. Default false.
+	// AllFindings lists every warning one by one: the repetitive ones
+	// (omitempty-struct, and the notes of defaults added or changed in a
+	// CRD file), which are otherwise one line per rule and CRD, and those
+	// in types from other modules, otherwise one line in all. Default
+	// false.
+	AllFindings *bool `marker:",optional"`
+	// Verbose is AllFindings with the notes. Default false.
 	Verbose *bool `marker:",optional"`
 	// Explain prints, for each field of the generated modules, the default
 	// its property got and where it came from, or why it got none. Default
@@ -76,8 +81,13 @@ func (Generator) Help() *ctmarkers.DefinitionHelp {
 		Summary: "validates every CRD with the apiserver's own code before writing it.",
 		Details: "Default true. false skips the checks, for speed or bisecting.",
 	}
+	fields["AllFindings"] = ctmarkers.DetailedHelp{
+		Summary: "lists every finding one by one, rather than one line per rule and CRD for repetitive ones.",
+		Details: "Default false: omitempty-struct warnings and the notes of defaults added or changed in a CRD file are one line per rule and CRD, " +
+			"with their number and the first of them; findings in types from other modules one line in all. Errors are always listed.",
+	}
 	fields["Verbose"] = ctmarkers.DetailedHelp{
-		Summary: "reports each finding in types from other modules instead of one summary line.",
+		Summary: "lists every finding one by one, as allFindings, and the notes.",
 	}
 	fields["Explain"] = ctmarkers.DetailedHelp{
 		Summary: "prints, for each field of the generated modules, the default it got and why, or why it got none.",
@@ -161,14 +171,22 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 			fmt.Fprintf(DiagnosticsOutput, "note: %s, not as the Go code predicts it (lint and defaults follow the Go code): please report it [explain-required]\n", m)
 		}
 	}
-	if b.d.diags.Report(DiagnosticsOutput, boolOpt(g.Verbose, false), "crd:verbose=true") {
+	ropts := g.reportOptions()
+	if b.d.diags.Report(DiagnosticsOutput, ropts) {
 		return fmt.Errorf("crd: errors in defaults; no CRD was written")
 	}
 	if werr != nil {
 		return werr
 	}
-	b.d.noteChanges(DiagnosticsOutput, ctx.OutputRule, &staged, b.crds)
+	b.d.noteChanges(DiagnosticsOutput, ropts, ctx.OutputRule, &staged, b.crds)
 	return staged.Commit()
+}
+
+// reportOptions are how much the generator lists: crd:allFindings=true
+// every finding, crd:verbose=true the notes too.
+func (g Generator) reportOptions() model.ReportOptions {
+	verbose := boolOpt(g.Verbose, false)
+	return model.ReportOptions{All: verbose || boolOpt(g.AllFindings, false), Notes: verbose, Hint: "crd:allFindings=true"}
 }
 
 // buildOptions are the options that change the CRDs' schemas and defaults.
@@ -280,7 +298,9 @@ func build(ctx *genall.GenerationContext, opts buildOptions, start func(n int), 
 		for _, id := range roots {
 			b.kinds = append(b.kinds, id)
 		}
+		b.d.diags.SetCRD(c.Name)
 		b.d.applyCRD(&c, roots)
+		b.d.diags.SetCRD("")
 		b.crds = append(b.crds, c) // capacity is len(kinds): &b.crds[i] stays valid
 		each(&b.crds[len(b.crds)-1])
 	}

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"go/format"
 	"go/types"
+	"io"
 	"path"
 	"sort"
 	"strings"
@@ -30,6 +31,7 @@ import (
 
 	"github.com/controller-gen-default/controller-gen-default/crdgen"
 	"github.com/controller-gen-default/controller-gen-default/internal/decision"
+	"github.com/controller-gen-default/controller-gen-default/internal/model"
 )
 
 // Generator writes Go defaulting functions from +default markers.
@@ -44,6 +46,31 @@ type Generator struct {
 	// AllowDangerousTypes must be the crd generator's allowDangerousTypes
 	// where the API has float fields. Default false.
 	AllowDangerousTypes *bool `marker:",optional"`
+	// AllFindings lists every finding of the decisions, warnings included,
+	// one by one, as crd:allFindings=true does. Default false: only
+	// errors, which are always listed (the warnings are about the CRD, and
+	// the crd generator reports them).
+	AllFindings *bool `marker:",optional"`
+
+	// withCRD is set when a crd generator runs in the same invocation
+	// (WithCRD).
+	withCRD bool
+}
+
+// WithCRD is g as it runs beside the crd generator c in one invocation:
+// implicitDefaults and allowDangerousTypes, which must be crd's, are
+// taken from c where g does not set them, so that `defaults
+// crd:allowDangerousTypes=true` works as crd's own message says, and the
+// two generators read one build.
+func (g Generator) WithCRD(c crdgen.Generator) Generator {
+	if g.ImplicitDefaults == nil {
+		g.ImplicitDefaults = c.ImplicitDefaults
+	}
+	if g.AllowDangerousTypes == nil {
+		g.AllowDangerousTypes = c.AllowDangerousTypes
+	}
+	g.withCRD = true
+	return g
 }
 
 // Help describes the generator for `-h`.
@@ -59,6 +86,8 @@ func (Generator) Help() *ctmarkers.DefinitionHelp {
 			"ImplicitDefaults": {Summary: "must be the crd generator's implicitDefaults: the Go defaulter follows the CRD's decisions.",
 				Details: "Default true."},
 			"AllowDangerousTypes": {Summary: "must be the crd generator's allowDangerousTypes where the API has float fields."},
+			"AllFindings": {Summary: "lists every finding of the decisions, warnings included, one by one, as crd:allFindings=true does.",
+				Details: "Default false: only errors, which are always listed."},
 		},
 	}
 }
@@ -90,11 +119,21 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 		ImplicitDefaults:    g.ImplicitDefaults == nil || *g.ImplicitDefaults,
 		AllowDangerousTypes: g.AllowDangerousTypes != nil && *g.AllowDangerousTypes,
 	})
+	if !g.withCRD {
+		dangerousTypesFix(ctx.Roots)
+	}
 	if dec == nil {
 		return nil
 	}
-	// Warnings are about the CRD, and the crd generator reports them.
-	if dec.Findings.ReportErrors(crdgen.DiagnosticsOutput) {
+	// Warnings are about the CRD, and the crd generator reports them,
+	// unless every finding is asked for here.
+	report := dec.Findings.ReportErrors
+	if g.AllFindings != nil && *g.AllFindings {
+		report = func(w io.Writer) bool {
+			return dec.Findings.Report(w, model.ReportOptions{All: true, Hint: "defaults:allFindings=true"})
+		}
+	}
+	if report(crdgen.DiagnosticsOutput) {
 		return fmt.Errorf("defaults: errors in defaults; no file was written")
 	}
 	for _, root := range ctx.Roots {
@@ -118,6 +157,39 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 		}
 	}
 	return nil
+}
+
+// crdDangerousFix and defaultsDangerousFix end the error of
+// controller-tools' schema parser about a float field.
+const (
+	crdDangerousFix      = "re-run with crd:allowDangerousTypes=true"
+	defaultsDangerousFix = "re-run with defaults:allowDangerousTypes=true"
+)
+
+// dangerousTypesFix makes the error of controller-tools' schema parser
+// about a float field name the option that fixes it when defaults runs
+// without crd: the parser says crd:allowDangerousTypes=true, which would
+// add the crd generator to the run and leave defaults' own build
+// (AllowDangerousTypes) as it was. The errors are the packages', which
+// genall prints after every generator has run.
+func dangerousTypesFix(roots []*loader.Package) {
+	seen := map[*loader.Package]bool{}
+	var visit func(p *loader.Package)
+	visit = func(p *loader.Package) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		for i := range p.Errors {
+			p.Errors[i].Msg = strings.ReplaceAll(p.Errors[i].Msg, crdDangerousFix, defaultsDangerousFix)
+		}
+		for _, imp := range p.Imports() {
+			visit(imp)
+		}
+	}
+	for _, r := range roots {
+		visit(r)
+	}
 }
 
 // fileGen writes the defaulting code of one package.

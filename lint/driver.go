@@ -78,7 +78,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		}
 		return ExitUsage
 	}
-	graph, err := checker.Analyze(New(Config{ImplicitDefaults: *implicit}), pkgs, nil)
+	lcfg := Config{ImplicitDefaults: *implicit}
+	preload(wd, fs.Args(), lcfg)
+	graph, err := checker.Analyze(New(lcfg), pkgs, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "controller-gen-default lint: %v\n", err)
 		return ExitUsage

@@ -2,6 +2,7 @@ package lint_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/controller-gen-default/controller-gen-default/lint"
@@ -194,4 +196,51 @@ func rulesOf(out string) []string {
 		rules = append(rules, m[1])
 	}
 	return rules
+}
+
+// TestPackageAlone: analysed one package at a time, as go vet and
+// golangci-lint run the analyzers, a package with kinds reports what its
+// kinds reach in its own files (not WidgetList's ListMeta, nor the
+// helper type Helper), and a package of shared types with no kind of its
+// own every struct type but List types (Unused too: no kind of the
+// package says it is unused). controller-gen-default lint, which loads its
+// packages together, reports exactly the crd generator's findings
+// (TestLintIsTheGenerator in cmd/controller-gen-default).
+func TestPackageAlone(t *testing.T) {
+	for _, c := range []struct {
+		pkg  string
+		want []string
+	}{
+		{"./testdata/lintscope/v1", []string{
+			"v1/types.go:15 omitempty-struct", "v1/types.go:16 omitempty-struct", "v1/types.go:29 omitempty-struct",
+			"v1/types.go:44 default-type-mismatch", "v1/types.go:52 omitempty-struct",
+		}},
+		{"./testdata/lintscope/shared", []string{"shared/types.go:19 omitempty-struct", "shared/types.go:8 omitempty-struct"}},
+	} {
+		t.Run(c.pkg, func(t *testing.T) {
+			pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadSyntax, Dir: repoRoot}, c.pkg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			graph, err := checker.Analyze(lint.Analyzers, pkgs, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, act := range graph.Roots {
+				if act.Err != nil {
+					t.Fatal(act.Err)
+				}
+				for _, d := range act.Diagnostics {
+					p := act.Package.Fset.Position(d.Pos)
+					got = append(got, fmt.Sprintf("%s/%s:%d %s", filepath.Base(filepath.Dir(p.Filename)), filepath.Base(p.Filename), p.Line, d.Category))
+				}
+			}
+			slices.Sort(got)
+			got = slices.Compact(got)
+			if !slices.Equal(got, c.want) {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+			}
+		})
+	}
 }

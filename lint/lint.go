@@ -283,6 +283,32 @@ func stamp(dir string) string {
 	return b.String()
 }
 
+// preload lints the packages of patterns together, as the crd generator
+// run with paths=PATTERNS reads them (model.LintRoots: the types their
+// kinds reach), and keeps the findings for the analyzers of each of those
+// packages, so that a type of one package that a kind of another reaches
+// is reported, and a type that no kind reaches is not, exactly as by the
+// generator. Without it (go vet, golangci-lint), each package is linted
+// on its own. A load that fails leaves each package to its own load,
+// which reports the error.
+func preload(dir string, patterns []string, cfg Config) {
+	roots, err := loader.LoadRootsWithConfig(&packages.Config{Dir: dir}, patterns...)
+	if err != nil {
+		return
+	}
+	findings := lintRoots(roots, cfg)
+	for _, r := range roots {
+		files := r.GoFiles
+		if len(files) == 0 {
+			continue
+		}
+		d := filepath.Dir(files[0])
+		e := &loadEntry{}
+		e.once.Do(func() { e.findings = findings })
+		loads.Store(loadKey{dir: d, stamp: stamp(d), cfg: cfg}, e)
+	}
+}
+
 // lintDir loads the package in dir as the crd generator does (controller-tools'
 // loader, the crd generator's markers) and returns model.LintRoots' findings.
 func lintDir(dir string, cfg Config) ([]model.Finding, error) {
@@ -290,11 +316,17 @@ func lintDir(dir string, cfg Config) ([]model.Finding, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loading %s with controller-tools' loader: %w", dir, err)
 	}
+	return lintRoots(roots, cfg), nil
+}
+
+// lintRoots is model.LintRoots with the crd generator's markers and
+// type-checker filter.
+func lintRoots(roots []*loader.Package, cfg Config) []model.Finding {
 	reg := &ctmarkers.Registry{}
 	if err := model.RegisterMarkers(reg); err != nil {
-		return nil, err
+		panic(err) // the markers' definitions are this module's
 	}
 	col := &ctmarkers.Collector{Registry: reg}
 	checker := &loader.TypeChecker{NodeFilters: []loader.NodeFilter{model.CheckFilter()}}
-	return model.LintRoots(roots, col, checker, model.Options{Implicit: cfg.ImplicitDefaults}), nil
+	return model.LintRoots(roots, col, checker, model.Options{Implicit: cfg.ImplicitDefaults})
 }

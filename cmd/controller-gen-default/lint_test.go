@@ -52,24 +52,50 @@ func TestLintAfterFailedGenerate(t *testing.T) {
 	}
 }
 
-// TestLintIsTheGenerator: on the forbidden examples and the example API,
-// lint prints exactly the crd generator's lines of the lint rules, the
-// JSON path left out, in the same order: both commands, from the module
-// root.
+// TestLintIsTheGenerator: on the forbidden examples, the example API and
+// testdata/lintscope (a List type, a helper type no kind reaches, an
+// embedded resource's metadata, the inside of a schema-less field, a type
+// of another package that a kind reaches), lint prints exactly the crd
+// generator's lines of the lint rules, the JSON path left out, in the same
+// order: both commands, from the module root. On lintscope the set of
+// findings (file:line:rule) is also pinned, so that both cannot lose the
+// same finding.
 func TestLintIsTheGenerator(t *testing.T) {
 	bin := binary(t)
 	line := regexp.MustCompile(`^(\S+?:\d+:\d+: \w+: \S+)(?: \([^)]*\))?(: .* \[([\w-]+)\])$`)
-	for _, dir := range []string{"./testdata/forbidden/...", "./testdata/api/..."} {
+	fileLineRule := regexp.MustCompile(`^(\S+?:\d+):\d+: .* \[([\w-]+)\]$`)
+	pinned := map[string][]string{
+		"./testdata/lintscope/...": {
+			"testdata/lintscope/shared/types.go:8 omitempty-struct",   // Box.Lid: a kind of v1 reaches it
+			"testdata/lintscope/v1/types.go:15 omitempty-struct",      // Widget.Spec
+			"testdata/lintscope/v1/types.go:16 omitempty-struct",      // Widget.Status
+			"testdata/lintscope/v1/types.go:29 omitempty-struct",      // WidgetSpec.Box
+			"testdata/lintscope/v1/types.go:44 default-type-mismatch", // Part, a list item's type
+			"testdata/lintscope/v1/types.go:52 omitempty-struct",      // Embedded.Size
+			// not WidgetList's ListMeta (23), Embedded.Metadata (50),
+			// Opaque.Inner (68), Helper (79, 82), shared.Unused (19)
+		},
+	}
+	for _, dir := range []string{"./testdata/forbidden/...", "./testdata/api/...", "./testdata/lintscope/..."} {
 		t.Run(dir, func(t *testing.T) {
-			_, diags, _ := run(t, bin, "crd", "paths="+dir, "output:crd:dir="+t.TempDir())
-			var want []string
+			_, diags, _ := run(t, bin, "crd:allFindings=true", "paths="+dir, "output:crd:dir="+t.TempDir())
+			var want, wantSet []string
 			for _, l := range strings.Split(diags, "\n") {
+				if !strings.HasPrefix(l, strings.TrimSuffix(strings.TrimPrefix(dir, "./"), "...")) {
+					continue // another module's file (k8s.io/api): not the linted packages'
+				}
 				if m := line.FindStringSubmatch(l); m != nil && slices.Contains(lint.Rules, m[3]) {
 					want = append(want, m[1]+m[2])
+					if m := fileLineRule.FindStringSubmatch(l); m != nil {
+						wantSet = append(wantSet, m[1]+" "+m[2])
+					}
 				}
 			}
 			if len(want) == 0 {
 				t.Fatalf("the generator reported nothing of the lint rules:\n%s", diags)
+			}
+			if p, ok := pinned[dir]; ok && !slices.Equal(wantSet, p) {
+				t.Errorf("the generator's findings\n%s\nwant\n%s", strings.Join(wantSet, "\n"), strings.Join(p, "\n"))
 			}
 			_, stderr, code := run(t, bin, "lint", dir)
 			if code != lint.ExitFindings {

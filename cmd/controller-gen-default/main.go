@@ -244,6 +244,7 @@ func run(rawOpts, buildTags []string) error {
 	if err := markers.Register(rt.Collector.Registry); err != nil {
 		return err
 	}
+	linkDefaults(rt.Generators)
 	var staging atomicout.Staging
 	rt.OutputRules = staging.Wrap(rt.OutputRules)
 	hadErrs := rt.Run()
@@ -257,6 +258,23 @@ func run(rawOpts, buildTags []string) error {
 		return noUsageError{fmt.Errorf("not all generators ran successfully; no files were written")}
 	}
 	return staging.Commit()
+}
+
+// linkDefaults gives a defaults generator that runs beside a crd
+// generator the options it must share with it (defaultgen.WithCRD).
+func linkDefaults(gens genall.Generators) {
+	for _, g := range gens {
+		c, ok := (*g).(crdgen.Generator)
+		if !ok {
+			continue
+		}
+		for _, h := range gens {
+			if d, ok := (*h).(defaultgen.Generator); ok {
+				*h = d.WithCRD(c)
+			}
+		}
+		return
+	}
 }
 
 func helpForLevels(mainOut, errOut io.Writer, level int, reg *ctmarkers.Registry, sorter help.SortGroup) error {

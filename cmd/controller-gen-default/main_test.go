@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -225,5 +226,52 @@ func TestNoStorageLayer(t *testing.T) {
 				t.Errorf("controller-gen-default links %s", d)
 			}
 		}
+	}
+}
+
+// TestDangerousTypesFix: on a package with a float field, controller-tools'
+// parser fails the run and says which option to re-run with: an option of
+// a generator of the run. Each run here does what the message says (the
+// option added to the generator's argument), and must then succeed and
+// write its files. `defaults
+// crd:allowDangerousTypes=true`, what the message said to a defaults run
+// before, works too: defaults takes crd's option.
+func TestDangerousTypesFix(t *testing.T) {
+	bin := binary(t)
+	const paths = "paths=./cmd/controller-gen-default/testdata/floats/..."
+	fix := regexp.MustCompile(`re-run with (\w+):(\w+=\w+)`)
+	for _, gens := range [][]string{{"defaults"}, {"crd", "defaults"}, {"defaults", "crd"}, {"crd"}, {"object", "defaults"}} {
+		t.Run(strings.Join(gens, " "), func(t *testing.T) {
+			out := t.TempDir()
+			_, stderr, code := run(t, bin, append(slices.Clone(gens), paths, "output:dir="+out)...)
+			m := fix.FindStringSubmatch(stderr)
+			if code != 1 || m == nil {
+				t.Fatalf("exit %d, want 1 and the fix:\n%s", code, stderr)
+			}
+			if !slices.Contains(gens, m[1]) {
+				// following it would add a generator, and its files, to the run
+				t.Errorf("the fix names %s:%s, a generator the run does not have", m[1], m[2])
+			}
+			args := slices.Clone(gens)
+			if i := slices.Index(args, m[1]); i >= 0 {
+				args[i] += ":" + m[2]
+			} else {
+				args = append(args, m[1]+":"+m[2])
+			}
+			_, stderr, code = run(t, bin, append(args, paths, "output:dir="+out)...)
+			if code != 0 {
+				t.Fatalf("%s: exit %d:\n%s", strings.Join(args, " "), code, stderr)
+			}
+			for _, g := range gens {
+				file := map[string]string{"crd": "floats.example.com_gauges.yaml", "defaults": "zz_generated.defaults.go", "object": "zz_generated.deepcopy.go"}[g]
+				if _, err := os.Stat(filepath.Join(out, file)); err != nil {
+					t.Errorf("%s: %v", strings.Join(args, " "), err)
+				}
+			}
+		})
+	}
+	out := t.TempDir()
+	if _, stderr, code := run(t, bin, "defaults", "crd:allowDangerousTypes=true", paths, "output:dir="+out); code != 0 {
+		t.Errorf("defaults crd:allowDangerousTypes=true: exit %d\n%s", code, stderr)
 	}
 }

@@ -30,6 +30,7 @@ import (
 
 	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
+	"github.com/controller-gen-default/controller-gen-default/internal/refusal"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
@@ -354,10 +355,11 @@ func (m *Model) decideZero(d *Decision, prop *apiextensionsv1.JSONSchemaProps) {
 	d.Rule = model.RuleImplicitZero
 	raw := d.Field.Shape.Zero
 	if errs := tryDefault(prop, raw, false); len(errs) > 0 {
-		d.Why = "the apiserver would refuse the zero value: " + errs.ToAggregate().Error()
+		reason := refusal.Text(errs, raw)
+		d.Why = "the apiserver would refuse the zero value: " + reason
 		d.add(model.Warning, model.RuleImplicitZero, fmt.Sprintf("implicit default %s (zero value: the field has no omitempty) skipped: "+
 			"the apiserver would reject it: %s. Fix: add omitempty (or omitzero), make the field a pointer, or set a valid +default",
-			raw, errs.ToAggregate().Error()), m)
+			raw, reason), m)
 		return
 	}
 	d.Default, d.value, d.Source = raw, decode(raw), "implicit-zero-default: the zero value of a field without omitempty"
@@ -413,6 +415,7 @@ func (m *Model) decideStruct(d *Decision, prop *apiextensionsv1.JSONSchemaProps)
 		candidates = append(candidates, map[string]any{})
 	}
 	var first field.ErrorList
+	var firstRaw []byte
 	for i := 0; i < len(candidates); i++ {
 		c := candidates[i]
 		raw, _ := json.Marshal(c)
@@ -429,7 +432,7 @@ func (m *Model) decideStruct(d *Decision, prop *apiextensionsv1.JSONSchemaProps)
 			return
 		}
 		if i == 0 {
-			first = errs
+			first, firstRaw = errs, raw
 			// without omitzero, {} refused: {} with the defaults below it applied
 			if !f.Tag.OmitZero && defaultsBelow(prop) {
 				if applied, err := normalize.StoredValue(prop, map[string]any{}, true); err == nil && len(applied) > 0 {
@@ -438,7 +441,7 @@ func (m *Model) decideStruct(d *Decision, prop *apiextensionsv1.JSONSchemaProps)
 			}
 		}
 	}
-	reason := first.ToAggregate().Error()
+	reason := refusal.Text(first, firstRaw)
 	if f.Tag.OmitZero {
 		d.Why = "omitzero, and the apiserver would refuse the zero struct: " + reason
 		return

@@ -97,7 +97,7 @@ func TestDecide(t *testing.T) {
 			findings: []string{"warning implicit-struct-default: implicit default {} (non-pointer struct) skipped: the apiserver would reject it"}},
 		{name: "struct {} refused: min properties", field: "struct", prop: minProps(obj(map[string]apiextensionsv1.JSONSchemaProps{"name": str(), "count": intg()})),
 			rule: model.RuleImplicitStruct, why: "the apiserver would refuse {}",
-			findings: []string{"warning implicit-struct-default: implicit default {} (non-pointer struct) skipped: the apiserver would reject it: default: Invalid value: 0:  in body should have at least 1 properties. " +
+			findings: []string{"warning implicit-struct-default: implicit default {} (non-pointer struct) skipped: the apiserver would reject it: the default {} has 0 properties; the schema requires at least 1 (minProperties). " +
 				"Fix: the schema refuses an empty object, which Go clients send for this field: add omitzero"}},
 		{name: "struct {} refused, defaults below", field: "struct",
 			prop: minProps(obj(map[string]apiextensionsv1.JSONSchemaProps{"name": withDefault(str(), `"x"`), "count": intg()})),
@@ -115,7 +115,7 @@ func TestDecide(t *testing.T) {
 			s := rigging("12")
 			s.MinProperties = ptr(int64(2))
 			return s
-		}(), rule: model.RuleImplicitStruct, why: "omitzero, and the apiserver would refuse the zero struct: default: Invalid value: 0:  in body should have at least 2 properties"},
+		}(), rule: model.RuleImplicitStruct, why: "omitzero, and the apiserver would refuse the zero struct: the default {} has 0 properties; the schema requires at least 2 (minProperties)"},
 		{name: "omitzero, zero struct written with its fields", field: "omitzeroSub",
 			prop: obj(map[string]apiextensionsv1.JSONSchemaProps{"name": withDefault(str(), `"x"`), "count": intg()}, "count"),
 			def:  `{"count":0,"name":"x"}`, rule: model.RuleImplicitStruct, source: "tagged omitzero"},
@@ -134,8 +134,8 @@ func TestDecide(t *testing.T) {
 		{name: "zero float", field: "float", prop: &apiextensionsv1.JSONSchemaProps{Type: "number"}, def: `0`, rule: model.RuleImplicitZero},
 		{name: "zero int-or-string", field: "scalar", prop: &apiextensionsv1.JSONSchemaProps{XIntOrString: true}, def: `""`, rule: model.RuleImplicitZero},
 		{name: "zero refused", field: "scalar", prop: &apiextensionsv1.JSONSchemaProps{Type: "string", Enum: []apiextensionsv1.JSON{{Raw: []byte(`"TCP"`)}}},
-			rule: model.RuleImplicitZero, why: `the apiserver would refuse the zero value: default: Unsupported value: ""`,
-			findings: []string{`warning implicit-zero-default: implicit default "" (zero value: the field has no omitempty) skipped: the apiserver would reject it: default: Unsupported value: "": supported values: "TCP". ` +
+			rule: model.RuleImplicitZero, why: `the apiserver would refuse the zero value: the default "" is not one of the values the schema allows, "TCP" (enum)`,
+			findings: []string{`warning implicit-zero-default: implicit default "" (zero value: the field has no omitempty) skipped: the apiserver would reject it: the default "" is not one of the values the schema allows, "TCP" (enum). ` +
 				"Fix: add omitempty (or omitzero), make the field a pointer, or set a valid +default"}},
 		{name: "zero of an untyped schema", field: "scalar", prop: &apiextensionsv1.JSONSchemaProps{}, why: "no implicit default applies"},
 		{name: "omitempty scalar", field: "scalarOmit", prop: ptr(str()), why: "no implicit default applies"},

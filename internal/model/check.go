@@ -25,7 +25,8 @@ type Check struct {
 	Rule    string
 }
 
-// CheckField checks f against KEP-1929's rule 2 (its tag), and its
+// CheckField checks f against KEP-1929's rule 2 (its tag) when implicit
+// defaults are on, and its
 // author's default, if any, against rules 3 and "Non-pointer structs" and
 // against prop's JSON type and the Go type. prop is the field's generated
 // schema, or, for tools that see Go code only, the type part of the schema
@@ -33,7 +34,11 @@ type Check struct {
 // read.
 func (m *Model) CheckField(f *Field, prop *apiextensionsv1.JSONSchemaProps) Check {
 	var c Check
-	if msg := OmitemptyOnStruct(f); msg != "" {
+	// Rule 2 exists because of rule 1: a struct that encoding/json always
+	// writes gets the implicit default {}. With implicit defaults off
+	// (crd:implicitDefaults=false, controller-gen's output), it concerns
+	// nothing the run writes.
+	if msg := OmitemptyOnStruct(f); msg != "" && m.opts.Implicit {
 		c.Findings = append(c.Findings, m.FieldFinding(f, Warning, RuleOmitemptyStruct, msg))
 	}
 	ex, findings := m.Explicit(f)

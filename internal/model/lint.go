@@ -7,10 +7,26 @@ import (
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 )
 
-// LintRoots runs Lint on every field of every struct type declared in
-// roots, and the type-level defaults of their list items and map values,
-// and reports each such type's StructFindings, for tools that see Go code
-// only. It loads types as the crd generator does (NewIndex, the same
+// LintRoots reports, for tools that see Go code only, the findings of the
+// crd generator that need no schema, in the types the crd generator reads
+// when run on roots: the root types of the CRDs (kinds: struct types
+// that embed metav1.TypeMeta and metav1.ObjectMeta, and the types of the
+// same name in the roots of the same +groupName, as controller-tools'
+// FindKubeKinds and NeedCRDFor find them) and what they reach through
+// fields, list items and map values, walked as the crd generator walks
+// the schema (no metadata, apiVersion or kind at a resource's root or in
+// an embedded resource, nothing below a +kubebuilder:validation:Schemaless
+// field). It reports, for each struct type reached, its StructFindings,
+// Lint on each of its fields, and the type-level defaults of their list
+// items and map values. A List type (ListMeta) or a helper type that no
+// kind reaches is no CRD schema, and is not reported.
+//
+// When the roots declare no kind at all (a package of shared types
+// analysed alone, as go vet and golangci-lint analyse one package at a
+// time), every struct type declared in them except List types is
+// reported: the crd generator would write no CRD for them alone.
+//
+// Types are loaded as the crd generator loads them (NewIndex, the same
 // markers), so that each finding is the generator's, word for word.
 // Findings are once per position, in the order of positions.
 func LintRoots(roots []*loader.Package, col *ctmarkers.Collector, checker *loader.TypeChecker, opts Options) []Finding {
@@ -20,38 +36,210 @@ func LintRoots(roots []*loader.Package, col *ctmarkers.Collector, checker *loade
 	}
 	m := New(idx, col, roots, opts)
 	m.loadImports = true
+	ds := NewDiagnostics()
+	w := lintWalk{m: m, ds: ds, seen: map[lintVisit]bool{}}
+	if kinds := m.kindRoots(roots); len(kinds) > 0 {
+		for _, id := range kinds {
+			w.structNode(id, true)
+		}
+	} else {
+		w.everyType(roots)
+	}
+	ds.sort()
+	return ds.List()
+}
+
+const metav1Path = "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// kindRoots are the root types of the CRDs the crd generator writes for
+// roots, in the order of the index: each struct type of the roots that
+// embeds metav1.TypeMeta and metav1.ObjectMeta is a kind of its package's
+// +groupName ("" without one), and every root type of that name in a root
+// package of that group is one of its versions.
+func (m *Model) kindRoots(roots []*loader.Package) []TypeIdent {
 	isRoot := map[*loader.Package]bool{}
 	for _, r := range roots {
 		isRoot[r] = true
 	}
-	ds := NewDiagnostics()
-	for id := range idx.Types() {
+	type groupKind struct{ group, kind string }
+	kinds := map[groupKind]bool{}
+	var candidates []TypeIdent
+	for id, info := range m.idx.Types() {
 		if !isRoot[id.Package] {
 			continue
 		}
-		if _, ok := id.Package.Types.Scope().Lookup(id.Name).Type().Underlying().(*types.Struct); !ok {
+		candidates = append(candidates, id)
+		if m.embedsMeta(id, info, "TypeMeta") && m.embedsMeta(id, info, "ObjectMeta") {
+			kinds[groupKind{m.group(id.Package), id.Name}] = true
+		}
+	}
+	var out []TypeIdent
+	for _, id := range candidates {
+		if kinds[groupKind{m.group(id.Package), id.Name}] && isStruct(id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// embedsMeta reports an embedded field of type metav1.<name> (not a
+// pointer), as FindKubeKinds looks for TypeMeta and ObjectMeta.
+func (m *Model) embedsMeta(id TypeIdent, info *ctmarkers.TypeInfo, name string) bool {
+	if id.Package.TypesInfo == nil {
+		return false
+	}
+	for _, fi := range info.Fields {
+		if fi.Name != "" {
 			continue
 		}
-		for _, fnd := range m.StructFindings(id) {
-			ds.Add(fnd)
+		if n, ok := id.Package.TypesInfo.TypeOf(fi.RawField.Type).(*types.Named); ok && isMetav1(n, name) {
+			return true
 		}
+	}
+	return false
+}
+
+func isMetav1(n *types.Named, name string) bool {
+	obj := n.Obj()
+	return obj.Pkg() != nil && obj.Name() == name && loader.NonVendorPath(obj.Pkg().Path()) == metav1Path
+}
+
+// isList reports a List type: a struct with a field of type
+// metav1.ListMeta.
+func (m *Model) isList(id TypeIdent, info *ctmarkers.TypeInfo) bool {
+	if id.Package.TypesInfo == nil {
+		return false
+	}
+	for _, fi := range info.Fields {
+		if n, ok := id.Package.TypesInfo.TypeOf(fi.RawField.Type).(*types.Named); ok && isMetav1(n, "ListMeta") {
+			return true
+		}
+	}
+	return false
+}
+
+// group is the +groupName of pkg, "" without one.
+func (m *Model) group(pkg *loader.Package) string {
+	vals, err := ctmarkers.PackageMarkers(m.col, pkg)
+	if err != nil {
+		return ""
+	}
+	if g, ok := vals.Get("groupName").(string); ok {
+		return g
+	}
+	return ""
+}
+
+func isStruct(id TypeIdent) bool {
+	obj := id.Package.Types.Scope().Lookup(id.Name)
+	if obj == nil {
+		return false
+	}
+	_, ok := obj.Type().Underlying().(*types.Struct)
+	return ok
+}
+
+// The markers that change where the crd generator's walk goes.
+const (
+	markerSchemaless       = "kubebuilder:validation:Schemaless"
+	markerEmbeddedResource = "kubebuilder:validation:EmbeddedResource"
+	markerPreserveUnknown  = "kubebuilder:pruning:PreserveUnknownFields"
+)
+
+// lintWalk goes through the types a CRD's schema is generated from, as
+// the crd generator's walk (crdgen) goes through the schema.
+type lintWalk struct {
+	m    *Model
+	ds   *Diagnostics
+	seen map[lintVisit]bool
+}
+
+type lintVisit struct {
+	id TypeIdent
+	// resource: at a resource's root, whose metadata, apiVersion and kind
+	// are not the walk's
+	resource bool
+}
+
+func (w *lintWalk) add(fs []Finding) {
+	for _, f := range fs {
+		w.ds.Add(f)
+	}
+}
+
+// structNode reports the struct type id and walks its fields.
+func (w *lintWalk) structNode(id TypeIdent, resource bool) {
+	v := lintVisit{id, resource}
+	if w.seen[v] {
+		return
+	}
+	w.seen[v] = true
+	w.add(w.m.StructFindings(id))
+	for _, f := range w.m.Fields(id) {
+		if resource && (f.Tag.Name == "metadata" || f.Tag.Name == "apiVersion" || f.Tag.Name == "kind") {
+			continue
+		}
+		w.add(w.m.Lint(f))
+		if f.Markers.Get(markerSchemaless) != nil {
+			continue // no properties below: nothing is walked
+		}
+		w.descend(f.Shape, f.Pkg, f.Markers.Get(markerEmbeddedResource) != nil)
+	}
+}
+
+// descend walks what a value of shape sh holds: a struct's fields, a list
+// item's or map value's type and its type-level default. It stays in the
+// modules being linted: another module's types are not the user's to
+// change, and the drivers report only the analysed package's files.
+func (w *lintWalk) descend(sh Shape, pkg *loader.Package, resource bool) {
+	switch sh.Kind {
+	case KindStruct:
+		if !sh.HasIdent || !w.m.Own(sh.Ident.Package) || w.preservesOnly(sh.Ident) {
+			return
+		}
+		w.structNode(sh.Ident, resource)
+	case KindList, KindMap:
+		elem := w.m.ShapeOf(sh.Elem, pkg)
+		w.descend(elem, pkg, false)
+		if elem.HasIdent {
+			w.add(w.m.CheckElement(goSchema(elem, sh.Elem), elem).Findings)
+		}
+	}
+}
+
+// preservesOnly reports a struct type whose schema keeps unknown fields
+// and declares none: the crd generator walks nothing below it.
+func (w *lintWalk) preservesOnly(id TypeIdent) bool {
+	info := w.m.idx.TypeInfo(id)
+	return info != nil && info.Markers.Get(markerPreserveUnknown) != nil && len(w.m.Fields(id)) == 0
+}
+
+// everyType reports every struct type declared in roots, but List types:
+// each type's StructFindings, Lint on each field it declares (an inline
+// struct's fields are linted with their own type), and the type-level
+// defaults of their list items and map values.
+func (w *lintWalk) everyType(roots []*loader.Package) {
+	isRoot := map[*loader.Package]bool{}
+	for _, r := range roots {
+		isRoot[r] = true
+	}
+	m := w.m
+	for id, info := range m.idx.Types() {
+		if !isRoot[id.Package] || !isStruct(id) || m.isList(id, info) {
+			continue
+		}
+		w.add(m.StructFindings(id))
 		for _, f := range m.Fields(id) {
 			if f.Owner != id.Name {
 				continue // an inline struct's field, linted with its own type
 			}
-			for _, fnd := range m.Lint(f) {
-				ds.Add(fnd)
-			}
+			w.add(m.Lint(f))
 			if f.Shape.Kind == KindList || f.Shape.Kind == KindMap {
 				elem := m.ShapeOf(f.Shape.Elem, f.Pkg)
 				if elem.HasIdent {
-					for _, fnd := range m.CheckElement(goSchema(elem, f.Shape.Elem), elem).Findings {
-						ds.Add(fnd)
-					}
+					w.add(m.CheckElement(goSchema(elem, f.Shape.Elem), elem).Findings)
 				}
 			}
 		}
 	}
-	ds.sort()
-	return ds.List()
 }

@@ -63,6 +63,8 @@ func TestCheckField(t *testing.T) {
 		{field: "Flux.status"},
 		{field: "NoSubresource.status", rule: RuleStructDefaultEmpty, want: []string{`error struct-default-not-empty: +default={"observedGeneration":-1} on a non-pointer struct`}},
 		{field: "Rules.omitemptyStruct", want: []string{"warning omitempty-struct: omitempty has no effect on a non-pointer struct"}},
+		// rule 2 exists for rule 1's implicit {}: not with implicit defaults off
+		{field: "Rules.omitemptyStruct", implicit: new(bool)},
 		{field: "Rules.omitzeroStruct"},
 		{field: "Rules.omitemptyPointer"},
 		{field: "Rules.plainStruct"},

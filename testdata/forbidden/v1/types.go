@@ -82,7 +82,7 @@ type BadMarkerSpec struct {
 	// {"cabin":0}, below its minimum: neither form is valid, and the
 	// author's literal is what the apiserver refuses.
 	// +default={}
-	Boat *Boat `json:"boat,omitempty"` // want `properties\[boat\].default.cabin: Required value \(\+default\)`
+	Boat *Boat `json:"boat,omitempty"` // want `properties\[boat\].default: the default leaves out cabin, which the schema requires \(required\) \(\+default\)`
 
 	// A quantity that does not parse.
 	// +default="lots"
@@ -100,12 +100,12 @@ type Checked struct {
 type CheckedSpec struct {
 	// The apiserver's CRD validation refuses a value outside the enum.
 	// +default="SCTP"
-	Protocol Protocol `json:"protocol,omitempty"` // want `properties\[protocol\].default: Unsupported value: "SCTP".*\(\+default\) \[apiserver\]`
+	Protocol Protocol `json:"protocol,omitempty"` // want `properties\[protocol\].default: the default "SCTP" is not one of the values the schema allows, "TCP", "UDP" \(enum\) \(\+default\) \[apiserver\]`
 
 	// Accepted on its own, but once b is defaulted inside it, the stored
 	// value has two properties.
 	// +default={"a": "x"}
-	Pair *Pair `json:"pair,omitempty"` // want `properties\[pair\].default: Too many: 2: must have at most 1 item.*nested below it applied.*\[nested-defaults\]`
+	Pair *Pair `json:"pair,omitempty"` // want `properties\[pair\].default: the default as the apiserver stores it \(with the defaults below it applied\) has 2 properties; the schema allows at most 1 \(maxProperties\) \(\+default\) \[nested-defaults\]`
 
 	// The apiserver never validates defaults under additionalProperties.
 	Ports map[string]Port `json:"ports,omitempty"`
@@ -142,7 +142,7 @@ type Pair struct {
 
 // +kubebuilder:validation:Minimum=1
 // +default=0
-type Port int32 // want `additionalProperties.default: Invalid value: 0: .*should be greater than or equal to 1.*not validate defaults under additionalProperties.*\[nested-defaults\]`
+type Port int32 // want `additionalProperties.default: the default 0 is less than the schema's minimum 1 \(minimum\) \(the apiserver does not validate defaults under additionalProperties\).*\[nested-defaults\]`
 
 type Boat struct {
 	// +kubebuilder:validation:Minimum=1

@@ -44,7 +44,7 @@ type TourSpec struct {
 
 	// mode has no omitempty, and "" is not in the enum: no implicit default.
 	// +optional
-	Mode Protocol `json:"mode"` // want `implicit default "" \(zero value: the field has no omitempty\) skipped.*Unsupported value`
+	Mode Protocol `json:"mode"` // want `implicit default "" \(zero value: the field has no omitempty\) skipped: the apiserver would reject it: the default "" is not one of the values the schema allows, "TCP", "UDP" \(enum\)`
 
 	// replicas is one the author wants clients to send: no implicit default.
 	// +required
@@ -101,7 +101,7 @@ type TourSpec struct {
 	// sails has an empty value refused by MinProperties=1, which Go clients
 	// always send without omitzero: no default, and the fix is omitzero.
 	// +optional
-	Sails Sails `json:"sails"` // want `implicit default \{\} \(non-pointer struct\) skipped.*should have at least 1 properties. Fix: the schema refuses an empty object.*add omitzero`
+	Sails Sails `json:"sails"` // want `implicit default \{\} \(non-pointer struct\) skipped: the apiserver would reject it: the default \{\} has 0 properties; the schema requires at least 1 \(minProperties\). Fix: the schema refuses an empty object.*add omitzero`
 
 	// spare is the same struct, omitzero: absent and empty are one value. No
 	// default, no warning.
