@@ -3,6 +3,7 @@ package conversion
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -93,6 +94,20 @@ func NewKind(crd *apiextensionsv1.CustomResourceDefinition, hub string, spokes [
 			Namespaced: p.Namespaced(), pipe: p, validate: validate, schema: s}
 	}
 	return k, nil
+}
+
+// Pipeline is the version's create path (package pipeline), for a caller
+// that sends whole create requests (Pipeline.Create).
+func (v *Version) Pipeline() *pipeline.Pipeline { return v.pipe }
+
+// Random is a random object of this version, as Objects starts from: the
+// version's apiVersion and kind, metadata.name obj-<i> (and namespace
+// default when namespaced), required properties always and others with
+// probability one half, at every level. It is not validated; Valid makes
+// it valid.
+func (v *Version) Random(r *rand.Rand, i int) map[string]any {
+	f := &filler{r: r}
+	return f.object(v.schema, v.APIVersion, v.Kind, v.Namespaced, i)
 }
 
 // Create is obj as the apiserver holds it after decoding a create request
