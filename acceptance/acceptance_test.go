@@ -26,6 +26,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/controller-gen-default/controller-gen-default/conversion"
 	"github.com/controller-gen-default/controller-gen-default/internal/diaglines"
@@ -116,8 +117,9 @@ type report struct {
 	unreached                                     []string
 	samples, random, deleted, misspelt, refusedBy int
 	noSamples                                     bool
-	// disagreements by how they differ
-	byHow map[string]int
+	// disagreements by how they differ, and by the kinds of difference
+	// in their fields (one disagreement may show two)
+	byHow, byKind map[string]int
 	// distinct sites: how + CRD + version + the first field where the
 	// answers differ (indexes as [*])
 	sites int
@@ -290,8 +292,12 @@ func acceptance(t *testing.T, ref, ours string, m realapis.Module, seed uint64, 
 	rep.byHow = map[string]int{}
 	sites := map[string][]disagreement{}
 	var siteKeys []string
+	rep.byKind = map[string]int{}
 	for _, d := range all {
 		rep.byHow[d.how]++
+		for _, k := range d.kinds() {
+			rep.byKind[k]++
+		}
 		k := d.how + " | " + d.crd + " " + d.version + " | " + indexRx.ReplaceAllString(d.site(), "[*]")
 		if sites[k] == nil {
 			siteKeys = append(siteKeys, k)
@@ -305,8 +311,8 @@ func acceptance(t *testing.T, ref, ours string, m realapis.Module, seed uint64, 
 	}
 	slices.Sort(siteKeys)
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%s: %d of %d objects get different answers (%s); at %d distinct fields (how | CRD version | the first field where the answers differ: objects):",
-		m.Name, len(all), total, howSummary(rep.byHow), len(siteKeys))
+	fmt.Fprintf(&sb, "%s: %d of %d objects get different answers (%s; fields with %s); at %d distinct fields (how | CRD version | the first field where the answers differ: objects):",
+		m.Name, len(all), total, howSummary(rep.byHow), kindSummary(rep.byKind), len(siteKeys))
 	for _, k := range siteKeys {
 		fmt.Fprintf(&sb, "\n\t%s: %d", k, len(sites[k]))
 	}
@@ -381,6 +387,16 @@ func approve(crd *apiextensionsv1.CustomResourceDefinition) bool {
 	}
 	crd.Annotations[apiApproved] = "unapproved, added by the acceptance test for the comparison"
 	return true
+}
+
+func kindSummary(byKind map[string]int) string {
+	var parts []string
+	for _, k := range []string{kindRequired, kindOursOnly, kindOther} {
+		if byKind[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%s: %d", k, byKind[k]))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func howSummary(byHow map[string]int) string {
@@ -824,6 +840,8 @@ type answer struct {
 	// refusal without field errors is one pseudo-field, (request: reason).
 	fields []string
 	errs   []string
+	// required are the fields refused with Required value
+	required []string
 }
 
 func (a answer) String() string {
@@ -853,6 +871,9 @@ func create(ctx context.Context, p *pipeline.Pipeline, o object) answer {
 		}
 		a.fields = append(a.fields, f)
 		a.errs = append(a.errs, e.Error())
+		if e.Type == field.ErrorTypeRequired {
+			a.required = append(a.required, f)
+		}
 	}
 	if len(res.Errors) == 0 {
 		a.fields = []string{"(request: " + string(res.Refused.ErrStatus.Reason) + ")"}
@@ -872,6 +893,10 @@ type disagreement struct {
 	// not the other; for an acceptance, every field the other refuses.
 	fields    []string
 	ref, ours answer
+	// silencedRequired counts the fields controller-gen's CRD refuses with
+	// Required value and controller-gen-default's does not refuse;
+	// oursOnly the fields only controller-gen-default's refuses
+	silencedRequired, oursOnly int
 }
 
 func compare(ref, ours answer) (disagreement, bool) {
@@ -890,14 +915,43 @@ func compare(ref, ours answer) (disagreement, bool) {
 	for _, f := range ref.fields {
 		if !slices.Contains(ours.fields, f) {
 			d.fields = append(d.fields, f)
+			if slices.Contains(ref.required, f) {
+				d.silencedRequired++
+			}
 		}
 	}
 	for _, f := range ours.fields {
 		if !slices.Contains(ref.fields, f) {
 			d.fields = append(d.fields, f)
+			if f != rootField {
+				d.oursOnly++
+			}
 		}
 	}
 	return d, false
+}
+
+// The kinds of difference, by what the fields where the answers differ
+// hold.
+const (
+	kindRequired = "a Required value that controller-gen-default's CRD does not give"
+	kindOursOnly = "an error that only controller-gen-default's CRD gives"
+	kindOther    = "another error that only controller-gen's CRD gives"
+)
+
+// kinds are the kinds of difference d shows.
+func (d disagreement) kinds() []string {
+	var out []string
+	if d.silencedRequired > 0 {
+		out = append(out, kindRequired)
+	}
+	if d.oursOnly > 0 {
+		out = append(out, kindOursOnly)
+	}
+	if len(out) == 0 {
+		out = append(out, kindOther)
+	}
+	return out
 }
 
 // site is the field a disagreement is counted at: the first where the
@@ -939,11 +993,11 @@ func head(s string, n int) string {
 
 func acceptanceTable(reports []*report) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "| module | CRDs | versions | samples | random | deleted | misspelt | disagreements | distinct fields | defaults | literal diffs | time |\n")
-	fmt.Fprintf(&b, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	fmt.Fprintf(&b, "| module | CRDs | versions | samples | random | deleted | misspelt | disagreements | Required value not given by ours | error given by ours only | distinct fields | defaults | literal diffs | time |\n")
+	fmt.Fprintf(&b, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, r := range reports {
 		if r.skipped || r.byHow == nil {
-			fmt.Fprintf(&b, "| %s | (not run) |||||||||||\n", r.module.Name)
+			fmt.Fprintf(&b, "| %s | (not run) |||||||||||||\n", r.module.Name)
 			continue
 		}
 		samples := strconv.Itoa(r.samples)
@@ -954,8 +1008,8 @@ func acceptanceTable(reports []*report) string {
 		if dis == "" {
 			dis = "0"
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %s | %d | %d | %d | %s | %d | %d | %d | %s |\n", r.module.Name, r.crds, r.versions, samples,
-			r.random, r.deleted, r.misspelt, dis, r.sites, r.literals, r.literalDiffs, r.took.Round(100*time.Millisecond))
+		fmt.Fprintf(&b, "| %s | %d | %d | %s | %d | %d | %d | %s | %d | %d | %d | %d | %d | %s |\n", r.module.Name, r.crds, r.versions, samples,
+			r.random, r.deleted, r.misspelt, dis, r.byKind[kindRequired], r.byKind[kindOursOnly], r.sites, r.literals, r.literalDiffs, r.took.Round(100*time.Millisecond))
 	}
 	return b.String()
 }
