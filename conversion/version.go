@@ -157,22 +157,34 @@ func (v *Version) Valid(ctx context.Context, raw map[string]any) (obj, sent map[
 		if len(errs) == 0 {
 			return obj, raw, nil, true
 		}
-		changed := false
-		for _, e := range errs {
-			segs := parseFieldPath(e.Field)
-			for len(segs) > 1 && !slices.Contains([]string{"apiVersion", "kind", "metadata"}, segs[0]) {
-				if deletePath(raw, segs) {
-					changed = true
-					break
-				}
-				segs = segs[:len(segs)-1] // a required child: drop its parent
-			}
-		}
-		if !changed {
+		if !dropRefused(raw, errs) {
 			return obj, raw, errs, false
 		}
 	}
 	return obj, raw, errs, false
+}
+
+// dropRefused deletes from raw the fields that errs name (the parent of a
+// missing required field, the list of a missing item's field), and says
+// whether it deleted any. An error whose field went with an earlier
+// error's deletion deletes nothing more, so that the outcome does not
+// depend on the errors' order, which follows map order in the validator.
+func dropRefused(raw map[string]any, errs field.ErrorList) bool {
+	changed := false
+	for _, e := range errs {
+		segs := parseFieldPath(e.Field)
+		for len(segs) > 1 && !slices.Contains([]string{"apiVersion", "kind", "metadata"}, segs[0]) {
+			if deletePath(raw, segs) {
+				changed = true
+				break
+			}
+			if !present(raw, segs[:len(segs)-1]) {
+				break // an earlier error dropped what holds it
+			}
+			segs = segs[:len(segs)-1] // a required child: drop its parent
+		}
+	}
+	return changed
 }
 
 // parseFieldPath splits a field.Path's string ("spec.items[0].name",
@@ -199,6 +211,34 @@ func parseFieldPath(p string) []string {
 		}
 	}
 	return out
+}
+
+// present says whether obj has a value at segs.
+func present(obj any, segs []string) bool {
+	cur := obj
+	for _, s := range segs {
+		switch c := cur.(type) {
+		case map[string]any:
+			key := strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")
+			if _, ok := c[s]; ok {
+				key = s
+			}
+			v, ok := c[key]
+			if !ok {
+				return false
+			}
+			cur = v
+		case []any:
+			n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(s, "["), "]"))
+			if err != nil || n < 0 || n >= len(c) {
+				return false
+			}
+			cur = c[n]
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // deletePath deletes the value at segs from obj; it says whether there was
