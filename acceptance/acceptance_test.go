@@ -43,8 +43,8 @@ import (
 // with a random key misspelt; and for each required property they have
 // (at most maxRequiredSites, those that controller-gen-default defaults
 // otherwise first) one object without it and one with its key misspelt.
-// Tuned so that the ten modules take about 110 s of CPU, generation
-// included (3 to 4 minutes on 2 cores shared with others' builds).
+// Tuned so that the ten modules take about 90 s of CPU, generation
+// included (1.5 minutes on 2 cores, 3 to 4 when others' builds share them).
 const (
 	randomObjects   = 6
 	deleteMutants   = 4
