@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -74,33 +73,39 @@ func refDefaults(t *testing.T, ws *realapis.Workspace, patterns []string) map[st
 var addedDefault = regexp.MustCompile(`^(\s*)default: .+$`)
 
 // onlyRefDefaults reports whether b is a with nothing but `default:` lines
-// added, each directly under a property named in refs, and lists them.
+// added, each directly under a property named in refs, and lists them. The
+// lines of a must all be in b, in order: a default that both files have
+// (a `kind` property with a +kubebuilder:default, as kubeflow trainer's
+// runtimeRef.kind, next to k8s.io/api's AzureDiskVolumeSource.kind) is
+// matched, not taken for an added one.
 func onlyRefDefaults(a, b []byte, refs map[string]bool) ([]string, bool) {
 	la, lb := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
 	var added []string
-	var kept []string
+	j := 0
 	for i, line := range lb {
+		if j < len(la) && la[j] == line {
+			j++
+			continue
+		}
 		m := addedDefault.FindStringSubmatch(line)
 		if m == nil || i == 0 {
-			kept = append(kept, line)
-			continue
+			return added, false
 		}
 		// the property this default belongs to is the nearest line above
 		// with less indentation
 		prop := ""
-		for j := i - 1; j >= 0; j-- {
-			if ind := len(lb[j]) - len(strings.TrimLeft(lb[j], " ")); ind < len(m[1]) {
-				prop = strings.TrimSuffix(strings.TrimSpace(lb[j]), ":")
+		for k := i - 1; k >= 0; k-- {
+			if ind := len(lb[k]) - len(strings.TrimLeft(lb[k], " ")); ind < len(m[1]) {
+				prop = strings.TrimSuffix(strings.TrimSpace(lb[k]), ":")
 				break
 			}
 		}
 		if !refs[prop] {
-			kept = append(kept, line)
-			continue
+			return added, false
 		}
 		added = append(added, prop+": "+strings.TrimSpace(line))
 	}
-	return added, len(added) > 0 && reflect.DeepEqual(kept, la)
+	return added, len(added) > 0 && j == len(la)
 }
 
 func TestOnlyRefDefaults(t *testing.T) {
@@ -113,6 +118,22 @@ func TestOnlyRefDefaults(t *testing.T) {
 	other := []byte("azureDisk:\n  properties:\n    cachingMode:\n      type: string\n    kind:\n      default: Shared\n      type: string\n")
 	if _, ok := onlyRefDefaults(a, other, refs); ok {
 		t.Error("a default on a field without a ref() marker was accepted")
+	}
+	// a default both files have under a property of a ref() name is not
+	// an added one
+	kept := []byte("runtimeRef:\n  properties:\n    kind:\n      default: ClusterTrainingRuntime\n      type: string\n")
+	refs["kind"] = true
+	if added, ok := onlyRefDefaults(kept, kept, refs); ok || len(added) != 0 {
+		t.Errorf("identical files: %v %v", added, ok)
+	}
+	keptB := []byte("runtimeRef:\n  properties:\n    kind:\n      default: ClusterTrainingRuntime\n      type: string\n    cachingMode:\n      default: ReadWrite\n      type: string\n")
+	keptA := []byte("runtimeRef:\n  properties:\n    kind:\n      default: ClusterTrainingRuntime\n      type: string\n    cachingMode:\n      type: string\n")
+	if added, ok := onlyRefDefaults(keptA, keptB, refs); !ok || len(added) != 1 || added[0] != "cachingMode: default: ReadWrite" {
+		t.Errorf("a ref() default next to a default both have: %v %v", added, ok)
+	}
+	dropped := []byte("runtimeRef:\n  properties:\n    kind:\n      type: string\n    cachingMode:\n      default: ReadWrite\n      type: string\n")
+	if _, ok := onlyRefDefaults(keptA, dropped, refs); ok {
+		t.Error("a default dropped from a property of a ref() name was accepted")
 	}
 	changed := []byte("azureDisk:\n  properties:\n    cachingMode:\n      default: ReadWrite\n      type: integer\n    kind:\n      type: string\n")
 	if _, ok := onlyRefDefaults(a, changed, refs); ok {

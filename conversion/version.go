@@ -3,6 +3,7 @@ package conversion
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -95,6 +96,20 @@ func NewKind(crd *apiextensionsv1.CustomResourceDefinition, hub string, spokes [
 	return k, nil
 }
 
+// Pipeline is the version's create path (package pipeline), for a caller
+// that sends whole create requests (Pipeline.Create).
+func (v *Version) Pipeline() *pipeline.Pipeline { return v.pipe }
+
+// Random is a random object of this version, as Objects starts from: the
+// version's apiVersion and kind, metadata.name obj-<i> (and namespace
+// default when namespaced), required properties always and others with
+// probability one half, at every level. It is not validated; Valid makes
+// it valid.
+func (v *Version) Random(r *rand.Rand, i int) map[string]any {
+	f := &filler{r: r}
+	return f.object(v.schema, v.APIVersion, v.Kind, v.Namespaced, i)
+}
+
 // Create is obj as the apiserver holds it after decoding a create request
 // at this version, and whether it would accept it: pruned, nulls removed,
 // metadata coerced and defaulted (the request decoder, pipeline.Decode),
@@ -142,22 +157,34 @@ func (v *Version) Valid(ctx context.Context, raw map[string]any) (obj, sent map[
 		if len(errs) == 0 {
 			return obj, raw, nil, true
 		}
-		changed := false
-		for _, e := range errs {
-			segs := parseFieldPath(e.Field)
-			for len(segs) > 1 && !slices.Contains([]string{"apiVersion", "kind", "metadata"}, segs[0]) {
-				if deletePath(raw, segs) {
-					changed = true
-					break
-				}
-				segs = segs[:len(segs)-1] // a required child: drop its parent
-			}
-		}
-		if !changed {
+		if !dropRefused(raw, errs) {
 			return obj, raw, errs, false
 		}
 	}
 	return obj, raw, errs, false
+}
+
+// dropRefused deletes from raw the fields that errs name (the parent of a
+// missing required field, the list of a missing item's field), and says
+// whether it deleted any. An error whose field went with an earlier
+// error's deletion deletes nothing more, so that the outcome does not
+// depend on the errors' order, which follows map order in the validator.
+func dropRefused(raw map[string]any, errs field.ErrorList) bool {
+	changed := false
+	for _, e := range errs {
+		segs := parseFieldPath(e.Field)
+		for len(segs) > 1 && !slices.Contains([]string{"apiVersion", "kind", "metadata"}, segs[0]) {
+			if deletePath(raw, segs) {
+				changed = true
+				break
+			}
+			if !present(raw, segs[:len(segs)-1]) {
+				break // an earlier error dropped what holds it
+			}
+			segs = segs[:len(segs)-1] // a required child: drop its parent
+		}
+	}
+	return changed
 }
 
 // parseFieldPath splits a field.Path's string ("spec.items[0].name",
@@ -184,6 +211,34 @@ func parseFieldPath(p string) []string {
 		}
 	}
 	return out
+}
+
+// present says whether obj has a value at segs.
+func present(obj any, segs []string) bool {
+	cur := obj
+	for _, s := range segs {
+		switch c := cur.(type) {
+		case map[string]any:
+			key := strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")
+			if _, ok := c[s]; ok {
+				key = s
+			}
+			v, ok := c[key]
+			if !ok {
+				return false
+			}
+			cur = v
+		case []any:
+			n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(s, "["), "]"))
+			if err != nil || n < 0 || n >= len(c) {
+				return false
+			}
+			cur = c[n]
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // deletePath deletes the value at segs from obj; it says whether there was

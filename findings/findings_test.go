@@ -1,7 +1,6 @@
 package findings_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -10,11 +9,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/diaglines"
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
 )
 
@@ -126,19 +125,9 @@ func findings(t *testing.T, bin string, m realapis.Module) {
 	}
 }
 
-// The lines controller-gen-default prints, as bench/diag.go reads them.
 var (
-	diagRx    = regexp.MustCompile(`^(?:(\S.*?):(\d+):\d+: )?(warning|error|note): (.*)$`)
-	ruleTagRx = regexp.MustCompile(`\s*\[([A-Za-z0-9][A-Za-z0-9_.:/-]*)\]\s*$`)
-	// summaryRx is the line that stands for the findings in types of other
-	// modules: "warning: N findings in types from other modules (rule: n, ...); run with ...".
-	summaryRx = regexp.MustCompile(`^(\d+) findings in types from other modules \(([^)]*)\)`)
-	// ruleSummaryRx is the line that stands for the findings of one rule
-	// in one CRD: "N omitempty-struct warnings in CRD x.example.com, the
-	// first here: …".
-	ruleSummaryRx = regexp.MustCompile(`^(\d+) ([\w-]+) (?:warning|note|error)s in CRD \S+, the first here: `)
-	jsonTagRx     = regexp.MustCompile("`[^`]*\\bjson:\"([^\"]*)\"")
-	minPropsRx    = regexp.MustCompile(`the schema requires at least 1 \(minProperties\)`)
+	jsonTagRx  = regexp.MustCompile("`[^`]*\\bjson:\"([^\"]*)\"")
+	minPropsRx = regexp.MustCompile(`the schema requires at least 1 \(minProperties\)`)
 )
 
 type counts struct {
@@ -150,65 +139,47 @@ type counts struct {
 
 func (c counts) total() int { return c.own + c.foreignLines + c.summarised }
 
-// count reads stderr: each warning line is one warning (own when its file is
-// under modulePrefix, path@version/), a rule's summary line for the N
-// warnings it stands for, and the other-modules summary for the N
-// findings it stands for, with its per-rule counts. An error line
-// fails the test.
+// count reads stderr (diaglines.Parse): each warning line is one warning
+// (own when its file is under modulePrefix, path@version/), a rule's
+// summary line for the N warnings it stands for, and the other-modules
+// summary for the N findings it stands for, with its per-rule counts. An
+// error line fails the test.
 func count(t *testing.T, stderr, dir, modulePrefix string) counts {
 	t.Helper()
 	c := counts{byRule: map[string]int{}}
-	sc := bufio.NewScanner(strings.NewReader(stderr))
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		line := strings.TrimRight(sc.Text(), " \r")
-		if line == "" {
-			continue
+	found, other := diaglines.Parse(stderr)
+	c.other = other
+	for _, f := range found {
+		line := f.Severity + ": " + f.Message
+		if f.File != "" {
+			line = fmt.Sprintf("%s:%d: %s", f.File, f.Line, line)
 		}
-		d := diagRx.FindStringSubmatch(line)
-		if d == nil {
-			c.other = append(c.other, line)
-			continue
-		}
-		file, lineNo, sev, msg := d[1], d[2], d[3], d[4]
-		switch sev {
+		switch f.Severity {
 		case "error":
 			t.Errorf("error finding: %s", line)
 			continue
 		case "note":
 			continue
 		}
-		if file == "" {
-			s := summaryRx.FindStringSubmatch(msg)
-			if s == nil {
+		if f.File == "" {
+			if f.Summarised == 0 {
 				c.other = append(c.other, line)
 				continue
 			}
-			n, _ := strconv.Atoi(s[1])
-			c.summarised += n
-			for _, part := range strings.Split(s[2], ", ") {
-				rule, k, ok := strings.Cut(part, ": ")
-				if v, err := strconv.Atoi(k); ok && err == nil {
-					c.byRule[rule] += v
-				}
+			c.summarised += f.Summarised
+			for rule, k := range f.SummaryRules {
+				c.byRule[rule] += k
 			}
 			continue
 		}
-		rule := "(untagged)"
-		if r := ruleTagRx.FindStringSubmatch(msg); r != nil {
-			rule = r[1]
-		}
-		n := 1
-		if s := ruleSummaryRx.FindStringSubmatch(msg); s != nil {
-			n, _ = strconv.Atoi(s[1])
-		}
-		c.byRule[rule] += n
-		if strings.Contains(file, modulePrefix) {
+		n := max(1, f.Summarised)
+		c.byRule[f.Rule] += n
+		if strings.Contains(f.File, modulePrefix) {
 			c.own += n
 		} else {
 			c.foreignLines += n
 		}
-		if rule == "implicit-struct-default" && minPropsRx.MatchString(msg) && jsonTagHas(t, dir, file, lineNo, "omitzero") {
+		if f.Rule == "implicit-struct-default" && minPropsRx.MatchString(f.Message) && jsonTagHas(t, dir, f.File, f.Line, "omitzero") {
 			c.minPropsOnOmitzero = append(c.minPropsOnOmitzero, line)
 		}
 	}
@@ -218,14 +189,10 @@ func count(t *testing.T, stderr, dir, modulePrefix string) counts {
 // jsonTagHas says whether the json tag of the field at file:line (the
 // position controller-gen-default reports: the field's name; relative to dir,
 // where it ran, when not absolute) has option.
-func jsonTagHas(t *testing.T, dir, file, lineNo, option string) bool {
+func jsonTagHas(t *testing.T, dir, file string, n int, option string) bool {
 	t.Helper()
 	if !filepath.IsAbs(file) {
 		file = filepath.Join(dir, file)
-	}
-	n, err := strconv.Atoi(lineNo)
-	if err != nil {
-		t.Fatalf("%s:%s: bad line number", file, lineNo)
 	}
 	b, err := os.ReadFile(file)
 	if err != nil {

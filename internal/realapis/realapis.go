@@ -100,6 +100,110 @@ var (
 	}
 )
 
+// The modules of the acceptance test (acceptance/): APIs that others wrote,
+// with the crd options of their own Makefiles. They are not in Default, whose
+// time budget compat/ and bench/ keep.
+var (
+	// Kueue is the whole sigs.k8s.io/kueue module; its API packages are
+	// apis/... (config, kueue, visibility). Its Makefile's manifests target
+	// generates them with crd:generateEmbeddedObjectMeta=true.
+	Kueue = Module{
+		Name:       "kueue",
+		Path:       "sigs.k8s.io/kueue",
+		Version:    "v0.17.0",
+		Packages:   []string{"apis/..."},
+		CRDOptions: []string{"generateEmbeddedObjectMeta=true"},
+		Source:     `Makefile manifests: controller-gen crd:generateEmbeddedObjectMeta=true output:crd:artifacts:config=config/components/crd/bases paths="./apis/..."`,
+	}
+
+	// The flux API modules. Their newest releases (source-controller/api
+	// and kustomize-controller/api v1.10.1, helm-controller/api v1.7.1,
+	// notification-controller/api v1.10.0) say go 1.27.0 in their go.mod,
+	// which Go 1.26 refuses (GOTOOLCHAIN=local); each version below is the
+	// newest the module proxy lists whose go directive is go 1.26.0. The
+	// four repositories' Makefiles have the same manifests target:
+	// CRD_OPTIONS ?= crd:crdVersions=v1, then
+	// cd api; $(CONTROLLER_GEN) $(CRD_OPTIONS) rbac:roleName=manager-role paths="./..." output:crd:artifacts:config="../config/crd/bases".
+	// The Makefiles of source-controller v1.9.6 and kustomize-controller
+	// v1.9.6 were read in the module cache; the proxy refuses the root
+	// modules of helm-controller and notification-controller (403, "not
+	// available"), whose Makefiles were read in a copy of their GitHub
+	// repositories (of another commit, not of the tag).
+	FluxSource = Module{
+		Name:       "flux-source",
+		Path:       "github.com/fluxcd/source-controller/api",
+		Version:    "v1.9.6",
+		Packages:   []string{"..."},
+		CRDOptions: []string{"crdVersions=v1"},
+		Source:     `github.com/fluxcd/source-controller@v1.9.6 Makefile manifests: cd api; controller-gen crd:crdVersions=v1 rbac:roleName=manager-role paths="./..." output:crd:artifacts:config=...`,
+	}
+	FluxKustomize = Module{
+		Name:       "flux-kustomize",
+		Path:       "github.com/fluxcd/kustomize-controller/api",
+		Version:    "v1.9.6",
+		Packages:   []string{"..."},
+		CRDOptions: []string{"crdVersions=v1"},
+		Source:     `github.com/fluxcd/kustomize-controller@v1.9.6 Makefile manifests: cd api; controller-gen crd:crdVersions=v1 rbac:roleName=manager-role paths="./..." output:crd:artifacts:config=...`,
+	}
+	FluxHelm = Module{
+		Name:       "flux-helm",
+		Path:       "github.com/fluxcd/helm-controller/api",
+		Version:    "v1.6.5",
+		Packages:   []string{"..."},
+		CRDOptions: []string{"crdVersions=v1"},
+		Source:     `github.com/fluxcd/helm-controller Makefile manifests (the GitHub repository's; the proxy refuses the root module at v1.6.5): cd api; controller-gen crd:crdVersions=v1 rbac:roleName=manager-role paths="./..." output:crd:artifacts:config=...`,
+	}
+	FluxNotification = Module{
+		Name:       "flux-notification",
+		Path:       "github.com/fluxcd/notification-controller/api",
+		Version:    "v1.9.4",
+		Packages:   []string{"..."},
+		CRDOptions: []string{"crdVersions=v1"},
+		Source:     `github.com/fluxcd/notification-controller Makefile manifests (the GitHub repository's; the proxy refuses the root module at v1.9.4): cd api; controller-gen crd:crdVersions=v1 rbac:roleName=manager-role paths="./..." output:crd:artifacts:config=...`,
+	}
+
+	// KubeflowTrainer is the trainer module (v2). Its Makefile's manifests
+	// target runs one controller-gen for CRDs, RBAC and webhooks over
+	// ./pkg/apis/trainer/v1alpha1/... and the controller, runtime, webhook
+	// and cert packages; only the first holds CRD types (the others give
+	// RBAC and webhook markers), so the crd generator runs on it alone.
+	KubeflowTrainer = Module{
+		Name:       "kubeflow-trainer",
+		Path:       "github.com/kubeflow/trainer/v2",
+		Version:    "v2.0.0",
+		Packages:   []string{"pkg/apis/trainer/v1alpha1/..."},
+		CRDOptions: []string{"generateEmbeddedObjectMeta=true"},
+		Source: `Makefile manifests: controller-gen "crd:generateEmbeddedObjectMeta=true" rbac:roleName=kubeflow-trainer-controller-manager webhook ` +
+			`paths="./pkg/apis/trainer/v1alpha1/...;./pkg/controller/...;./pkg/runtime/...;./pkg/webhooks/...;./pkg/util/cert/..." output:crd:artifacts:config=manifests/base/crds ...`,
+	}
+
+	// ExternalSecrets is the whole external-secrets module; its API
+	// packages are apis/.... Its Makefile's generate target runs
+	// hack/crd.generate.sh, which runs controller-gen crd with the default
+	// options. The module's go.mod replaces Masterminds/sprig, which a
+	// dependent module ignores; apis/... does not import it.
+	ExternalSecrets = Module{
+		Name:     "external-secrets",
+		Path:     "github.com/external-secrets/external-secrets",
+		Version:  "v0.16.2",
+		Packages: []string{"apis/..."},
+		Source:   `Makefile generate: hack/crd.generate.sh: go run sigs.k8s.io/controller-tools/cmd/controller-gen crd paths="./apis/..." output:crd:artifacts:config=config/crds/bases`,
+	}
+)
+
+// Others returns the modules of other projects above: kueue, the four flux
+// API modules, kubeflow trainer and external-secrets. Each is prepared on its
+// own (its dependencies at the versions of its own go.mod).
+func Others() []Module {
+	return []Module{Kueue, FluxSource, FluxKustomize, FluxHelm, FluxNotification, KubeflowTrainer, ExternalSecrets}
+}
+
+// Acceptance returns the modules the acceptance test runs on: Default's,
+// then Others.
+func Acceptance() []Module {
+	return append(Default(), Others()...)
+}
+
 // Default returns the modules compat/ and bench/ run on. When they are
 // prepared together, the throwaway module's build list is the union of
 // theirs: cluster-api/api (k8s.io/api v0.36.3 in its go.mod) then builds
@@ -180,6 +284,9 @@ type Workspace struct {
 	// toolchain pinned to the local one, no workspace file, and -mod=readonly
 	// so that a run can neither download nor edit go.mod/go.sum.
 	Env []string
+	// Dirs are the modules' directories in the module cache (read-only),
+	// by Module.Name.
+	Dirs map[string]string
 }
 
 // FetchTimeout bounds the whole of Prepare when ctx has no deadline.
@@ -202,7 +309,7 @@ func Prepare(ctx context.Context, dir string, mods ...Module) (*Workspace, error
 	if err != nil {
 		return nil, err
 	}
-	w := &Workspace{Dir: dir, Modules: mods, Env: GoEnv("-mod=readonly")}
+	w := &Workspace{Dir: dir, Modules: mods, Env: GoEnv("-mod=readonly"), Dirs: map[string]string{}}
 	prepEnv := GoEnv("-mod=mod")
 
 	goEnv, err := goCmdOutput(ctx, dir, prepEnv, "env", "GOVERSION", "GOPROXY")
@@ -228,9 +335,11 @@ func Prepare(ctx context.Context, dir string, mods ...Module) (*Workspace, error
 
 	// Fetch each module on its own, so that a refusal names it.
 	for _, m := range mods {
-		if _, err := download(ctx, dir, prepEnv, proxy, m); err != nil {
+		d, err := download(ctx, dir, prepEnv, proxy, m)
+		if err != nil {
 			return nil, err
 		}
+		w.Dirs[m.Name] = d
 	}
 
 	// Load every API package with its dependencies: this downloads the

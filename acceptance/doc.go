@@ -1,0 +1,37 @@
+// Package acceptance holds the acceptance test on APIs that others wrote
+// (internal/realapis.Acceptance: gateway-api, prometheus-operator,
+// cluster-api, kueue, the four flux API modules, kubeflow trainer and
+// external-secrets, each with the crd options of its own Makefile). For each
+// module it generates the CRDs with controller-gen v0.23.0 and with
+// controller-gen-default (default options and the project's), then checks:
+//
+//  1. same acceptance: for every served version of every CRD, both CRDs
+//     accept exactly the same objects, and refuse the others at the same
+//     fields, through the apiserver's create path run in process
+//     (pipeline.Create, as kubectl sends the object). The objects are the
+//     repository's own samples found in the module's zip (any YAML file
+//     whose apiVersion and kind are a served version of one of the module's
+//     CRDs), random objects of the version's schema (conversion's filler,
+//     made valid under controller-gen's CRD where it can be), and mutants of
+//     both: one to three properties deleted at any depth (a required one
+//     first, half of the time), one key misspelt (lowercased: the apiserver
+//     prunes it as unknown, so the property is missing), and, for every
+//     required property the objects have, one without it and one with its
+//     key misspelt. A default that silences `required` turns a refusal into
+//     an acceptance there. The required properties that controller-gen-default
+//     defaults and controller-gen does not are mutated first, and those no
+//     object reaches are listed in the log. Seeded: ACCEPTANCE_SEED=<n>
+//     replays another run;
+//  2. literals unchanged: wherever controller-gen's CRD has a default (from
+//     +kubebuilder:default or +default), controller-gen-default's has the
+//     same, byte for byte (the raw JSON of the CRD's apiextensionsv1.JSON);
+//  3. findings: controller-gen-default's stderr, by severity and rule
+//     (internal/diaglines), and its number of lines, logged as a table.
+//
+// ACCEPTANCE_MODULES=kueue,external-secrets runs those modules only (names
+// of internal/realapis). Skipped with -short. A module the Go module proxy refuses is skipped,
+// and fails under CI=true. controller-gen-default is built from this
+// checkout, or taken from $CGD_BIN (realapis.OursBinary):
+//
+//	CGD_BIN=/path/to/controller-gen-default go test ./acceptance -count=1 -v
+package acceptance

@@ -1,0 +1,61 @@
+package conversion
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// TestDropRefusedOrder: the fields dropped do not depend on the order of
+// the errors. Here one error drops spec.o.p (its required name is missing)
+// and another, under spec.o.p.q, dropped spec.o too when it came second
+// (it found neither q nor p, and went up to o).
+func TestDropRefusedOrder(t *testing.T) {
+	obj := map[string]any{
+		"spec": map[string]any{
+			"keep": "x",
+			"o": map[string]any{
+				"other": "y",
+				"p": map[string]any{
+					"q": map[string]any{"a": int64(1)},
+				},
+			},
+		},
+	}
+	errs := field.ErrorList{
+		field.Required(field.NewPath("spec", "o", "p", "name"), ""),
+		field.Required(field.NewPath("spec", "o", "p", "q", "name"), ""),
+	}
+	want := map[string]any{"spec": map[string]any{"keep": "x", "o": map[string]any{"other": "y"}}}
+	for _, order := range [][]int{{0, 1}, {1, 0}} {
+		var es field.ErrorList
+		for _, i := range order {
+			es = append(es, errs[i])
+		}
+		got := runtime.DeepCopyJSON(obj)
+		if !dropRefused(got, es) {
+			t.Fatalf("order %v: nothing dropped", order)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("order %v: %v, want %v", order, got, want)
+		}
+	}
+	// an item's missing key drops the list (not the item: the list keeps
+	// its length), whatever the order of the item's errors
+	items := map[string]any{"spec": map[string]any{"keep": "x", "l": []any{map[string]any{"value": "v"}}}}
+	es := field.ErrorList{
+		field.Required(field.NewPath("spec", "l").Index(0).Child("key"), ""),
+		field.Invalid(field.NewPath("spec", "l").Index(0).Child("value"), "v", ""),
+	}
+	for range 2 {
+		got := runtime.DeepCopyJSON(items)
+		dropRefused(got, es)
+		if want := map[string]any{"spec": map[string]any{"keep": "x"}}; !reflect.DeepEqual(got, want) {
+			t.Errorf("%v, want %v", got, want)
+		}
+		slices.Reverse(es)
+	}
+}
