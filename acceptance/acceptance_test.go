@@ -26,10 +26,10 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/controller-gen-default/controller-gen-default/conversion"
 	"github.com/controller-gen-default/controller-gen-default/internal/diaglines"
+	"github.com/controller-gen-default/controller-gen-default/internal/mutants"
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 	"github.com/controller-gen-default/controller-gen-default/normalize/manifest"
@@ -133,9 +133,9 @@ type report struct {
 
 // The kinds of disagreement.
 const (
-	refRefusesOursAccepts = "refused by controller-gen, accepted by ours"
-	refAcceptsOursRefuses = "accepted by controller-gen, refused by ours"
-	otherFields           = "refused by both at other fields"
+	refRefusesOursAccepts = mutants.RefRefusesOursAccepts
+	refAcceptsOursRefuses = mutants.RefAcceptsOursRefuses
+	otherFields           = mutants.OtherFields
 )
 
 func acceptance(t *testing.T, ref, ours string, m realapis.Module, seed uint64, rep *report) {
@@ -294,11 +294,11 @@ func acceptance(t *testing.T, ref, ours string, m realapis.Module, seed uint64, 
 	var siteKeys []string
 	rep.byKind = map[string]int{}
 	for _, d := range all {
-		rep.byHow[d.how]++
+		rep.byHow[d.How]++
 		for _, k := range d.kinds() {
 			rep.byKind[k]++
 		}
-		k := d.how + " | " + d.crd + " " + d.version + " | " + indexRx.ReplaceAllString(d.site(), "[*]")
+		k := d.How + " | " + d.crd + " " + d.version + " | " + indexRx.ReplaceAllString(d.Site(), "[*]")
 		if sites[k] == nil {
 			siteKeys = append(siteKeys, k)
 		}
@@ -335,7 +335,7 @@ func requiredNewDefaults(s, o *structuralschema.Structural, at string) []string 
 	}
 	var out []string
 	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
-		sp, op := s.Properties[k], property(o, k)
+		sp, op := s.Properties[k], mutants.Property(o, k)
 		if op == nil {
 			continue
 		}
@@ -742,24 +742,24 @@ func (j versionJob) run(ctx context.Context) versionResult {
 	// it and one with its key misspelt, from a base picked at random
 	type at struct {
 		base object
-		p    prop
+		p    mutants.Prop
 	}
 	required := map[string][]at{}
-	baseProps := make([][]prop, len(bases))
+	baseProps := make([][]mutants.Prop, len(bases))
 	for i, b := range bases {
-		baseProps[i] = props(b.obj, j.schema, j.oursSchema)
+		baseProps[i] = mutants.Props(b.obj, j.schema, j.oursSchema)
 		for _, p := range baseProps[i] {
-			if p.required {
-				required[p.site] = append(required[p.site], at{b, p})
+			if p.Required {
+				required[p.Site] = append(required[p.Site], at{b, p})
 			}
 		}
 	}
 	inBases := len(required)
 	fromRaw := map[string][]at{}
 	for _, b := range raws {
-		for _, p := range props(b.obj, j.schema, j.oursSchema) {
-			if _, ok := required[p.site]; p.required && !ok {
-				fromRaw[p.site] = append(fromRaw[p.site], at{b, p})
+		for _, p := range mutants.Props(b.obj, j.schema, j.oursSchema) {
+			if _, ok := required[p.Site]; p.Required && !ok {
+				fromRaw[p.Site] = append(fromRaw[p.Site], at{b, p})
 			}
 		}
 	}
@@ -778,22 +778,22 @@ func (j versionJob) run(ctx context.Context) versionResult {
 	if len(sites) > maxRequiredSites {
 		r.Shuffle(len(sites), func(a, b int) { sites[a], sites[b] = sites[b], sites[a] })
 		slices.SortStableFunc(sites, func(a, b string) int {
-			return boolInt(!required[a][0].p.newDefault) - boolInt(!required[b][0].p.newDefault)
+			return boolInt(!required[a][0].p.NewDefault) - boolInt(!required[b][0].p.NewDefault)
 		})
 		res.sitesLeftOut = len(sites) - maxRequiredSites
 		sites = sites[:maxRequiredSites]
 		slices.Sort(sites)
 	}
 	for _, site := range sites {
-		if required[site][0].p.newDefault {
+		if required[site][0].p.NewDefault {
 			res.newDefaultSites++
 		}
 		a := required[site][r.IntN(len(required[site]))]
 		b := a.base
-		if m, ok := without(b.obj, a.p); ok {
+		if m, ok := mutants.Without(b.obj, a.p); ok {
 			objs = append(objs, object{origin: originDeleted, what: b.what + ", without the required " + a.p.String(), obj: m, dups: b.dups})
 		}
-		if m, to, ok := misspelt(b.obj, a.p); ok {
+		if m, to, ok := mutants.Misspelt(b.obj, a.p); ok {
 			objs = append(objs, object{origin: originMisspelt, what: fmt.Sprintf("%s, the required %s misspelt %s", b.what, a.p, to), obj: m, dups: b.dups})
 		}
 	}
@@ -802,14 +802,14 @@ func (j versionJob) run(ctx context.Context) versionResult {
 	for i, b := range bases {
 		ps := baseProps[i]
 		for range deleteMutants {
-			m, deleted := deleteMutant(r, b.obj, ps)
+			m, deleted := mutants.Delete(r, b.obj, ps)
 			if len(deleted) == 0 {
 				break
 			}
 			objs = append(objs, object{origin: originDeleted, what: b.what + ", without " + strings.Join(deleted, ", "), obj: m, dups: b.dups})
 		}
 		for range misspellMutants {
-			m, from, to, ok := misspellMutant(r, b.obj, ps)
+			m, from, to, ok := mutants.Misspell(r, b.obj, ps)
 			if !ok {
 				break
 			}
@@ -818,117 +818,20 @@ func (j versionJob) run(ctx context.Context) versionResult {
 	}
 	for _, o := range objs {
 		res.counts[o.origin]++
-		ra := create(ctx, j.ref.Pipeline(), o)
-		oa := create(ctx, j.ours, o)
-		if d, ok := compare(ra, oa); !ok {
-			d.crd, d.version, d.obj = j.crd, j.version, o
-			res.disagreements = append(res.disagreements, d)
+		ra := mutants.Create(ctx, j.ref.Pipeline(), o.obj, o.dups)
+		oa := mutants.Create(ctx, j.ours, o.obj, o.dups)
+		if d, ok := mutants.Compare(ra, oa); !ok {
+			res.disagreements = append(res.disagreements, disagreement{crd: j.crd, version: j.version, obj: o, Diff: d})
 		}
 	}
 	return res
-}
-
-// rootField stands for the object's root in field paths (field.Path
-// writes it <nil>): CEL's "some validation rules were not checked because
-// the object was invalid" is there.
-const rootField = "(root)"
-
-// answer is the apiserver's answer to a create.
-type answer struct {
-	accepted bool
-	// fields are the paths of the field errors, sorted, each once; a
-	// refusal without field errors is one pseudo-field, (request: reason).
-	fields []string
-	errs   []string
-	// required are the fields refused with Required value
-	required []string
-}
-
-func (a answer) String() string {
-	if a.accepted {
-		return "accepted"
-	}
-	return "refused: " + strings.Join(a.errs, "; ")
-}
-
-// create sends o as kubectl create sends it (KubectlRequest: namespace
-// default) through p's create path.
-func create(ctx context.Context, p *pipeline.Pipeline, o object) answer {
-	sent, req, err := p.KubectlRequest(o.obj, "default", false)
-	if err != nil {
-		return answer{fields: []string{"(kubectl: " + err.Error() + ")"}, errs: []string{err.Error()}}
-	}
-	req.DuplicateFields = o.dups
-	res := p.Create(ctx, sent, req)
-	if len(res.Errors) == 0 && res.Refused == nil {
-		return answer{accepted: true}
-	}
-	var a answer
-	for _, e := range res.Errors {
-		f := e.Field
-		if f == "<nil>" {
-			f = rootField
-		}
-		a.fields = append(a.fields, f)
-		a.errs = append(a.errs, e.Error())
-		if e.Type == field.ErrorTypeRequired {
-			a.required = append(a.required, f)
-		}
-	}
-	if len(res.Errors) == 0 {
-		a.fields = []string{"(request: " + string(res.Refused.ErrStatus.Reason) + ")"}
-		a.errs = []string{res.Refused.Error()}
-	}
-	slices.Sort(a.fields)
-	a.fields = slices.Compact(a.fields)
-	return a
 }
 
 // disagreement is an object the two CRDs answer differently.
 type disagreement struct {
 	crd, version string
 	obj          object
-	how          string
-	// fields are where the answers differ: the fields refused by one and
-	// not the other; for an acceptance, every field the other refuses.
-	fields    []string
-	ref, ours answer
-	// silencedRequired counts the fields controller-gen's CRD refuses with
-	// Required value and controller-gen-default's does not refuse;
-	// oursOnly the fields only controller-gen-default's refuses
-	silencedRequired, oursOnly int
-}
-
-func compare(ref, ours answer) (disagreement, bool) {
-	if ref.accepted == ours.accepted && slices.Equal(ref.fields, ours.fields) {
-		return disagreement{}, true
-	}
-	d := disagreement{ref: ref, ours: ours}
-	switch {
-	case !ref.accepted && ours.accepted:
-		d.how = refRefusesOursAccepts
-	case ref.accepted && !ours.accepted:
-		d.how = refAcceptsOursRefuses
-	default:
-		d.how = otherFields
-	}
-	for _, f := range ref.fields {
-		if !slices.Contains(ours.fields, f) {
-			d.fields = append(d.fields, f)
-			if slices.Contains(ref.required, f) {
-				d.silencedRequired++
-			}
-		}
-	}
-	for _, f := range ours.fields {
-		if !slices.Contains(ref.fields, f) {
-			d.fields = append(d.fields, f)
-			if f != rootField {
-				d.oursOnly++
-			}
-		}
-	}
-	return d, false
+	mutants.Diff
 }
 
 // The kinds of difference, by what the fields where the answers differ
@@ -942,28 +845,16 @@ const (
 // kinds are the kinds of difference d shows.
 func (d disagreement) kinds() []string {
 	var out []string
-	if d.silencedRequired > 0 {
+	if d.SilencedRequired > 0 {
 		out = append(out, kindRequired)
 	}
-	if d.oursOnly > 0 {
+	if d.OursOnly > 0 {
 		out = append(out, kindOursOnly)
 	}
 	if len(out) == 0 {
 		out = append(out, kindOther)
 	}
 	return out
-}
-
-// site is the field a disagreement is counted at: the first where the
-// answers differ, other than the root's "some validation rules were not
-// checked", which follows from the others.
-func (d disagreement) site() string {
-	for _, f := range d.fields {
-		if f != rootField {
-			return f
-		}
-	}
-	return rootField
 }
 
 func (d disagreement) String() string {
@@ -973,7 +864,7 @@ func (d disagreement) String() string {
 		obj = obj[:1500] + fmt.Sprintf("... (%d bytes)", len(b))
 	}
 	return fmt.Sprintf("  %s %s, %s: %s at %s\n    controller-gen:         %s\n    controller-gen-default: %s\n    object: %s",
-		d.crd, d.version, d.obj.what, d.how, strings.Join(d.fields, ", "), cut(d.ref.String(), 600), cut(d.ours.String(), 600), obj)
+		d.crd, d.version, d.obj.what, d.How, strings.Join(d.Fields, ", "), cut(d.Ref.String(), 600), cut(d.Ours.String(), 600), obj)
 }
 
 func cut(s string, n int) string {
