@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"go/types"
+	"slices"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 	"github.com/controller-gen-default/controller-gen-default/internal/jsontag"
 )
 
@@ -78,12 +80,46 @@ func OmitemptyOnStruct(f *Field) string {
 // status subresource, which create resets (the CRD strategy's
 // PrepareForCreate), so that the default applies to every object, Go
 // clients' included.
+//
+// Nor does it hold for a default that only repeats the struct's own
+// defaults (emptyAsDefaulted): Go's empty struct is stored as that default.
 func (m *Model) structDefaultMustBeEmpty(f *Field, ex *Explicit) string {
-	if !f.Shape.NonPointerStruct() || ex.EmptyObject() || m.StatusDroppedOnCreate(f) {
+	if !f.Shape.NonPointerStruct() || ex.EmptyObject() || m.StatusDroppedOnCreate(f) || m.emptyAsDefaulted(f, ex) {
 		return ""
 	}
 	return fmt.Sprintf("%s=%s on a non-pointer struct: only {} is allowed, because Go clients always send the struct. "+
 		"Make the field a pointer to give it a default, or put defaults on the struct's own fields", ex.Source, ex.Raw)
+}
+
+// emptyAsDefaulted reports a struct default each of whose keys is a field
+// that Go leaves out at its zero value (omitempty, omitzero, a pointer)
+// and whose own default is the same value, as external-secrets'
+// +kubebuilder:default={creationPolicy:Owner,deletionPolicy:Retain} on a
+// Target whose CreationPolicy and DeletionPolicy default to Owner and
+// Retain. The apiserver defaults the {} a Go client sends to that same
+// value, so Go clients and manifests agree.
+func (m *Model) emptyAsDefaulted(f *Field, ex *Explicit) bool {
+	obj, ok := ex.Value.(map[string]any)
+	if !ok || !f.Shape.HasIdent {
+		return false
+	}
+	fields := m.Fields(f.Shape.Ident)
+	for k, v := range obj {
+		i := slices.IndexFunc(fields, func(c *Field) bool { return c.Tag.Name == k })
+		if i < 0 {
+			return false
+		}
+		c := fields[i]
+		if !c.Shape.Pointer && !c.Tag.Omits(c.Shape.NonPointerStruct()) {
+			return false
+		}
+		own, _ := m.Explicit(c)
+		want, err := jsonnum.Marshal(v)
+		if own == nil || err != nil || !bytes.Equal(canonical(own.Raw), canonical(want)) {
+			return false
+		}
+	}
+	return true
 }
 
 // StatusDroppedOnCreate reports the status field of a kind with the status

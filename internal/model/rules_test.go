@@ -61,6 +61,10 @@ func TestCheckField(t *testing.T) {
 		{field: "Rules.requiredNoOmitempty", rule: RuleNeedsOmitempty, want: []string{`error default-needs-omitempty: +default="x"`}},
 		{field: "Rules.requiredNoOmitempty", implicit: new(bool), want: []string{`warning default-needs-omitempty: +default="x"`}},
 		{field: "Flux.status"},
+		{field: "Repeats.same", want: []string{"warning omitempty-struct"}},
+		{field: "Repeats.other", want: []string{"warning omitempty-struct", `warning struct-default-not-empty: +kubebuilder:default={"creationPolicy":"Orphan"}`}},
+		{field: "Repeats.noDefault", want: []string{"warning omitempty-struct", `warning struct-default-not-empty: +kubebuilder:default={"name":"x"}`}},
+		{field: "Repeats.sent", want: []string{"warning omitempty-struct", `warning struct-default-not-empty: +kubebuilder:default={"sent":3}`}},
 		{field: "NoSubresource.status", rule: RuleStructDefaultEmpty, want: []string{`error struct-default-not-empty: +default={"observedGeneration":-1} on a non-pointer struct`}},
 		{field: "Rules.omitemptyStruct", want: []string{"warning omitempty-struct: omitempty has no effect on a non-pointer struct"}},
 		// rule 2 exists for rule 1's implicit {}: not with implicit defaults off

@@ -213,8 +213,8 @@ func Default() []Module {
 	return []Module{GatewayAPI, PrometheusOperator, ClusterAPI}
 }
 
-// Select returns the modules of Default whose names are listed
-// (comma-separated); an empty list selects all.
+// Select returns the modules of Acceptance (Default and Others) whose
+// names are listed (comma-separated); an empty list selects Default.
 func Select(names string) ([]Module, error) {
 	if strings.TrimSpace(names) == "" {
 		return Default(), nil
@@ -223,7 +223,7 @@ func Select(names string) ([]Module, error) {
 	for _, n := range strings.Split(names, ",") {
 		n = strings.TrimSpace(n)
 		found := false
-		for _, m := range Default() {
+		for _, m := range Acceptance() {
 			if m.Name == n {
 				out = append(out, m)
 				found = true
@@ -231,7 +231,7 @@ func Select(names string) ([]Module, error) {
 		}
 		if !found {
 			var known []string
-			for _, m := range Default() {
+			for _, m := range Acceptance() {
 				known = append(known, m.Name)
 			}
 			return nil, fmt.Errorf("unknown module %q (known: %s)", n, strings.Join(known, ", "))

@@ -393,3 +393,33 @@ type InlineFields struct {
 	// +optional
 	EmbeddedOptional string `json:"embeddedOptional"`
 }
+
+// Repeats: struct defaults that repeat, or not, the struct's own defaults.
+type Repeats struct {
+	// +optional
+	// +kubebuilder:default={creationPolicy:Owner,deletionPolicy:Retain}
+	Same Target `json:"same,omitempty"`
+	// +optional
+	// +kubebuilder:default={creationPolicy:Orphan}
+	Other Target `json:"other,omitempty"`
+	// +optional
+	// +kubebuilder:default={name:x}
+	NoDefault Target `json:"noDefault,omitempty"`
+	// +optional
+	// +kubebuilder:default={sent:3}
+	Sent Target `json:"sent,omitempty"`
+}
+
+type Target struct {
+	// +optional
+	Name string `json:"name,omitempty"`
+	// +optional
+	// +kubebuilder:default="Owner"
+	CreationPolicy string `json:"creationPolicy,omitempty"`
+	// +optional
+	// +kubebuilder:default="Retain"
+	DeletionPolicy string `json:"deletionPolicy,omitempty"`
+	// +optional
+	// +kubebuilder:default=3
+	Sent int32 `json:"sent"`
+}
