@@ -174,6 +174,17 @@ func acceptance(t *testing.T, ref, ours string, m realapis.Module, seed uint64, 
 	// 3. findings
 	found, _ := diaglines.Parse(oursOut)
 	rep.findings = diaglines.Tally(found)
+	// No advice that would change an API for nothing: on these APIs every
+	// non-{} default on a non-pointer struct is one the apiserver applies
+	// to Go clients' objects too (a status under the status subresource,
+	// flux) or one that only repeats the struct's own defaults
+	// (external-secrets' Target), so struct-default-not-empty, whose fix is
+	// "make the field a pointer", must not fire.
+	for k, n := range rep.findings {
+		if k.Rule == "struct-default-not-empty" {
+			t.Errorf("%s: %d %s %s findings, want none: each asks to change a type whose default Go clients and manifests already agree on", m.Name, n, k.Severity, k.Rule)
+		}
+	}
 	if s := strings.TrimRight(oursOut, "\n"); s != "" {
 		rep.stderrLines = strings.Count(s, "\n") + 1
 	}
