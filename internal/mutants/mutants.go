@@ -173,7 +173,12 @@ func Without(obj map[string]any, p Prop) (map[string]any, bool) {
 // key has no upper-case letter, or obj does not have it, or the lowercased
 // key is taken.
 func Misspelt(obj map[string]any, p Prop) (map[string]any, string, bool) {
-	lower := strings.ToLower(p.Key)
+	return misspeltAs(obj, p, strings.ToLower(p.Key))
+}
+
+// misspeltAs is obj with p's key renamed lower (a copy); ok is false when
+// lower is the key, or obj does not have it, or lower is taken.
+func misspeltAs(obj map[string]any, p Prop, lower string) (map[string]any, string, bool) {
 	if lower == p.Key {
 		return nil, "", false
 	}
@@ -241,6 +246,39 @@ func Misspell(r *rand.Rand, obj map[string]any, ps []Prop) (out map[string]any, 
 		p := cands[i]
 		cands = slices.Delete(cands, i, i+1)
 		if out, to, ok := Misspelt(obj, p); ok {
+			return out, p.String(), to, true
+		}
+	}
+	return nil, "", "", false
+}
+
+// Recased is obj with p's key misspelt by its case (a copy): lowercased
+// when it has an upper-case letter (as Misspelt), else with its first
+// letter upper-cased (replicas → Replicas). ok is false when the key has
+// no letter to change, or obj does not have it, or the new key is taken.
+func Recased(obj map[string]any, p Prop) (map[string]any, string, bool) {
+	if strings.IndexFunc(p.Key, unicode.IsUpper) >= 0 {
+		return Misspelt(obj, p)
+	}
+	r := []rune(p.Key)
+	if len(r) == 0 || !unicode.IsLower(r[0]) {
+		return nil, "", false
+	}
+	r[0] = unicode.ToUpper(r[0])
+	return misspeltAs(obj, p, string(r))
+}
+
+// MisspellAny is Misspell over every key of ps that Recased can misspell:
+// one with an upper-case letter lowercased, or one that starts with a
+// lower-case letter capitalized. For APIs whose keys are mostly one
+// lower-case word.
+func MisspellAny(r *rand.Rand, obj map[string]any, ps []Prop) (out map[string]any, from, to string, ok bool) {
+	cands := slices.Clone(ps)
+	for len(cands) > 0 {
+		i := r.IntN(len(cands))
+		p := cands[i]
+		cands = slices.Delete(cands, i, i+1)
+		if out, to, ok := Recased(obj, p); ok {
 			return out, p.String(), to, true
 		}
 	}

@@ -3,6 +3,7 @@ package mutants
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -139,5 +140,44 @@ func TestCompare(t *testing.T) {
 	}
 	if got := (Diff{Fields: []string{RootField}}).Site(); got != RootField {
 		t.Errorf("Site = %q", got)
+	}
+}
+
+func TestRecased(t *testing.T) {
+	obj := map[string]any{
+		"apiVersion": "v1", "kind": "K",
+		"spec": map[string]any{"replicas": int64(1), "nodeName": "a", "Taken": true, "taken": false, "ü": int64(1), "9lives": int64(2)},
+	}
+	ps := Props(obj, nil, nil)
+	to := map[string]string{}
+	for _, p := range ps {
+		if _, k, ok := Recased(obj, p); ok {
+			to[p.String()] = k
+		}
+	}
+	want := map[string]string{"spec": "Spec", "spec.replicas": "Replicas", "spec.nodeName": "nodename", "spec.ü": "Ü"}
+	if !reflect.DeepEqual(to, want) {
+		t.Errorf("Recased: %v, want %v", to, want)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	seen := map[string]bool{}
+	for range 100 {
+		m, from, k, ok := MisspellAny(r, obj, ps)
+		if !ok {
+			t.Fatal("no mutant")
+		}
+		seen[from] = true
+		if from == "spec.replicas" {
+			spec := m["spec"].(map[string]any)
+			if _, ok := spec["replicas"]; ok || spec["Replicas"] != int64(1) || k != "Replicas" {
+				t.Errorf("replicas misspelt: %v", spec)
+			}
+		}
+	}
+	if len(seen) != len(want) {
+		t.Errorf("MisspellAny misspelt %v", seen)
+	}
+	if _, ok := obj["spec"].(map[string]any)["replicas"]; !ok {
+		t.Error("MisspellAny changed its input")
 	}
 }

@@ -1,0 +1,331 @@
+package randapi
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"os/exec"
+	"path/filepath"
+	goruntime "runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/mutants"
+	"github.com/controller-gen-default/controller-gen-default/normalize"
+	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
+)
+
+// Check 4's objects: of each kind, the first verdictObjects of the
+// harness's random objects, each with deleteMutants mutants without one to
+// three random properties (a required one first, half of the time) and
+// misspellMutants with a random key misspelt by its case (lowercased, or
+// capitalized: randapi's keys are mostly one lower-case word); and, for each required
+// property those objects have (at most maxRequiredSites per kind, picked
+// at random), one object without it and one with its key misspelt.
+var (
+	verdictObjects  = flag.Int("randapi.verdictobjects", 8, "random objects per kind whose verdicts check 4 compares, with their mutants")
+	deleteMutants   = flag.Int("randapi.deletemutants", 3, "mutants per object with properties deleted (check 4)")
+	misspellMutants = flag.Int("randapi.misspellmutants", 2, "mutants per object with a key misspelt (check 4)")
+	maxRequired     = flag.Int("randapi.requiredsites", 10, "required properties per kind deleted and misspelt alone (check 4)")
+	strictMinProps  = flag.Bool("randapi.strictminproperties", false, "check 4 fails on the known minProperties disagreements too (see minPropertiesOnly)")
+)
+
+// minPropertiesOnly says that d is the known break of check 4's invariant:
+// the CRD without implicit defaults refuses an object at some fields with
+// minProperties ("spec in body should have at least 1 properties") and
+// ours does not, because an implicit default (an omitzero struct's, a
+// zero value's) gives the object a property; ours refuses nothing more.
+// The generator keeps implicit defaults off required properties only, not
+// off the properties of an object with minProperties. Check 4 logs these
+// unless -randapi.strictminproperties.
+func minPropertiesOnly(d mutants.Diff) bool {
+	if d.OursOnly > 0 {
+		return false
+	}
+	n := 0
+	for _, f := range d.Fields {
+		if f == mutants.RootField {
+			continue
+		}
+		if slices.ContainsFunc(d.Ref.Errs, func(e string) bool {
+			return strings.HasPrefix(e, f+": Invalid value: ") && strings.Contains(e, ": "+f+" in body should have at least ") &&
+				strings.HasSuffix(e, " properties")
+		}) && !slices.Contains(d.Ours.Fields, f) {
+			n++
+			continue
+		}
+		return false
+	}
+	return n > 0
+}
+
+// generateNoImplicit runs `controller-gen-default crd:implicitDefaults=false`
+// on the module in dir (written by generate), into crds-noimplicit, and
+// loads the CRDs by kind.
+func (w *workspace) generateNoImplicit(ctx context.Context, dir string) (map[string]*apiextensionsv1.CustomResourceDefinition, error) {
+	crdDir := filepath.Join(dir, "crds-noimplicit")
+	cmd := exec.CommandContext(ctx, w.bin, "crd:implicitDefaults=false", "paths=./api/...", "output:crd:dir="+crdDir)
+	cmd.Dir, cmd.Env = dir, w.env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("controller-gen-default crd:implicitDefaults=false paths=./api/...: %v\n%s", err, errorLines(string(out)))
+	}
+	crds, err := normalize.LoadCRDs(crdDir)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]*apiextensionsv1.CustomResourceDefinition{}
+	for _, c := range crds {
+		out[c.Spec.Names.Kind] = c
+	}
+	return out, nil
+}
+
+// verdictCounts are the objects check 4 compared.
+type verdictCounts struct {
+	random, deleted, misspelt, requiredSites, accepted int
+	// minProps are the known disagreements (minPropertiesOnly), in
+	// minPropsKinds kinds; minPropsFirst the first of them
+	minProps, minPropsKinds int
+	minPropsFirst           *verdictDiff
+}
+
+func (c *verdictCounts) add(o verdictCounts) {
+	c.random += o.random
+	c.deleted += o.deleted
+	c.misspelt += o.misspelt
+	c.requiredSites += o.requiredSites
+	c.accepted += o.accepted
+	c.minProps += o.minProps
+	if o.minProps > 0 {
+		c.minPropsKinds++
+	}
+	if c.minPropsFirst == nil {
+		c.minPropsFirst = o.minPropsFirst
+	}
+}
+
+func (c verdictCounts) total() int { return c.random + c.deleted + c.misspelt }
+
+// verdictDiff is an object that the CRD with implicit defaults and the one
+// without answer differently.
+type verdictDiff struct {
+	what string
+	obj  map[string]any
+	mutants.Diff
+}
+
+// how is the Diff's How, with the reference named as it is here.
+func (d verdictDiff) how() string {
+	return strings.ReplaceAll(d.How, "controller-gen", "crd:implicitDefaults=false")
+}
+
+func (d verdictDiff) String() string {
+	b, _ := json.Marshal(d.obj)
+	obj := string(b)
+	if len(obj) > 2000 {
+		obj = obj[:2000] + fmt.Sprintf("... (%d bytes)", len(b))
+	}
+	return fmt.Sprintf("%s: %s at %s\n  crd:implicitDefaults=false: %s\n  controller-gen-default:     %s\n  object: %s",
+		d.what, d.how(), strings.Join(d.Fields, ", "), d.Ref, d.Ours, obj)
+}
+
+// verdictKind is one kind's part of check 4.
+type verdictKind struct {
+	kind, version string
+	ref, ours     *apiextensionsv1.CustomResourceDefinition
+	ins           [][]byte
+}
+
+// sameVerdicts is check 4 for the kinds: their random objects and mutants
+// created under both CRDs (in parallel, a kind at a time each), the
+// disagreements by kind.
+func sameVerdicts(ctx context.Context, seed uint64, jobs []verdictKind) (map[string][]verdictDiff, verdictCounts, error) {
+	diffs := make([][]verdictDiff, len(jobs))
+	counts := make([]verdictCounts, len(jobs))
+	errs := make([]error, len(jobs))
+	var mu sync.Mutex
+	next := 0
+	var wg sync.WaitGroup
+	for range goruntime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= len(jobs) {
+					return
+				}
+				diffs[i], counts[i], errs[i] = jobs[i].run(ctx, seed)
+			}
+		})
+	}
+	wg.Wait()
+	out := map[string][]verdictDiff{}
+	var total verdictCounts
+	for i, j := range jobs {
+		if errs[i] != nil {
+			return nil, total, fmt.Errorf("kind %s: %w", j.kind, errs[i])
+		}
+		total.add(counts[i])
+		if len(diffs[i]) > 0 {
+			out[j.kind] = diffs[i]
+		}
+	}
+	return out, total, nil
+}
+
+func (j verdictKind) run(ctx context.Context, seed uint64) ([]verdictDiff, verdictCounts, error) {
+	var c verdictCounts
+	pRef, err := pipeline.New(j.ref, j.version)
+	if err != nil {
+		return nil, c, fmt.Errorf("the crd:implicitDefaults=false CRD: %w", err)
+	}
+	pOurs, err := pipeline.New(j.ours, j.version)
+	if err != nil {
+		return nil, c, err
+	}
+	sRef, err := storageSchema(j.ref, j.version)
+	if err != nil {
+		return nil, c, fmt.Errorf("the crd:implicitDefaults=false CRD: %w", err)
+	}
+	sOurs, err := storageSchema(j.ours, j.version)
+	if err != nil {
+		return nil, c, err
+	}
+	h := fnv.New64a()
+	h.Write([]byte(j.kind))
+	r := rand.New(rand.NewPCG(seed, h.Sum64()))
+
+	type object struct {
+		what string
+		obj  map[string]any
+		n    *int
+	}
+	var objs []object
+	type at struct {
+		base object
+		p    mutants.Prop
+	}
+	required := map[string][]at{}
+	for i, in := range j.ins[:min(*verdictObjects, len(j.ins))] {
+		obj, err := pipeline.DecodeObject(in)
+		if err != nil {
+			return nil, c, fmt.Errorf("random object %d: %w", i, err)
+		}
+		// the harness leaves metadata empty; whoever creates an object
+		// names it
+		meta, _ := obj["metadata"].(map[string]any)
+		if meta == nil {
+			meta = map[string]any{}
+			obj["metadata"] = meta
+		}
+		meta["name"] = fmt.Sprintf("random-%d", i)
+		base := object{what: fmt.Sprintf("random object %d", i), obj: obj, n: &c.random}
+		objs = append(objs, base)
+		ps := mutants.Props(obj, sRef, sOurs)
+		for _, p := range ps {
+			if p.Required {
+				required[p.Site] = append(required[p.Site], at{base, p})
+			}
+		}
+		for range *deleteMutants {
+			m, deleted := mutants.Delete(r, obj, ps)
+			if len(deleted) == 0 {
+				break
+			}
+			objs = append(objs, object{what: base.what + ", without " + strings.Join(deleted, ", "), obj: m, n: &c.deleted})
+		}
+		for range *misspellMutants {
+			m, from, to, ok := mutants.MisspellAny(r, obj, ps)
+			if !ok {
+				break
+			}
+			objs = append(objs, object{what: fmt.Sprintf("%s, %s misspelt %s", base.what, from, to), obj: m, n: &c.misspelt})
+		}
+	}
+	sites := slices.Sorted(func(yield func(string) bool) {
+		for s := range required {
+			if !yield(s) {
+				return
+			}
+		}
+	})
+	if len(sites) > *maxRequired {
+		r.Shuffle(len(sites), func(a, b int) { sites[a], sites[b] = sites[b], sites[a] })
+		sites = sites[:*maxRequired]
+		slices.Sort(sites)
+	}
+	c.requiredSites = len(sites)
+	for _, site := range sites {
+		a := required[site][r.IntN(len(required[site]))]
+		if m, ok := mutants.Without(a.base.obj, a.p); ok {
+			objs = append(objs, object{what: a.base.what + ", without the required " + a.p.String(), obj: m, n: &c.deleted})
+		}
+		if m, to, ok := mutants.Recased(a.base.obj, a.p); ok {
+			objs = append(objs, object{what: fmt.Sprintf("%s, the required %s misspelt %s", a.base.what, a.p, to), obj: m, n: &c.misspelt})
+		}
+	}
+
+	var diffs []verdictDiff
+	for _, o := range objs {
+		*o.n++
+		ra := mutants.Create(ctx, pRef, o.obj, nil)
+		oa := mutants.Create(ctx, pOurs, o.obj, nil)
+		d, ok := mutants.Compare(ra, oa)
+		switch {
+		case !ok && minPropertiesOnly(d) && !*strictMinProps:
+			c.minProps++
+			if c.minPropsFirst == nil {
+				c.minPropsFirst = &verdictDiff{what: j.kind + " " + o.what, obj: o.obj, Diff: d}
+			}
+		case !ok:
+			diffs = append(diffs, verdictDiff{what: o.what, obj: o.obj, Diff: d})
+		case ra.Accepted:
+			c.accepted++
+		}
+	}
+	return diffs, c, nil
+}
+
+// storageSchema is the structural schema of crd's version.
+func storageSchema(crd *apiextensionsv1.CustomResourceDefinition, version string) (*structuralschema.Structural, error) {
+	internal, err := normalize.ToInternal(crd)
+	if err != nil {
+		return nil, err
+	}
+	return pipeline.StorageSchema(internal, version)
+}
+
+// reportVerdicts fails the test for each kind whose CRDs answer an object
+// differently: the first *reportKinds kinds with their first disagreement
+// in full, the others in a line.
+func reportVerdicts(t *testing.T, seed uint64, replay string, kinds []*Kind, diffs map[string][]verdictDiff) {
+	t.Helper()
+	if len(diffs) == 0 {
+		return
+	}
+	t.Errorf("seed %d: %d of %d kinds accept or refuse objects otherwise with implicit defaults than with crd:implicitDefaults=false (replay: %s)",
+		seed, len(diffs), len(kinds), replay)
+	n := 0
+	for _, k := range kinds {
+		ds := diffs[k.Name]
+		if len(ds) == 0 {
+			continue
+		}
+		if n >= *reportKinds {
+			t.Errorf("seed %d, kind %s: %d objects answered otherwise, first: %s: %s at %s", seed, k.Name, len(ds), ds[0].what, ds[0].how(), strings.Join(ds[0].Fields, ", "))
+			continue
+		}
+		n++
+		t.Errorf("seed %d, kind %s: %d objects answered otherwise; the first:\n%s", seed, k.Name, len(ds), ds[0])
+	}
+}
