@@ -34,7 +34,7 @@ func TestMainExitCodes(t *testing.T) {
 	}{
 		{"clean", []string{"./testdata/src/clean"}, lint.ExitClean, `^$`},
 		{"findings", []string{"./testdata/src/conflictingdefaults"}, lint.ExitFindings,
-			`^testdata/src/conflictingdefaults/types.go:8:2: error: Spec.Twice: two different defaults: \+default=1 and \+kubebuilder:default=2; keep one \[conflicting-defaults\]\n$`},
+			`^testdata/src/conflictingdefaults/types.go:11:2: error: Spec.Twice: two different defaults: \+default=1 and \+kubebuilder:default=2; keep one \[conflicting-defaults\]\n$`},
 		{"warnings count", []string{"./testdata/src/omitemptystruct"}, lint.ExitFindings, `warning: Kind.Spec: `},
 		{"implicitDefaults=false makes rule violations warnings", []string{"-implicit-defaults=false", "./testdata/src/defaultneedsomitempty"}, lint.ExitFindings,
 			`^(testdata/src/defaultneedsomitempty/types.go:\d+:2: warning: [^\n]*\n){5}$`},

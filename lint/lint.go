@@ -46,6 +46,7 @@ var Rules = []string{
 	model.RuleUnresolvedRef,
 	model.RuleTypeMismatch,
 	model.RuleConflict,
+	model.RuleDefaultOnRequired,
 }
 
 var ruleDocs = map[string]string{
@@ -56,6 +57,7 @@ var ruleDocs = map[string]string{
 	model.RuleUnresolvedRef:      "+default=ref(...) must name a constant of the package or of a package it imports",
 	model.RuleTypeMismatch:       "a default must have the JSON kind of the field's schema and fit its Go type",
 	model.RuleConflict:           "+default and +kubebuilder:default on one field must agree",
+	model.RuleDefaultOnRequired:  "a default on a field the schema requires disarms required: the apiserver defaults before it validates",
 }
 
 // Config changes what the analyzers report.

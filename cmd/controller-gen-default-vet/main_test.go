@@ -28,7 +28,7 @@ func TestGoVet(t *testing.T) {
 		return string(out), 0
 	}
 	out, code := vet("./lint/testdata/src/conflictingdefaults")
-	want := "lint/testdata/src/conflictingdefaults/types.go:8:2: error: Spec.Twice: two different defaults: +default=1 and +kubebuilder:default=2; keep one [conflicting-defaults]"
+	want := "lint/testdata/src/conflictingdefaults/types.go:11:2: error: Spec.Twice: two different defaults: +default=1 and +kubebuilder:default=2; keep one [conflicting-defaults]"
 	if code == 0 || !strings.Contains(out, want) {
 		t.Errorf("go vet: exit %d\n%s\nwant a line\n%s", code, out, want)
 	}

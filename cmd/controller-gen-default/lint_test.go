@@ -14,7 +14,7 @@ import (
 func TestLintSubcommand(t *testing.T) {
 	bin := binary(t)
 	stdout, stderr, code := run(t, bin, "lint", "./lint/testdata/src/conflictingdefaults")
-	want := "lint/testdata/src/conflictingdefaults/types.go:8:2: error: Spec.Twice: two different defaults: +default=1 and +kubebuilder:default=2; keep one [conflicting-defaults]\n"
+	want := "lint/testdata/src/conflictingdefaults/types.go:11:2: error: Spec.Twice: two different defaults: +default=1 and +kubebuilder:default=2; keep one [conflicting-defaults]\n"
 	if code != 1 || stdout != "" || stderr != want {
 		t.Errorf("exit %d, stdout %q, stderr\n%s\nwant\n%s", code, stdout, stderr, want)
 	}

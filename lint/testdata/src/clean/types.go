@@ -1,4 +1,7 @@
 // Package clean has defaults that break no rule.
+//
+// Fields are optional unless marked: the default-on-required rule has its own package.
+// +kubebuilder:validation:Optional
 package clean
 
 type Spec struct {

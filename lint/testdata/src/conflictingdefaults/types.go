@@ -1,5 +1,8 @@
 // Package conflictingdefaults: +default and +kubebuilder:default on one
 // field agree.
+//
+// Fields are optional unless marked: the default-on-required rule has its own package.
+// +kubebuilder:validation:Optional
 package conflictingdefaults
 
 type Spec struct {

@@ -1,5 +1,8 @@
 // Package defaultneedsomitempty: KEP-1929 rule 3: a scalar whose default is
 // not its zero value needs omitempty (or omitzero) or a pointer.
+//
+// Fields are optional unless marked: the default-on-required rule has its own package.
+// +kubebuilder:validation:Optional
 package defaultneedsomitempty
 
 type Spec struct {

@@ -1,5 +1,8 @@
 // Package defaulttypemismatch: a default has the JSON kind of the field's
 // schema, and fits the Go type.
+//
+// Fields are optional unless marked: the default-on-required rule has its own package.
+// +kubebuilder:validation:Optional
 package defaulttypemismatch
 
 import (

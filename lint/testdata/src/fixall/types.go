@@ -1,5 +1,8 @@
 // Package fixall has every fixable finding, two on one field, in
 // gofmt-aligned structs: -fix applies them all and formats the file again.
+//
+// Fields are optional unless marked: the default-on-required rule has its own package.
+// +kubebuilder:validation:Optional
 package fixall
 
 type Root struct {

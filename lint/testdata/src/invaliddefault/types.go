@@ -1,4 +1,7 @@
 // Package invaliddefault: a +default value is one-line JSON.
+//
+// Fields are optional unless marked: the default-on-required rule has its own package.
+// +kubebuilder:validation:Optional
 package invaliddefault
 
 type Spec struct {

@@ -1,4 +1,7 @@
 // Package kal has fields where kube-api-linter's advice and KEP-1929's meet.
+//
+// Fields are optional unless marked: the default-on-required rule has its own package.
+// +kubebuilder:validation:Optional
 package kal
 
 // Spec is a spec.

@@ -1,5 +1,8 @@
 // Package omitemptystruct: KEP-1929 rule 2: omitempty does nothing on a
 // non-pointer struct.
+//
+// Fields are optional unless marked: the default-on-required rule has its own package.
+// +kubebuilder:validation:Optional
 package omitemptystruct
 
 type Kind struct {

@@ -2,6 +2,9 @@
 // has changed, zz_generated.deepcopy.go has not, so the package does not
 // compile. lint reports each type error once, at its file and line, and
 // exits 2.
+//
+// Fields are optional unless marked: the default-on-required rule has its own package.
+// +kubebuilder:validation:Optional
 package stale
 
 // Spec lost its fields Replicas and Template.

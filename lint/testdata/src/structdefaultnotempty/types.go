@@ -1,5 +1,8 @@
 // Package structdefaultnotempty: KEP-1929 "Non-pointer structs": a +default
 // on a non-pointer struct must be {}.
+//
+// Fields are optional unless marked: the default-on-required rule has its own package.
+// +kubebuilder:validation:Optional
 package structdefaultnotempty
 
 type Root struct {

@@ -1,4 +1,7 @@
 // Package unresolvedref: +default=ref(...) names a Go constant.
+//
+// Fields are optional unless marked: the default-on-required rule has its own package.
+// +kubebuilder:validation:Optional
 package unresolvedref
 
 import (
