@@ -160,19 +160,19 @@ func (d *defaulter) structNode(s *apiextensionsv1.JSONSchemaProps, id model.Type
 		if required != d.model.SchemaRequired(f) {
 			d.requiredMismatch = append(d.requiredMismatch, fmt.Sprintf("%s (%s): required %v in the schema", f.GoPath(), l.property(f.Tag.Name).jpath, required))
 		}
-		d.field(&prop, f, l.property(f.Tag.Name), required)
+		d.field(&prop, f, l.property(f.Tag.Name), s)
 		s.Properties[f.Tag.Name] = prop
 	}
 }
 
 // field walks below one property, then takes its decision: children come
 // first, so that a parent's default is decided with its children's.
-func (d *defaulter) field(prop *apiextensionsv1.JSONSchemaProps, f *model.Field, l loc, required bool) {
+func (d *defaulter) field(prop *apiextensionsv1.JSONSchemaProps, f *model.Field, l loc, parent *apiextensionsv1.JSONSchemaProps) {
 	below := l
 	below.inherit = d.model.Below(f, l.inherit)
 	below.via = f
 	d.descend(prop, f.Shape, f.Pkg, below)
-	dec := d.model.Decide(prop, f, l.inherit, l.jpath, required)
+	dec := d.model.Decide(prop, f, l.inherit, l.jpath, parent)
 	d.apply(prop, dec, l, f.Pos(), f.GoPath(), d.model.Own(f.Pkg))
 }
 

@@ -137,7 +137,7 @@ func (h *valuesHarness) run(t testing.TB, field, text string) valueOutcome {
 	marked.Markers[markers.DefaultName] = []any{markers.FieldDefault{Default: markers.Default(strings.TrimSpace(text))}}
 	orig := h.spec.Properties[field]
 	prop := orig.DeepCopy()
-	d := dm.Decide(prop, &marked, nil, "spec."+field, dm.SchemaRequired(&marked))
+	d := dm.Decide(prop, &marked, nil, "spec."+field, nil)
 	for _, fnd := range d.Findings {
 		if fnd.Sev == model.Error {
 			if !fnd.Pos.IsValid() || fnd.Pos.Line == 0 || fnd.Pos.Filename == "" {

@@ -166,10 +166,13 @@ func (m *Model) keep(d *Decision) {
 
 // Decide takes the decision for f, whose generated property is prop (with
 // the defaults below it already decided), at jpath, where inherit is the
-// +implicitDefaults setting of an enclosing field or type, and required
-// says that the enclosing schema lists the property in `required` (which
-// model.SchemaRequired predicts from the Go code alone).
-func (m *Model) Decide(prop *apiextensionsv1.JSONSchemaProps, f *model.Field, inherit *bool, jpath string, required bool) *Decision {
+// +implicitDefaults setting of an enclosing field or type, and parent is
+// the enclosing object's schema (nil when unknown): whether it lists the
+// property in `required` (which model.SchemaRequired predicts from the Go
+// code alone), and whether it counts which properties are present
+// (presenceCounted).
+func (m *Model) Decide(prop *apiextensionsv1.JSONSchemaProps, f *model.Field, inherit *bool, jpath string, parent *apiextensionsv1.JSONSchemaProps) *Decision {
+	required := parent != nil && slices.Contains(parent.Required, f.Tag.Name)
 	d := &Decision{Field: f, JPath: jpath}
 	defer m.keep(d)
 	c := m.CheckField(f, prop)
@@ -183,6 +186,10 @@ func (m *Model) Decide(prop *apiextensionsv1.JSONSchemaProps, f *model.Field, in
 	case required || m.RequiredNoImplicit(f):
 		d.Rule = model.RuleRequired
 		d.Why = requiredWhy(f)
+	case presenceCounted(parent, f.Tag.Name) != "":
+		d.Rule = model.RuleRequired
+		d.Why = "no marker, and " + presenceCounted(parent, f.Tag.Name) + " counts which properties are present: " +
+			"an implicit default would change which objects the apiserver accepts"
 	case implicitStructApplies(prop, f.Shape):
 		m.decideStruct(d, prop)
 	case f.Shape.Kind == model.KindOpaque && !f.Shape.Pointer && !f.Tag.Omits(f.Shape.NonPointerStruct()):
@@ -196,6 +203,65 @@ func (m *Model) Decide(prop *apiextensionsv1.JSONSchemaProps, f *model.Field, in
 		d.Why = "no marker, and no implicit default applies (a pointer, a list, a map, or omitempty/omitzero)"
 	}
 	return d
+}
+
+// presenceCounted is the same rule as model.RequiredNoImplicit for an
+// enclosing object whose validation depends on which of its properties are
+// present: its minProperties or maxProperties, or a CEL rule that names
+// the property (has(self.x), controller-gen's ExactlyOneOf, AtMostOneOf
+// and AtLeastOneOf). An implicit default there makes the apiserver accept
+// (`spec: {}` under minProperties=1) or refuse objects it would not
+// otherwise; so implicit defaults stay off its properties. It says what
+// counts, or "".
+func presenceCounted(parent *apiextensionsv1.JSONSchemaProps, name string) string {
+	switch {
+	case parent == nil:
+		return ""
+	case parent.MinProperties != nil:
+		return "the enclosing object's minProperties"
+	case parent.MaxProperties != nil:
+		return "the enclosing object's maxProperties"
+	}
+	for _, r := range parent.XValidations {
+		if celNames(r.Rule, name) {
+			return fmt.Sprintf("the enclosing object's CEL rule %q", r.Rule)
+		}
+	}
+	return ""
+}
+
+// celNames reports a CEL rule that names the property name as a field of
+// self (self.name, has(self.name)) or reads self as a whole (size(self),
+// self == ..., a macro over self's keys), conservatively: any use of self
+// not followed by ".<another field>".
+func celNames(rule, name string) bool {
+	for i := strings.Index(rule, "self"); i >= 0; {
+		rest := rule[i+len("self"):]
+		before := i == 0 || !isIdent(rule[i-1])
+		if before && (len(rest) == 0 || !isIdent(rest[0])) {
+			if !strings.HasPrefix(rest, ".") {
+				return true // self as a whole
+			}
+			field := rest[1:]
+			end := strings.IndexFunc(field, func(r rune) bool { return r > 127 || !isIdent(byte(r)) })
+			if end < 0 {
+				end = len(field)
+			}
+			if field[:end] == name {
+				return true
+			}
+		}
+		j := strings.Index(rest, "self")
+		if j < 0 {
+			break
+		}
+		i += len("self") + j
+	}
+	return false
+}
+
+func isIdent(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 // requiredWhy is why a field the schema requires gets no implicit default

@@ -51,7 +51,10 @@ func TestDecide(t *testing.T) {
 		// inRequired says the enclosing schema requires the property,
 		// whatever the Go code says (the model predicts it otherwise)
 		inRequired bool
-		findings   []string
+		// parent is the enclosing object's schema (inRequired adds the
+		// field to its required)
+		parent   *apiextensionsv1.JSONSchemaProps
+		findings []string
 	}{
 		{name: "explicit", field: "explicit", prop: ptr(str()), def: `"TCP"`, source: "+default"},
 		{name: "explicit as Go clients encode it", field: "endpoint", prop: endpoint(), def: `{"name":"","port":80}`,
@@ -82,6 +85,16 @@ func TestDecide(t *testing.T) {
 		{name: "option off", field: "scalar", prop: ptr(str()), implicit: &off, why: "implicit defaults are off here"},
 		{name: "required", field: "required", prop: ptr(str()), rule: model.RuleRequired, why: "the schema requires the field (the field is +required)"},
 		{name: "required by the schema", field: "scalar", prop: ptr(str()), inRequired: true, rule: model.RuleRequired, why: "the schema requires the field"},
+		{name: "minProperties counts presence", field: "scalar", prop: ptr(str()), parent: &apiextensionsv1.JSONSchemaProps{Type: "object", MinProperties: ptr(int64(1))},
+			rule: model.RuleRequired, why: "the enclosing object's minProperties counts which properties are present"},
+		{name: "maxProperties counts presence", field: "struct", prop: obj(map[string]apiextensionsv1.JSONSchemaProps{"name": str(), "count": withDefault(intg(), "0")}, "count"),
+			parent: &apiextensionsv1.JSONSchemaProps{Type: "object", MaxProperties: ptr(int64(1))}, rule: model.RuleRequired, why: "maxProperties"},
+		{name: "a CEL rule naming the field", field: "scalar", prop: ptr(str()),
+			parent: &apiextensionsv1.JSONSchemaProps{Type: "object", XValidations: apiextensionsv1.ValidationRules{{Rule: "has(self.scalar) != has(self.int)"}}},
+			rule:   model.RuleRequired, why: `CEL rule "has(self.scalar) != has(self.int)"`},
+		{name: "a CEL rule about other fields", field: "scalar", prop: ptr(str()),
+			parent: &apiextensionsv1.JSONSchemaProps{Type: "object", XValidations: apiextensionsv1.ValidationRules{{Rule: "self.scalarx == self.int"}}},
+			def:    `""`, rule: model.RuleImplicitZero},
 		{name: "required by controller-gen", field: "inferredRequired", prop: ptr(str()), rule: model.RuleRequired,
 			why: "the schema requires the field (controller-gen requires a field without omitempty, omitzero or +optional): the apiserver defaults before it validates"},
 
@@ -151,7 +164,11 @@ func TestDecide(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newModel(t, tc.implicit == nil || *tc.implicit)
 			f := goField(t, m, tc.field)
-			d := m.Decide(tc.prop, f, tc.inherit, "spec."+tc.field, tc.inRequired)
+			parent := tc.parent
+			if tc.inRequired {
+				parent = &apiextensionsv1.JSONSchemaProps{Type: "object", Required: []string{tc.field}}
+			}
+			d := m.Decide(tc.prop, f, tc.inherit, "spec."+tc.field, parent)
 			matchFindings(t, tc.name, d.Findings, tc.findings...)
 			for _, fnd := range d.Findings {
 				if fnd.JPath != "spec."+tc.field {

@@ -32,3 +32,24 @@ func TestDropRequiredCoveredByDefaults(t *testing.T) {
 		t.Errorf("inner.required = %v, want %v", s.Properties["inner"].Required, want)
 	}
 }
+
+// TestCELNames: a rule names a property when it reads self.<name> or self
+// as a whole; other fields, and names that only start alike, do not count.
+func TestCELNames(t *testing.T) {
+	for rule, want := range map[string]bool{
+		"has(self.oar)":       true,
+		"self.oar.size() > 0": true,
+		"[has(self.a), has(self.oar)].filter(x, x).size() == 1": true,
+		"size(self) > 1":                 true,
+		"self == oldSelf":                true,
+		"self.oars > 0":                  false,
+		"self.boat.oar > 0":              false,
+		"has(self.a)":                    false,
+		"myself.oar > 0 && self.a == 1":  false,
+		"oldSelf.oar == 1 && self.a > 0": false,
+	} {
+		if got := celNames(rule, "oar"); got != want {
+			t.Errorf("celNames(%q, oar) = %v, want %v", rule, got, want)
+		}
+	}
+}

@@ -18,9 +18,7 @@
 //     same verdict as ours (accepted, or refused at the same fields,
 //     through pipeline.Create) on random objects and their mutants
 //     (internal/mutants: properties deleted at any depth, required ones
-//     included; a key misspelt by its case). Objects refused only by
-//     minProperties, which an implicit default satisfies, are a known
-//     break, logged (-randapi.strictminproperties fails on them).
+//     included; a key misspelt by its case).
 //
 // A run logs its seed, and a failure the command that replays it:
 //

@@ -35,37 +35,7 @@ var (
 	deleteMutants   = flag.Int("randapi.deletemutants", 3, "mutants per object with properties deleted (check 4)")
 	misspellMutants = flag.Int("randapi.misspellmutants", 2, "mutants per object with a key misspelt (check 4)")
 	maxRequired     = flag.Int("randapi.requiredsites", 10, "required properties per kind deleted and misspelt alone (check 4)")
-	strictMinProps  = flag.Bool("randapi.strictminproperties", false, "check 4 fails on the known minProperties disagreements too (see minPropertiesOnly)")
 )
-
-// minPropertiesOnly says that d is the known break of check 4's invariant:
-// the CRD without implicit defaults refuses an object at some fields with
-// minProperties ("spec in body should have at least 1 properties") and
-// ours does not, because an implicit default (an omitzero struct's, a
-// zero value's) gives the object a property; ours refuses nothing more.
-// The generator keeps implicit defaults off required properties only, not
-// off the properties of an object with minProperties. Check 4 logs these
-// unless -randapi.strictminproperties.
-func minPropertiesOnly(d mutants.Diff) bool {
-	if d.OursOnly > 0 {
-		return false
-	}
-	n := 0
-	for _, f := range d.Fields {
-		if f == mutants.RootField {
-			continue
-		}
-		if slices.ContainsFunc(d.Ref.Errs, func(e string) bool {
-			return strings.HasPrefix(e, f+": Invalid value: ") && strings.Contains(e, ": "+f+" in body should have at least ") &&
-				strings.HasSuffix(e, " properties")
-		}) && !slices.Contains(d.Ours.Fields, f) {
-			n++
-			continue
-		}
-		return false
-	}
-	return n > 0
-}
 
 // generateNoImplicit runs `controller-gen-default crd:implicitDefaults=false`
 // on the module in dir (written by generate), into crds-noimplicit, and
@@ -91,10 +61,6 @@ func (w *workspace) generateNoImplicit(ctx context.Context, dir string) (map[str
 // verdictCounts are the objects check 4 compared.
 type verdictCounts struct {
 	random, deleted, misspelt, requiredSites, accepted int
-	// minProps are the known disagreements (minPropertiesOnly), in
-	// minPropsKinds kinds; minPropsFirst the first of them
-	minProps, minPropsKinds int
-	minPropsFirst           *verdictDiff
 }
 
 func (c *verdictCounts) add(o verdictCounts) {
@@ -103,13 +69,6 @@ func (c *verdictCounts) add(o verdictCounts) {
 	c.misspelt += o.misspelt
 	c.requiredSites += o.requiredSites
 	c.accepted += o.accepted
-	c.minProps += o.minProps
-	if o.minProps > 0 {
-		c.minPropsKinds++
-	}
-	if c.minPropsFirst == nil {
-		c.minPropsFirst = o.minPropsFirst
-	}
 }
 
 func (c verdictCounts) total() int { return c.random + c.deleted + c.misspelt }
@@ -282,11 +241,6 @@ func (j verdictKind) run(ctx context.Context, seed uint64) ([]verdictDiff, verdi
 		oa := mutants.Create(ctx, pOurs, o.obj, nil)
 		d, ok := mutants.Compare(ra, oa)
 		switch {
-		case !ok && minPropertiesOnly(d) && !*strictMinProps:
-			c.minProps++
-			if c.minPropsFirst == nil {
-				c.minPropsFirst = &verdictDiff{what: j.kind + " " + o.what, obj: o.obj, Diff: d}
-			}
 		case !ok:
 			diffs = append(diffs, verdictDiff{what: o.what, obj: o.obj, Diff: d})
 		case ra.Accepted:
