@@ -1,18 +1,19 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/diaglines"
 )
 
 // finding is one go-vet-style line on controller-gen-default's stderr:
-// `file:line:col: warning: message [rule]`, or without the position for
-// summary lines.
+// `file:line:col: warning: message [rule]` (pos keeps file:line), or
+// without the position for summary lines.
 type finding struct {
-	pos      string // file:line:col, or ""
+	pos      string // file:line, or ""
 	severity string // warning, error or note
 	rule     string // the [rule] tag, or a normalised message prefix
 	msg      string
@@ -20,33 +21,23 @@ type finding struct {
 }
 
 var (
-	diagRx    = regexp.MustCompile(`^(?:(\S.*?:\d+:\d+): )?(warning|error|note): (.*)$`)
-	ruleTagRx = regexp.MustCompile(`\s*\[([A-Za-z0-9][A-Za-z0-9_.:/-]*)\]\s*$`)
 	// fieldPrefixRx is the "Type.Field (json.path): " that starts most messages.
 	fieldPrefixRx = regexp.MustCompile(`^[A-Za-z_][\w.]*(?: \([^)]*\))?: `)
 	digitsRx      = regexp.MustCompile(`\d+`)
 )
 
-// parseFindings reads stderr. modulePrefix is the module's directory
-// component (path@version) that marks its own files; findings in other
-// files are foreign. Lines that are not diagnostics are returned as other.
+// parseFindings reads stderr with internal/diaglines. modulePrefix is the
+// module's directory component (path@version) that marks its own files;
+// findings in other files are foreign. Lines that are not diagnostics are
+// returned as other.
 func parseFindings(stderr, modulePrefix string) (found []finding, other []string) {
-	sc := bufio.NewScanner(strings.NewReader(stderr))
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		line := strings.TrimRight(sc.Text(), " \r")
-		if line == "" {
-			continue
+	lines, other := diaglines.Parse(stderr)
+	for _, d := range lines {
+		f := finding{severity: d.Severity, msg: d.Message, rule: d.Rule}
+		if d.File != "" {
+			f.pos = fmt.Sprintf("%s:%d", d.File, d.Line)
 		}
-		m := diagRx.FindStringSubmatch(line)
-		if m == nil {
-			other = append(other, line)
-			continue
-		}
-		f := finding{pos: m[1], severity: m[2], msg: m[3]}
-		if t := ruleTagRx.FindStringSubmatch(f.msg); t != nil {
-			f.rule = t[1]
-		} else {
+		if f.rule == diaglines.Untagged {
 			f.rule = messageKey(f.msg)
 		}
 		f.foreign = f.pos != "" && !strings.Contains(f.pos, modulePrefix)
@@ -133,7 +124,7 @@ func mdCell(s string, n int) string {
 }
 
 func (r ruleRow) exampleCell(modCache string) string {
-	msg := ruleTagRx.ReplaceAllString(r.example.msg, "")
+	msg := diaglines.Text(r.example.msg)
 	if r.example.pos == "" {
 		return mdCell(msg, 180)
 	}

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/diaglines"
 )
 
 // outputMain is `go run ./bench output`: the lines controller-gen-default
@@ -65,23 +67,19 @@ type outputCount struct {
 
 func countOutput(s sample) outputCount {
 	c := outputCount{exit: s.exit}
-	for _, l := range strings.Split(strings.TrimRight(s.stderr, "\n"), "\n") {
-		if l == "" {
-			continue
-		}
-		c.lines++
-		m := diagRx.FindStringSubmatch(l)
-		switch {
-		case m == nil:
-			c.other++
-		case m[2] == "error":
+	found, other := diaglines.Parse(s.stderr)
+	c.other = len(other)
+	for _, f := range found {
+		switch f.Severity {
+		case "error":
 			c.errors++
-		case m[2] == "warning":
+		case "warning":
 			c.warnings++
 		default:
 			c.notes++
 		}
 	}
+	c.lines = c.errors + c.warnings + c.notes + c.other
 	return c
 }
 

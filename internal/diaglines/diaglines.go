@@ -108,3 +108,6 @@ func Tally(found []Finding) map[Key]int {
 	}
 	return out
 }
+
+// Text is a finding's message without its [rule] tag.
+func Text(msg string) string { return ruleTagRx.ReplaceAllString(msg, "") }

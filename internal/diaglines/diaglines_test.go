@@ -50,3 +50,9 @@ func TestRuleSummary(t *testing.T) {
 		t.Errorf("Tally = %v", got)
 	}
 }
+
+func TestText(t *testing.T) {
+	if got := Text("A.B (spec.b): omitempty has no effect [omitempty-struct]"); got != "A.B (spec.b): omitempty has no effect" {
+		t.Errorf("Text = %q", got)
+	}
+}
