@@ -189,13 +189,24 @@ var (
 		Packages: []string{"apis/..."},
 		Source:   `Makefile generate: hack/crd.generate.sh: go run sigs.k8s.io/controller-tools/cmd/controller-gen crd paths="./apis/..." output:crd:artifacts:config=config/crds/bases`,
 	}
+	// CertManager is the whole cert-manager module (v1.21.2 says go 1.26.0);
+	// its API packages are pkg/apis/.... Its make/_shared_new/helm/crds.mk
+	// generate-crds runs controller-gen crd with the default options over
+	// every top-level directory; only pkg/apis holds CRD kinds.
+	CertManager = Module{
+		Name:     "cert-manager",
+		Path:     "github.com/cert-manager/cert-manager",
+		Version:  "v1.21.2",
+		Packages: []string{"pkg/apis/..."},
+		Source:   `make/_shared_new/helm/crds.mk generate-crds: controller-gen crd paths=./<each directory>/... output:crd:artifacts:config=...`,
+	}
 )
 
 // Others returns the modules of other projects above: kueue, the four flux
-// API modules, kubeflow trainer and external-secrets. Each is prepared on its
-// own (its dependencies at the versions of its own go.mod).
+// API modules, kubeflow trainer, external-secrets and cert-manager. Each is
+// prepared on its own (its dependencies at the versions of its own go.mod).
 func Others() []Module {
-	return []Module{Kueue, FluxSource, FluxKustomize, FluxHelm, FluxNotification, KubeflowTrainer, ExternalSecrets}
+	return []Module{Kueue, FluxSource, FluxKustomize, FluxHelm, FluxNotification, KubeflowTrainer, ExternalSecrets, CertManager}
 }
 
 // Acceptance returns the modules the acceptance test runs on: Default's,
