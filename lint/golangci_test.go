@@ -195,12 +195,12 @@ func TestGolangciKAL(t *testing.T) {
 		knps = "kubeapilinter/nonpointerstructs"
 	)
 	common := map[string][]string{
-		"Spec.ZeroStruct":   {sdne, kof},                                                             // both: a pointer
-		"Spec.Empty":        {oes, kof},                                                              // ours: omitzero; KAL: a pointer
-		"Spec.EmptyDefault": {kd, kof},                                                               // KEP-1929's own shape; KAL only
-		"Spec.Name":         {dno, kd, kof},                                                          // both: omitempty
-		"Spec.Count":        {kof},                                                                   // KEP-1929 rule 4: implicit default 0
-		"Spec.Mode":         {"kubeapilinter/defaultorrequired", kd, "kubeapilinter/requiredfields"}, // KAL only
+		"Spec.ZeroStruct":   {sdne, kof},                                                                                              // both: a pointer
+		"Spec.Empty":        {oes, kof},                                                                                               // ours: omitzero; KAL: a pointer
+		"Spec.EmptyDefault": {kd, kof},                                                                                                // KEP-1929's own shape; KAL only
+		"Spec.Name":         {dno, kd, kof},                                                                                           // both: omitempty
+		"Spec.Count":        {kof},                                                                                                    // KEP-1929 rule 4: implicit default 0
+		"Spec.Mode":         {"kepdefaults/defaultonrequired", "kubeapilinter/defaultorrequired", kd, "kubeapilinter/requiredfields"}, // both: a default on a required field
 	}
 	for _, c := range []struct {
 		config string
@@ -300,23 +300,31 @@ func exampleAPIDifferences() map[string][]string {
 	// +optional would drop it from `required`, +required would switch its
 	// implicit default off. Structs among them also get nonpointerstructs.
 	add([]string{oor, nps},
-		"features/v1 Gadget.Spec", "lists/v1 ListExample.Spec", "listsnodefault/v1 ListNoDefault.Spec",
-		"multi/v1 Multi.Spec", "multi/v2 Multi.Spec", "nonpointerstructs/v1 NonPointerStruct.Spec", "optout/v1 OptOut.Spec",
-		"scalars/v1 Scalar.Spec", "stringmaps/v1 StringMap.Spec", "stringmapsnodefault/v1 StringMapNoDefault.Spec",
-		"structpointers/v1 StructPointer.Spec", "workload/v1 Workload.Spec",
-		"nonpointerstructs/v1 Root.Entry",
-		"features/v1 TourSpec.Strict", "features/v1 TourSpec.Sails", "features/v1 TourSpec.Quiet", "features/v1 TourSpec.Loud",
-		"features/v1 TourSpec.Silent", "features/v1 GadgetSpec.Strict", "features/v1 GadgetSpec.Claim", "features/v1 GadgetSpec.Blob",
+		"features/v1 Gadget.Spec", "multi/v1 Multi.Spec", "multi/v2 Multi.Spec", "optout/v1 OptOut.Spec", "workload/v1 Workload.Spec",
+		"features/v1 GadgetSpec.Strict", "features/v1 GadgetSpec.Claim", "features/v1 GadgetSpec.Blob",
 		"optout/v1 OptOutSpec.Inner", "optout/v1 OptOutSpec.Loud")
 	add([]string{oor},
-		"features/v1 TourSpec.Mode", "features/v1 TourSpec.Quantity", "features/v1 TourSpec.Timeout", "features/v1 TourSpec.Port",
-		"features/v1 TourSpec.Started", "features/v1 Strict.Protocol", "features/v1 Strict.Count", "features/v1 Settings.Enabled",
-		"features/v1 Settings.Level", "features/v1 Settings.Name", "features/v1 Silent.Enabled", "features/v1 EmbeddedClaim.Metadata",
+		"features/v1 Strict.Protocol", "features/v1 EmbeddedClaim.Metadata",
 		"features/v1 EmbeddedClaim.Replicas", "optout/v1 OptOutSpec.Count", "optout/v1 Inner.Enabled")
+	// +optional without omitempty: the fields that take KEP-1929's implicit
+	// default (a property the schema requires gets none, docs/crd.md
+	// "Required fields"), KEP-1929's optional fields among them. KAL's
+	// optionalfields asks for omitempty and a pointer.
+	add([]string{of, of},
+		"lists/v1 ListExample.Spec", "listsnodefault/v1 ListNoDefault.Spec", "nonpointerstructs/v1 NonPointerStruct.Spec",
+		"scalars/v1 Scalar.Spec", "stringmaps/v1 StringMap.Spec", "stringmapsnodefault/v1 StringMapNoDefault.Spec",
+		"structpointers/v1 StructPointer.Spec", "nonpointerstructs/v1 Root.Entry",
+		"features/v1 TourSpec.Strict", "features/v1 TourSpec.Quiet", "features/v1 TourSpec.Loud", "features/v1 TourSpec.Silent",
+		"features/v1 TourSpec.Mode", "features/v1 TourSpec.Quantity", "features/v1 TourSpec.Timeout", "features/v1 TourSpec.Port",
+		"features/v1 TourSpec.Started", "features/v1 Strict.Count", "features/v1 Settings.Enabled",
+		"features/v1 Settings.Level", "features/v1 Settings.Name", "features/v1 Silent.Enabled")
+	add([]string{nps, of, of}, "features/v1 TourSpec.Sails")
 	// KEP-1929's scalars without omitempty whose default is the zero value
-	// (rule 3 needs no omitempty there), as the KEP writes them, int included.
-	add([]string{oor, defs, defs, ints},
-		"nonpointerstructs/v1 SubLevel.Number", "structpointers/v1 SubLevel.Number", "scalars/v1 Object.Defaulted")
+	// (rule 3 needs no omitempty there), int included: +optional where the
+	// KEP's tables leave them out; "Struct pointers" keeps the KEP's
+	// required Number, whose default both linters report.
+	add([]string{defs, ints, of, of}, "nonpointerstructs/v1 SubLevel.Number", "scalars/v1 Object.Defaulted")
+	add([]string{oor, defs, defs, ints, "kepdefaults/defaultonrequired"}, "structpointers/v1 SubLevel.Number")
 	// 2. optionalfields' default preference (Always): every optional field a
 	// pointer with omitempty. KEP-1929 defaults value fields; a pointer would
 	// change the Go types and the Go defaulter. conventions follows
