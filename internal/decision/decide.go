@@ -173,6 +173,7 @@ func (m *Model) keep(d *Decision) {
 // (presenceCounted).
 func (m *Model) Decide(prop *apiextensionsv1.JSONSchemaProps, f *model.Field, inherit *bool, jpath string, parent *apiextensionsv1.JSONSchemaProps) *Decision {
 	required := parent != nil && slices.Contains(parent.Required, f.Tag.Name)
+	counted := presenceCounted(parent, f.Tag.Name)
 	d := &Decision{Field: f, JPath: jpath}
 	defer m.keep(d)
 	c := m.CheckField(f, prop)
@@ -186,9 +187,9 @@ func (m *Model) Decide(prop *apiextensionsv1.JSONSchemaProps, f *model.Field, in
 	case required || m.RequiredNoImplicit(f):
 		d.Rule = model.RuleRequired
 		d.Why = requiredWhy(f)
-	case presenceCounted(parent, f.Tag.Name) != "":
+	case counted != "":
 		d.Rule = model.RuleRequired
-		d.Why = "no marker, and " + presenceCounted(parent, f.Tag.Name) + " counts which properties are present: " +
+		d.Why = "no marker, and " + counted + " counts which properties are present: " +
 			"an implicit default would change which objects the apiserver accepts"
 	case implicitStructApplies(prop, f.Shape):
 		m.decideStruct(d, prop)

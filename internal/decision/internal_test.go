@@ -2,6 +2,8 @@ package decision
 
 import (
 	"reflect"
+	"regexp"
+	"strings"
 	"testing"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -52,4 +54,29 @@ func TestCELNames(t *testing.T) {
 			t.Errorf("celNames(%q, oar) = %v, want %v", rule, got, want)
 		}
 	}
+}
+
+// celNamesRx is celNames' rule as a regular expression: self not inside
+// another identifier, then either no selector or .name ending there.
+func celNamesRx(name string) *regexp.Regexp {
+	return regexp.MustCompile(`(^|[^A-Za-z0-9_])self($|[^A-Za-z0-9_.]|\.` + regexp.QuoteMeta(name) + `($|[^A-Za-z0-9_]))`)
+}
+
+// FuzzCELNames checks celNames against celNamesRx on any rule text and
+// property name: the scanner and the regular expression must agree.
+//
+// go test ./internal/decision -run '^$' -fuzz '^FuzzCELNames$'
+func FuzzCELNames(f *testing.F) {
+	for _, seed := range []string{"has(self.oar)", "self.oars > 0", "size(self) > 1", "myself.oar", "self", "self.", "self.oar",
+		"[has(self.a), has(self.oar)].filter(x, x).size() == 1", "oldSelf.oar == self.a", "self.oar_x", "self.é", "selfself.oar"} {
+		f.Add(seed, "oar")
+	}
+	f.Fuzz(func(t *testing.T, rule, name string) {
+		if name == "" || strings.IndexFunc(name, func(r rune) bool { return r > 127 || !isIdent(byte(r)) }) >= 0 {
+			t.Skip("a property name celNames is asked about is a CEL identifier")
+		}
+		if got, want := celNames(rule, name), celNamesRx(name).MatchString(rule); got != want {
+			t.Fatalf("celNames(%q, %q) = %v, the regular expression says %v", rule, name, got, want)
+		}
+	})
 }
