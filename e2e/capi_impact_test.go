@@ -67,10 +67,11 @@ func (s *capiScenario) runImpact() (recs map[string]*capiRecord, pending string)
 	By("copying " + capiNewModule + " and adding hack/cgdsetup, as a cluster-api maintainer would")
 	capi := filepath.Join(s.tmp, "cluster-api")
 	run(".", "cp", "-R", s.newMod, capi)
-	run(".", "chmod", "-R", "u+w", capi)
 	// The module's go.mod replaces its api module with ./api, a nested
-	// module the module zip leaves out: the same version, from the cache.
-	run(capi, "go", "mod", "edit", "-replace", "sigs.k8s.io/cluster-api/api="+s.apiMod)
+	// module that the module zip leaves out: put in place as a clone of
+	// the release holds it.
+	run(".", "cp", "-R", s.apiMod, filepath.Join(capi, "api"))
+	run(".", "chmod", "-R", "u+w", capi)
 	setup, err := os.ReadFile(capiSetupFile)
 	Expect(err).NotTo(HaveOccurred())
 	Expect(os.MkdirAll(filepath.Join(capi, "hack", "cgdsetup"), 0o755)).To(Succeed())

@@ -647,10 +647,21 @@ func (l *capiLive) summary() string {
 		switch {
 		case !o.updateSent:
 			fmt.Fprintf(&b, " update not sent\n")
+			continue
 		case len(o.updateFields) > 0:
 			fmt.Fprintf(&b, " update refused: %s\n", o.updateErr)
 		default:
 			fmt.Fprintf(&b, " update ok\n")
+		}
+		// What readers of each version see change with the write.
+		for _, v := range sortedKeys(o.before) {
+			if o.before[v].err != "" || o.after[v].err != "" {
+				continue
+			}
+			ch := capiChanges(o.before[v].obj, o.after[v].obj)
+			if len(ch.Added)+len(ch.Removed)+len(ch.Changed) > 0 {
+				fmt.Fprintf(&b, "    at %s the write adds %v, removes %v, changes %v\n", v, ch.Added, ch.Removed, ch.Changed)
+			}
 		}
 	}
 	for _, phase := range []struct {
