@@ -25,6 +25,9 @@ type Loss struct {
 	// Diff is where, at Version: Before is the value sent, After what came
 	// back (absent when it is lost).
 	Diff
+	// Witness is the whole object sent (valid and defaulted at Version)
+	// whose round trip showed the loss.
+	Witness map[string]any
 }
 
 // GoEncoding is an object of a version as a Go client of that version
@@ -55,6 +58,14 @@ type GoEncoding func(version string, obj map[string]any) map[string]any
 // Losses are one per version, direction and field (Path.Field), with the
 // example whose sent value is the shortest.
 func RoundTrip(ctx context.Context, c Converter, k *Kind, objs map[string][]map[string]any, enc GoEncoding) ([]Loss, []Failure, error) {
+	ls, fs, _, err := roundTrip(ctx, c, k, objs, enc)
+	return ls, fs, err
+}
+
+// roundTrip is RoundTrip, with the number of round trips that came back
+// (neither conversion refused) per version the objects started at.
+func roundTrip(ctx context.Context, c Converter, k *Kind, objs map[string][]map[string]any, enc GoEncoding) ([]Loss, []Failure, map[string]int, error) {
+	trips := map[string]int{}
 	if enc == nil {
 		enc = func(_ string, obj map[string]any) map[string]any { return obj }
 	}
@@ -83,13 +94,14 @@ func RoundTrip(ctx context.Context, c Converter, k *Kind, objs map[string][]map[
 			if b == nil {
 				continue
 			}
+			trips[at.Name]++
 			var ds []Diff
-			diff(compared(enc(at.Name, ok[i])), compared(enc(at.Name, b)), at.schema, nil, &ds)
+			compare(compared(enc(at.Name, ok[i])), compared(enc(at.Name, b)), at.schema, nil, &ds)
 			for _, d := range ds {
 				if addedAnnotation(d) {
 					continue
 				}
-				losses = append(losses, Loss{Version: at.Name, Via: via.Name, Diff: d})
+				losses = append(losses, Loss{Version: at.Name, Via: via.Name, Diff: d, Witness: ok[i]})
 			}
 		}
 		return nil
@@ -97,13 +109,13 @@ func RoundTrip(ctx context.Context, c Converter, k *Kind, objs map[string][]map[
 	for _, s := range k.Spokes {
 		spoke := k.Versions[s]
 		if err := trip(spoke, hub); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if err := trip(hub, spoke); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
-	return shrinkLosses(losses), fails, nil
+	return shrinkLosses(losses), fails, trips, nil
 }
 
 // compared is obj without the metadata the apiserver restores after a
