@@ -93,6 +93,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "controller-gen-default conversion: %v\n", err)
 		return ExitUsage
 	}
+	fmt.Fprintf(stderr, "conversion: seed %d: --seed %d --rounds %d makes the same objects, and the same findings, again\n", *seed, *seed, *rounds)
 	if err := Write(stdout, findings, *format); err != nil {
 		fmt.Fprintf(stderr, "controller-gen-default conversion: %v\n", err)
 		return ExitUsage
@@ -126,6 +127,17 @@ type Finding struct {
 	// each version's defaulting gives the field; for conversion-failed,
 	// the object and the error.
 	Values []any
+	// Seed is the --seed the objects were made with; with the same
+	// --rounds it makes the same objects again.
+	Seed uint64
+	// Witness is the whole object, at Versions[0], that showed the
+	// finding: as sent on the round trip (conversion-lost-field), created
+	// without the field (conversion-default-mismatch), refused
+	// (conversion-failed).
+	Witness map[string]any
+	// RoundTrips are, for each version of Kind, how many round trips
+	// (stats.go) were checked.
+	RoundTrips map[string]int
 }
 
 // Run builds the conversion program of o.Patterns (package convprog),
@@ -202,10 +214,11 @@ func Check(ctx context.Context, c Converter, k *Kind, pos positions, rounds int,
 			fmt.Fprintf(log, "warning: %s %s: no random object is valid (%v); its round trips are not checked\n", k.Kind, v, errs.ToAggregate())
 		}
 	}
-	losses, fails, err := RoundTrip(ctx, c, k, objs, pos.goEncoding(gk))
+	losses, fails, trips, err := roundTrip(ctx, c, k, objs, pos.goEncoding(gk))
 	if err != nil {
 		return nil, err
 	}
+	logRoundTrips(log, k, rounds, objs, trips)
 	mismatches, f2, err := Defaults(ctx, c, k, rand.New(rand.NewPCG(seed, h.Sum64()+1)))
 	if err != nil {
 		return nil, err
@@ -219,5 +232,8 @@ func Check(ctx context.Context, c Converter, k *Kind, pos positions, rounds int,
 		out = append(out, mismatchFinding(k, m, pos))
 	}
 	out = append(out, failureFindings(k, fails, pos)...)
+	for i := range out {
+		out[i].Seed, out[i].RoundTrips = seed, trips
+	}
 	return out, nil
 }

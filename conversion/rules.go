@@ -196,6 +196,8 @@ type Mismatch struct {
 	// AtStored and OtherStored are the field at the storage version, as
 	// the object is read back after a create at At and at Other.
 	AtStored, OtherStored any
+	// Witness is the object of At created without the field.
+	Witness map[string]any
 }
 
 // Defaults is the rule conversion-default-mismatch. The apiserver
@@ -288,7 +290,7 @@ func Defaults(ctx context.Context, c Converter, k *Kind, r *rand.Rand) ([]Mismat
 					continue
 				}
 				out = append(out, Mismatch{At: an, Other: wn, Path: p, OtherPath: q, StoredPath: sp,
-					AtDefault: get(createdA, p), OtherDefault: get(createdW, q), AtStored: va, OtherStored: vw})
+					AtDefault: get(createdA, p), OtherDefault: get(createdW, q), AtStored: va, OtherStored: vw, Witness: base})
 			}
 		}
 	}
