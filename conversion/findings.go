@@ -33,6 +33,14 @@ func at(k *Kind, v string, p Path, pos positions, rule, msg string) model.Findin
 	f := model.Finding{Sev: model.Error, GoPath: k.Kind, JPath: p.Field(), Rule: rule, Msg: msg, Own: true}
 	if fld, ok := pos.field(gvk, p); ok {
 		f.Pos, f.GoPath = fld.Pos(), fld.GoPath()
+		// a shared type's field: at the user's field that holds it (attrib.go)
+		if ch, ok := pos.(chainer); ok {
+			a := attribute(links(ch.fieldChain(gvk, p)), userModuleDir(pos, gvk))
+			if a.User != nil && a.Shared != nil {
+				f.Pos, f.GoPath = a.User.Pos, a.User.Field.GoPath()
+				f.Msg = sharedNote(a.Shared) + ": " + msg
+			}
+		}
 	} else if tp, ok := pos.typePos(gvk); ok {
 		f.Pos = tp
 	}
