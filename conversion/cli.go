@@ -25,7 +25,7 @@ const (
 	ExitUsage    = 2 // bad arguments, packages that do not load or build, CRDs that are missing or invalid
 )
 
-const usage = `usage: controller-gen-default conversion [-o text|json] [--seed N] [--rounds N] [--crd PATH]... PACKAGES...
+const usage = `usage: controller-gen-default conversion [-o text|json] [--seed N] [--rounds N] [--crd PATH]... [--accept FILE] PACKAGES...
 
 Finds, with the API's own Go conversions (conversion.Hub and
 conversion.Convertible, served by controller-runtime's conversion webhook
@@ -65,6 +65,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "seed of the random objects; the same seed gives the same findings")
 	rounds := fs.Int("rounds", 100, "random objects per kind and version")
 	var crds stringList
+	accept := fs.String("accept", "", "a YAML file of accepted findings, each with its reason (docs/conversion.md)")
 	fs.Var(&crds, "crd", "a file or directory of the CRDs (repeatable); default: generated in memory from PACKAGES by the crd generator")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
@@ -88,10 +89,22 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "controller-gen-default conversion: --rounds %d: want at least 1\n", *rounds)
 		return ExitUsage
 	}
+	var acc *acceptFile
+	if *accept != "" {
+		a, err := readAccept(*accept)
+		if err != nil {
+			fmt.Fprintf(stderr, "controller-gen-default conversion: --accept: %v\n", err)
+			return ExitUsage
+		}
+		acc = a
+	}
 	findings, err := Run(context.Background(), Options{Patterns: fs.Args(), CRDs: crds, Rounds: *rounds, Seed: *seed}, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "controller-gen-default conversion: %v\n", err)
 		return ExitUsage
+	}
+	if acc != nil {
+		findings = acc.filter(findings, stderr)
 	}
 	fmt.Fprintf(stderr, "conversion: seed %d: --seed %d --rounds %d makes the same objects, and the same findings, again\n", *seed, *seed, *rounds)
 	if err := Write(stdout, findings, *format); err != nil {
