@@ -56,7 +56,8 @@ type GoEncoding func(version string, obj map[string]any) map[string]any
 //
 // objs are objects of each version, valid and defaulted (Version.Valid).
 // Losses are one per version, direction and field (Path.Field), with the
-// example whose sent value is the shortest.
+// example whose sent value is the shortest, but not a zero value when a
+// non-zero one is lost too (nonZeroWitness).
 func RoundTrip(ctx context.Context, c Converter, k *Kind, objs map[string][]map[string]any, enc GoEncoding) ([]Loss, []Failure, error) {
 	ls, fs, _, err := roundTrip(ctx, c, k, objs, enc)
 	return ls, fs, err
@@ -115,7 +116,16 @@ func roundTrip(ctx context.Context, c Converter, k *Kind, objs map[string][]map[
 			return nil, nil, nil, err
 		}
 	}
-	return shrinkLosses(losses), fails, trips, nil
+	losses = shrinkLosses(losses)
+	for i, l := range losses {
+		better, f, err := nonZeroWitness(ctx, c, k, l, enc)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		losses[i] = better
+		fails = append(fails, f...)
+	}
+	return losses, fails, trips, nil
 }
 
 // compared is obj without the metadata the apiserver restores after a
