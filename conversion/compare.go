@@ -178,7 +178,7 @@ func compareSet(al, bl []any, item Path, out *[]Diff) {
 // [], or an object whose properties all are such values, where no
 // emptyDistinct applies at any level.
 func emptyAsAbsent(v any, s *structuralschema.Structural, name string, rules []string) bool {
-	if s == nil || emptyDistinct(s, name, rules) {
+	if s == nil || emptyDistinct(s, name, rules, isEmpty(v)) {
 		return false
 	}
 	switch v := v.(type) {
@@ -202,8 +202,10 @@ func emptyAsAbsent(v any, s *structuralschema.Structural, name string, rules []s
 // defaulting and validation of that version:
 //
 //   - nullable: the property is meant to be set or not;
-//   - minProperties or minItems above 0: an empty value is invalid, absence
-//     is not;
+//   - minProperties or minItems above 0, for a value that is itself {} or
+//     []: an empty value is invalid, absence is not (an object of only
+//     empty values, {"deprecated":{}} under minProperties 1, is judged by
+//     its properties);
 //   - a default on the property: an absent property is defaulted, an
 //     empty one is not;
 //   - for an object, a default on one of its properties: defaulting fills
@@ -214,11 +216,11 @@ func emptyAsAbsent(v any, s *structuralschema.Structural, name string, rules []s
 //
 // A CEL rule of the property itself is no difference: it runs on the
 // empty value, which was valid, and not on an absent one.
-func emptyDistinct(s *structuralschema.Structural, name string, rules []string) bool {
+func emptyDistinct(s *structuralschema.Structural, name string, rules []string, empty bool) bool {
 	if s.Nullable || s.Default.Object != nil {
 		return true
 	}
-	if vv := s.ValueValidation; vv != nil {
+	if vv := s.ValueValidation; vv != nil && empty {
 		if vv.MinProperties != nil && *vv.MinProperties > 0 || vv.MinItems != nil && *vv.MinItems > 0 {
 			return true
 		}
@@ -235,6 +237,17 @@ func emptyDistinct(s *structuralschema.Structural, name string, rules []string) 
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// isEmpty says whether v is {} or [].
+func isEmpty(v any) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		return len(v) == 0
+	case []any:
+		return len(v) == 0
 	}
 	return false
 }

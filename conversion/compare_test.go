@@ -111,6 +111,11 @@ func TestCompareEmpty(t *testing.T) {
 				p.ValueValidation = &structuralschema.ValueValidation{MinItems: ptr(int64(1))}
 			})
 		}, sent, lost},
+		{"minProperties, not empty", func(s *structuralschema.Structural) {
+			setProp(s, "obj", func(p *structuralschema.Structural) {
+				p.ValueValidation = &structuralschema.ValueValidation{MinProperties: ptr(int64(1))}
+			})
+		}, nested, ""},
 		{"a default", func(s *structuralschema.Structural) {
 			setProp(s, "obj", func(p *structuralschema.Structural) { p.Default.Object = map[string]any{"a": "x"} })
 			setProp(s, "names", func(p *structuralschema.Structural) { p.Default.Object = []any{"x"} })
