@@ -33,6 +33,14 @@ func at(k *Kind, v string, p Path, pos positions, rule, msg string) model.Findin
 	f := model.Finding{Sev: model.Error, GoPath: k.Kind, JPath: p.Field(), Rule: rule, Msg: msg, Own: true}
 	if fld, ok := pos.field(gvk, p); ok {
 		f.Pos, f.GoPath = fld.Pos(), fld.GoPath()
+		// a shared type's field: at the user's field that holds it (attrib.go)
+		if ch, ok := pos.(chainer); ok {
+			a := attribute(links(ch.fieldChain(gvk, p)), userModuleDir(pos, gvk))
+			if a.User != nil && a.Shared != nil {
+				f.Pos, f.GoPath = a.User.Pos, a.User.Field.GoPath()
+				f.Msg = sharedNote(a.Shared) + ": " + msg
+			}
+		}
 	} else if tp, ok := pos.typePos(gvk); ok {
 		f.Pos = tp
 	}
@@ -72,6 +80,7 @@ func lossFinding(k *Kind, l Loss, pos positions) Finding {
 		Kind:     schema.GroupKind{Group: k.Group, Kind: k.Kind}.String(),
 		Versions: []string{l.Version, l.Via},
 		Values:   []any{jsonValue(l.Before), jsonValue(l.After)},
+		Witness:  l.Witness,
 	}
 }
 
@@ -93,6 +102,7 @@ func mismatchFinding(k *Kind, m Mismatch, pos positions) Finding {
 		Kind:     schema.GroupKind{Group: k.Group, Kind: k.Kind}.String(),
 		Versions: []string{m.At, m.Other},
 		Values:   []any{jsonValue(m.AtStored), jsonValue(m.OtherStored), jsonValue(m.AtDefault), jsonValue(m.OtherDefault)},
+		Witness:  m.Witness,
 	}
 }
 
@@ -122,6 +132,7 @@ func failureFindings(k *Kind, fails []Failure, pos positions) []Finding {
 			Kind:     schema.GroupKind{Group: k.Group, Kind: k.Kind}.String(),
 			Versions: []string{p.from, p.to},
 			Values:   []any{f.Object, f.Err.Error()},
+			Witness:  f.Object,
 		})
 	}
 	return out
@@ -170,6 +181,11 @@ type jsonFinding struct {
 	Versions []string `json:"versions"`
 	Values   []any    `json:"values"`
 	Message  string   `json:"message"`
+	// Seed and Witness reproduce the finding: --seed Seed (with the same
+	// --rounds) makes the same objects; Witness is the one that showed it.
+	Seed       uint64         `json:"seed"`
+	Witness    map[string]any `json:"witness,omitempty"`
+	RoundTrips map[string]int `json:"roundTrips,omitempty"`
 }
 
 // Write writes the findings: text, one line each in the generator's
@@ -180,7 +196,8 @@ func Write(w io.Writer, fs []Finding, format string) error {
 		for _, f := range fs {
 			out = append(out, jsonFinding{File: f.Pos.Filename, Line: f.Pos.Line, Column: f.Pos.Column,
 				Severity: f.Sev.String(), Rule: f.Rule, Field: f.GoPath, Path: f.JPath, Kind: f.Kind,
-				Versions: f.Versions, Values: f.Values, Message: f.Msg})
+				Versions: f.Versions, Values: f.Values, Message: f.Msg,
+				Seed: f.Seed, Witness: f.Witness, RoundTrips: f.RoundTrips})
 		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
