@@ -31,6 +31,11 @@ type Failure struct {
 	From, To string // versions
 	Object   map[string]any
 	Err      error
+	// Path is the value of Object the refusal depends on (culprit), and
+	// Reduced is Object without it; Path is nil when no single value is
+	// to blame.
+	Path    Path
+	Reduced map[string]any
 }
 
 // convert converts objs, at version from, to version to, as the apiserver
@@ -76,7 +81,15 @@ func convert(ctx context.Context, c Converter, objs []map[string]any, from, to *
 			if err == nil {
 				err = fmt.Errorf("%d objects back for 1", len(one))
 			}
-			fails = append(fails, Failure{From: from.Name, To: to.Name, Object: o, Err: err})
+			p, reduced, ok, cerr := culprit(ctx, c, o, to)
+			if cerr != nil {
+				return nil, nil, fmt.Errorf("converting %s from %s to %s: %w", from.Kind, from.Name, to.Name, cerr)
+			}
+			f := Failure{From: from.Name, To: to.Name, Object: o, Err: err}
+			if ok {
+				f.Path, f.Reduced = p, reduced
+			}
+			fails = append(fails, f)
 		}
 		return finish(objs, res, to), fails, nil
 	}

@@ -106,31 +106,43 @@ func mismatchFinding(k *Kind, m Mismatch, pos positions) Finding {
 	}
 }
 
-// failureFindings are one finding per pair of versions whose conversion
-// the webhook refuses, at the root type of the version converted from,
-// with the first object refused.
+// failureFindings are one finding per pair of versions and value the
+// refusal depends on (Failure.Path): at the field of that value, or at the
+// root type of the version converted from when no single value is to
+// blame, with the number of objects, the first error and the first object
+// refused. A value that a version's schema accepts and its conversion
+// refuses is more than a failed write: while an object holds it at one
+// version, the apiserver fails every LIST and WATCH of the kind at
+// another, since it converts each item.
 func failureFindings(k *Kind, fails []Failure, pos positions) []Finding {
-	type pair struct{ from, to string }
-	first := map[pair]Failure{}
-	count := map[pair]int{}
-	var order []pair
+	type group struct{ from, to, field string }
+	first := map[group]Failure{}
+	count := map[group]int{}
+	var order []group
 	for _, f := range fails {
-		p := pair{f.From, f.To}
-		if _, ok := first[p]; !ok {
-			first[p] = f
-			order = append(order, p)
+		g := group{f.From, f.To, f.Path.Field()}
+		if _, ok := first[g]; !ok {
+			first[g] = f
+			order = append(order, g)
 		}
-		count[p]++
+		count[g]++
 	}
 	var out []Finding
-	for _, p := range order {
-		f := first[p]
-		msg := fmt.Sprintf("the conversion from %s to %s fails for %d objects valid at %s: %v; e.g. %s",
-			p.from, p.to, count[p], p.from, f.Err, Show(f.Object))
+	for _, g := range order {
+		f := first[g]
+		var msg string
+		if len(f.Path) == 0 {
+			msg = fmt.Sprintf("the conversion from %s to %s fails for %d objects valid at %s: %v; e.g. %s",
+				g.from, g.to, count[g], g.from, f.Err, Show(f.Object))
+		} else {
+			msg = fmt.Sprintf("the conversion from %s to %s fails for %d objects valid at %s, because of this value (%s: %s): %v; "+
+				"while an object with such a value is stored at %s, every LIST and WATCH of %s at %s fails; e.g. %s",
+				g.from, g.to, count[g], g.from, f.Path, Show(get(f.Object, f.Path)), f.Err, g.from, k.Kind, g.to, Show(f.Object))
+		}
 		out = append(out, Finding{
-			Finding:  at(k, p.from, nil, pos, RuleFailed, msg),
+			Finding:  at(k, g.from, f.Path, pos, RuleFailed, msg),
 			Kind:     schema.GroupKind{Group: k.Group, Kind: k.Kind}.String(),
-			Versions: []string{p.from, p.to},
+			Versions: []string{g.from, g.to},
 			Values:   []any{f.Object, f.Err.Error()},
 			Witness:  f.Object,
 		})

@@ -86,6 +86,26 @@ func roundTrip(ctx context.Context, c Converter, k *Kind, objs map[string][]map[
 				ok, mid = append(ok, sent[i]), append(mid, o)
 			}
 		}
+		// an object refused for one value goes round trip without it, if
+		// it is still valid at its version
+		var retry []map[string]any
+		for _, f := range f1 {
+			if f.Reduced == nil {
+				continue
+			}
+			if obj, _, _, valid := at.Valid(ctx, f.Reduced); valid {
+				retry = append(retry, obj)
+			}
+		}
+		again, _, err := convert(ctx, c, retry, at, via)
+		if err != nil {
+			return err
+		}
+		for i, o := range again {
+			if o != nil {
+				ok, mid = append(ok, retry[i]), append(mid, o)
+			}
+		}
 		back, f2, err := convert(ctx, c, mid, via, at)
 		if err != nil {
 			return err

@@ -322,8 +322,8 @@ func TestFailures(t *testing.T) {
 			t.Errorf("unexpected %s", f.Finding)
 		}
 	}
-	if len(failed) != 1 || strings.Join(failed[0].Versions, " ") != "v1beta1 v1" ||
-		!regexp.MustCompile(`^the conversion from v1beta1 to v1 fails for [1-9]\d* objects valid at v1beta1: odd length \d+; e\.g\. \{`).MatchString(failed[0].Msg) {
+	if len(failed) != 1 || strings.Join(failed[0].Versions, " ") != "v1beta1 v1" || failed[0].JPath != "spec.length" ||
+		!regexp.MustCompile(`^the conversion from v1beta1 to v1 fails for [1-9]\d* objects valid at v1beta1, because of this value \(spec\.length: \d+\): odd length \d+; while an object with such a value is stored at v1beta1, every LIST and WATCH of Widget at v1 fails; e\.g\. \{`).MatchString(failed[0].Msg) {
 		t.Errorf("conversion-failed findings: %v", failed)
 	}
 	if len(failed) == 1 {
@@ -376,4 +376,42 @@ func TestDefaultedPaths(t *testing.T) {
 	if strings.Join(got, " ") != "spec.mode spec.size" {
 		t.Errorf("defaulted paths %v", got)
 	}
+}
+
+// TestCulprit: a refusal is put on the value it depends on, and the
+// object without that value still goes round trip; a refusal that no
+// single value causes stays on the kind.
+func TestCulprit(t *testing.T) {
+	ctx := context.Background()
+	k := widgetKind(t, widgetCRD(t, nil))
+	odd := map[string]any{"apiVersion": "conv.example.com/v1beta1", "kind": "Widget",
+		"metadata": map[string]any{"name": "w", "namespace": "default"},
+		"spec":     map[string]any{"length": int64(3), "mode": "fast"}}
+	conv := &widgetConverter{refuseOdd: true}
+	p, reduced, ok, err := culprit(ctx, conv, odd, k.Versions["v1"])
+	if err != nil || !ok || p.String() != "spec.length" {
+		t.Fatalf("culprit = %v, %v, %v; want spec.length", p, ok, err)
+	}
+	if get(reduced, p) != absent || get(reduced, Path{{Name: "spec"}, {Name: "mode"}}) != "fast" {
+		t.Errorf("reduced object %s: want only spec.length removed", Show(reduced))
+	}
+	_, fails, trips, err := roundTrip(ctx, conv, k, map[string][]map[string]any{"v1beta1": {odd}}, omitEmpty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fails) != 1 || fails[0].Path.String() != "spec.length" || trips["v1beta1"] != 1 {
+		t.Errorf("round trip of an object refused for its length: %d failures (%v), %d round trips; want 1 at spec.length, and 1 round trip without it", len(fails), fails, trips["v1beta1"])
+	}
+	// refused whatever the object holds: no culprit
+	all := refuseAll{}
+	if _, _, ok, err := culprit(ctx, all, odd, k.Versions["v1"]); ok || err != nil {
+		t.Errorf("culprit of an object refused whatever it holds: ok=%v err=%v, want none", ok, err)
+	}
+}
+
+// refuseAll refuses every object.
+type refuseAll struct{}
+
+func (refuseAll) Convert(context.Context, []map[string]any, string) ([]map[string]any, error) {
+	return nil, &RefusedError{Err: fmt.Errorf("no")}
 }
