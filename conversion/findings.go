@@ -137,7 +137,7 @@ func failureFindings(k *Kind, fails []Failure, pos positions) []Finding {
 		} else {
 			msg = fmt.Sprintf("the conversion from %s to %s fails for %d objects valid at %s, because of this value (%s: %s): %v; "+
 				"while an object with such a value is stored at %s, every LIST and WATCH of %s at %s fails; e.g. %s",
-				g.from, g.to, count[g], g.from, f.Path, Show(get(f.Object, f.Path)), f.Err, g.from, k.Kind, g.to, Show(f.Object))
+				g.from, g.to, count[g], g.from, f.Path, Show(f.Value), f.Err, g.from, k.Kind, g.to, Show(f.Object))
 		}
 		out = append(out, Finding{
 			Finding:  at(k, g.from, f.Path, pos, RuleFailed, msg),
