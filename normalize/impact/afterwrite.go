@@ -23,9 +23,16 @@ import (
 // (schemaCoercingConverter). A LIST or WATCH at V decodes every stored
 // item the same way (the etcd3 store's GetList, processListItem: a decode
 // error of one item fails the whole list, unless the AllowUnsafeMalformed-
-// ObjectDeletion gate aggregates them), so one object whose conversion to
-// V fails makes every LIST at V answer 500 while it is stored: the
-// informers and controllers that watch the resource at V stop syncing.
+// ObjectDeletion gate aggregates them): a corrupt-object error, which
+// storeerr.InterpretListError makes a 500. The watch cache of V (package
+// storage/cacher) lists the same way to initialize, fails, and stays
+// Pending: while it is, the Cacher answers every WATCH and the LISTs it
+// serves with 429 "storage is (re)initializing: ..." (Retry-After up to
+// 30 s), and CacheDelegator.GetList delegates to etcd (500) a LIST with a
+// limit and no selector (shouldDelegateListOnNotReadyCache), as client-go's
+// informers list. So one object whose conversion to V fails makes every
+// LIST and WATCH at V fail while it is stored: the informers and
+// controllers that watch the resource at V stop syncing.
 
 // AfterWriteRead is the object as a GET at one version NEW serves returns
 // it after its next write (the no-op update, which stores it at NEW's
@@ -62,7 +69,9 @@ func (f ListFailure) String() string {
 	if f.AfterWrite {
 		when = "after its next write (stored at " + f.StoredAt + ")"
 	}
-	return fmt.Sprintf("%s, every LIST and WATCH of the resource at %s fails (the apiserver answers 500: it converts every item of a list, and this one's conversion fails): %s", when, f.Version, f.Message)
+	return fmt.Sprintf("%s, every LIST and WATCH of the resource at %s fails, since the apiserver converts every item and this one's conversion fails "+
+		"(500 for a LIST read from etcd, as one with a limit is while the watch cache is not ready; 429 \"storage is (re)initializing\" for the other LISTs and every WATCH, "+
+		"since the watch cache at %s cannot initialize): %s", when, f.Version, f.Version, f.Message)
 }
 
 // storedReads reads one stored object under a definition at the versions

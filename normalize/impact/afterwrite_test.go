@@ -117,7 +117,9 @@ func TestAfterWriteText(t *testing.T) {
 		"Widget default/empty (conv.example.com/v1beta1): unchanged, storage version changed\n",
 		"    after its next write (stored at v1), a GET at v1beta1 gains spec.length: 12:\n",
 		"Widget default/broken (conv.example.com/v1beta1): conversion failed, breaks LIST and WATCH\n",
-		"    while it is stored at v1beta1, every LIST and WATCH of the resource at v1 fails (the apiserver answers 500: it converts every item of a list, and this one's conversion fails): conversion webhook for conv.example.com/v1beta1, Kind=Widget failed: conv.example.com/fail-conversion: length cannot be converted\n",
+		"    while it is stored at v1beta1, every LIST and WATCH of the resource at v1 fails, since the apiserver converts every item and this one's conversion fails " +
+			"(500 for a LIST read from etcd, as one with a limit is while the watch cache is not ready; 429 \"storage is (re)initializing\" for the other LISTs and every WATCH, " +
+			"since the watch cache at v1 cannot initialize): conversion webhook for conv.example.com/v1beta1, Kind=Widget failed: conv.example.com/fail-conversion: length cannot be converted\n",
 		"  losing fields after write         1\n",
 		"  breaking LIST and WATCH           1\n",
 	} {
