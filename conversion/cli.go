@@ -25,7 +25,7 @@ const (
 	ExitUsage    = 2 // bad arguments, packages that do not load or build, CRDs that are missing or invalid
 )
 
-const usage = `usage: controller-gen-default conversion [-o text|json] [--seed N] [--rounds N] [--crd PATH]... PACKAGES...
+const usage = `usage: controller-gen-default conversion [-o text|json] [--seed N] [--rounds N] [--crd PATH]... [--accept FILE] PACKAGES...
 
 Finds, with the API's own Go conversions (conversion.Hub and
 conversion.Convertible, served by controller-runtime's conversion webhook
@@ -65,6 +65,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "seed of the random objects; the same seed gives the same findings")
 	rounds := fs.Int("rounds", 100, "random objects per kind and version")
 	var crds stringList
+	accept := fs.String("accept", "", "a YAML file of accepted findings, each with its reason (docs/conversion.md)")
 	fs.Var(&crds, "crd", "a file or directory of the CRDs (repeatable); default: generated in memory from PACKAGES by the crd generator")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
@@ -88,11 +89,24 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "controller-gen-default conversion: --rounds %d: want at least 1\n", *rounds)
 		return ExitUsage
 	}
+	var acc *acceptFile
+	if *accept != "" {
+		a, err := readAccept(*accept)
+		if err != nil {
+			fmt.Fprintf(stderr, "controller-gen-default conversion: --accept: %v\n", err)
+			return ExitUsage
+		}
+		acc = a
+	}
 	findings, err := Run(context.Background(), Options{Patterns: fs.Args(), CRDs: crds, Rounds: *rounds, Seed: *seed}, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "controller-gen-default conversion: %v\n", err)
 		return ExitUsage
 	}
+	if acc != nil {
+		findings = acc.filter(findings, stderr)
+	}
+	fmt.Fprintf(stderr, "conversion: seed %d: --seed %d --rounds %d makes the same objects, and the same findings, again\n", *seed, *seed, *rounds)
 	if err := Write(stdout, findings, *format); err != nil {
 		fmt.Fprintf(stderr, "controller-gen-default conversion: %v\n", err)
 		return ExitUsage
@@ -126,6 +140,17 @@ type Finding struct {
 	// each version's defaulting gives the field; for conversion-failed,
 	// the object and the error.
 	Values []any
+	// Seed is the --seed the objects were made with; with the same
+	// --rounds it makes the same objects again.
+	Seed uint64
+	// Witness is the whole object, at Versions[0], that showed the
+	// finding: as sent on the round trip (conversion-lost-field), created
+	// without the field (conversion-default-mismatch), refused
+	// (conversion-failed).
+	Witness map[string]any
+	// RoundTrips are, for each version of Kind, how many round trips
+	// (stats.go) were checked.
+	RoundTrips map[string]int
 }
 
 // Run builds the conversion program of o.Patterns (package convprog),
@@ -202,10 +227,11 @@ func Check(ctx context.Context, c Converter, k *Kind, pos positions, rounds int,
 			fmt.Fprintf(log, "warning: %s %s: no random object is valid (%v); its round trips are not checked\n", k.Kind, v, errs.ToAggregate())
 		}
 	}
-	losses, fails, err := RoundTrip(ctx, c, k, objs, pos.goEncoding(gk))
+	losses, fails, trips, err := roundTrip(ctx, c, k, objs, pos.goEncoding(gk))
 	if err != nil {
 		return nil, err
 	}
+	logRoundTrips(log, k, rounds, objs, trips)
 	mismatches, f2, err := Defaults(ctx, c, k, rand.New(rand.NewPCG(seed, h.Sum64()+1)))
 	if err != nil {
 		return nil, err
@@ -219,5 +245,8 @@ func Check(ctx context.Context, c Converter, k *Kind, pos positions, rounds int,
 		out = append(out, mismatchFinding(k, m, pos))
 	}
 	out = append(out, failureFindings(k, fails, pos)...)
+	for i := range out {
+		out[i].Seed, out[i].RoundTrips = seed, trips
+	}
 	return out, nil
 }

@@ -31,6 +31,13 @@ type Failure struct {
 	From, To string // versions
 	Object   map[string]any
 	Err      error
+	// Path is where the value of Object the refusal depends on lies
+	// (culprit), Value that value, and Reduced is Object without it (and
+	// without the other values it had to lose to convert); Path is nil
+	// when removing values does not help.
+	Path    Path
+	Value   any
+	Reduced map[string]any
 }
 
 // convert converts objs, at version from, to version to, as the apiserver
@@ -76,7 +83,15 @@ func convert(ctx context.Context, c Converter, objs []map[string]any, from, to *
 			if err == nil {
 				err = fmt.Errorf("%d objects back for 1", len(one))
 			}
-			fails = append(fails, Failure{From: from.Name, To: to.Name, Object: o, Err: err})
+			p, value, reduced, ok, cerr := culprit(ctx, c, o, to)
+			if cerr != nil {
+				return nil, nil, fmt.Errorf("converting %s from %s to %s: %w", from.Kind, from.Name, to.Name, cerr)
+			}
+			f := Failure{From: from.Name, To: to.Name, Object: o, Err: err}
+			if ok {
+				f.Path, f.Value, f.Reduced = p, value, reduced
+			}
+			fails = append(fails, f)
 		}
 		return finish(objs, res, to), fails, nil
 	}

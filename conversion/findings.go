@@ -33,6 +33,14 @@ func at(k *Kind, v string, p Path, pos positions, rule, msg string) model.Findin
 	f := model.Finding{Sev: model.Error, GoPath: k.Kind, JPath: p.Field(), Rule: rule, Msg: msg, Own: true}
 	if fld, ok := pos.field(gvk, p); ok {
 		f.Pos, f.GoPath = fld.Pos(), fld.GoPath()
+		// a shared type's field: at the user's field that holds it (attrib.go)
+		if ch, ok := pos.(chainer); ok {
+			a := attribute(links(ch.fieldChain(gvk, p)), userModuleDir(pos, gvk))
+			if a.User != nil && a.Shared != nil {
+				f.Pos, f.GoPath = a.User.Pos, a.User.Field.GoPath()
+				f.Msg = sharedNote(a.Shared) + ": " + msg
+			}
+		}
 	} else if tp, ok := pos.typePos(gvk); ok {
 		f.Pos = tp
 	}
@@ -72,6 +80,7 @@ func lossFinding(k *Kind, l Loss, pos positions) Finding {
 		Kind:     schema.GroupKind{Group: k.Group, Kind: k.Kind}.String(),
 		Versions: []string{l.Version, l.Via},
 		Values:   []any{jsonValue(l.Before), jsonValue(l.After)},
+		Witness:  l.Witness,
 	}
 }
 
@@ -93,35 +102,49 @@ func mismatchFinding(k *Kind, m Mismatch, pos positions) Finding {
 		Kind:     schema.GroupKind{Group: k.Group, Kind: k.Kind}.String(),
 		Versions: []string{m.At, m.Other},
 		Values:   []any{jsonValue(m.AtStored), jsonValue(m.OtherStored), jsonValue(m.AtDefault), jsonValue(m.OtherDefault)},
+		Witness:  m.Witness,
 	}
 }
 
-// failureFindings are one finding per pair of versions whose conversion
-// the webhook refuses, at the root type of the version converted from,
-// with the first object refused.
+// failureFindings are one finding per pair of versions and value the
+// refusal depends on (Failure.Path): at the field of that value, or at the
+// root type of the version converted from when no single value is to
+// blame, with the number of objects, the first error and the first object
+// refused. A value that a version's schema accepts and its conversion
+// refuses is more than a failed write: while an object holds it at one
+// version, the apiserver fails every LIST and WATCH of the kind at
+// another, since it converts each item.
 func failureFindings(k *Kind, fails []Failure, pos positions) []Finding {
-	type pair struct{ from, to string }
-	first := map[pair]Failure{}
-	count := map[pair]int{}
-	var order []pair
+	type group struct{ from, to, field string }
+	first := map[group]Failure{}
+	count := map[group]int{}
+	var order []group
 	for _, f := range fails {
-		p := pair{f.From, f.To}
-		if _, ok := first[p]; !ok {
-			first[p] = f
-			order = append(order, p)
+		g := group{f.From, f.To, f.Path.Field()}
+		if _, ok := first[g]; !ok {
+			first[g] = f
+			order = append(order, g)
 		}
-		count[p]++
+		count[g]++
 	}
 	var out []Finding
-	for _, p := range order {
-		f := first[p]
-		msg := fmt.Sprintf("the conversion from %s to %s fails for %d objects valid at %s: %v; e.g. %s",
-			p.from, p.to, count[p], p.from, f.Err, Show(f.Object))
+	for _, g := range order {
+		f := first[g]
+		var msg string
+		if len(f.Path) == 0 {
+			msg = fmt.Sprintf("the conversion from %s to %s fails for %d objects valid at %s: %v; e.g. %s",
+				g.from, g.to, count[g], g.from, f.Err, Show(f.Object))
+		} else {
+			msg = fmt.Sprintf("the conversion from %s to %s fails for %d objects valid at %s, because of this value (%s: %s): %v; "+
+				"while an object with such a value is stored at %s, every LIST and WATCH of %s at %s fails; e.g. %s",
+				g.from, g.to, count[g], g.from, f.Path, Show(f.Value), f.Err, g.from, k.Kind, g.to, Show(f.Object))
+		}
 		out = append(out, Finding{
-			Finding:  at(k, p.from, nil, pos, RuleFailed, msg),
+			Finding:  at(k, g.from, f.Path, pos, RuleFailed, msg),
 			Kind:     schema.GroupKind{Group: k.Group, Kind: k.Kind}.String(),
-			Versions: []string{p.from, p.to},
+			Versions: []string{g.from, g.to},
 			Values:   []any{f.Object, f.Err.Error()},
+			Witness:  f.Object,
 		})
 	}
 	return out
@@ -170,6 +193,11 @@ type jsonFinding struct {
 	Versions []string `json:"versions"`
 	Values   []any    `json:"values"`
 	Message  string   `json:"message"`
+	// Seed and Witness reproduce the finding: --seed Seed (with the same
+	// --rounds) makes the same objects; Witness is the one that showed it.
+	Seed       uint64         `json:"seed"`
+	Witness    map[string]any `json:"witness,omitempty"`
+	RoundTrips map[string]int `json:"roundTrips,omitempty"`
 }
 
 // Write writes the findings: text, one line each in the generator's
@@ -180,7 +208,8 @@ func Write(w io.Writer, fs []Finding, format string) error {
 		for _, f := range fs {
 			out = append(out, jsonFinding{File: f.Pos.Filename, Line: f.Pos.Line, Column: f.Pos.Column,
 				Severity: f.Sev.String(), Rule: f.Rule, Field: f.GoPath, Path: f.JPath, Kind: f.Kind,
-				Versions: f.Versions, Values: f.Values, Message: f.Msg})
+				Versions: f.Versions, Values: f.Values, Message: f.Msg,
+				Seed: f.Seed, Witness: f.Witness, RoundTrips: f.RoundTrips})
 		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")

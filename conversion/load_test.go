@@ -146,8 +146,8 @@ func TestLoad(t *testing.T) {
 			}
 		}
 	}
-	// the pattern is dropped (the filler cannot satisfy it); the rest appears
-	for _, p := range []string{"parts", "slots", "kind", "level"} {
+	// every field appears, the pattern's too (patternString)
+	for _, p := range []string{"parts", "slots", "kind", "level", "code"} {
 		if !seen[p] {
 			t.Errorf("no object has spec.%s", p)
 		}

@@ -15,9 +15,10 @@ import (
 
 // filler writes random values of a structural schema. It knows the
 // structure and the simple value validations (enum, format, bounds,
-// lengths, item counts, list sets and maps); what it cannot satisfy
-// (patterns, CEL rules, oneOf) the caller drops from the object after
-// validating it (Version.Valid).
+// lengths, item counts, minProperties, list sets and maps) and patterns
+// (patternString); what it cannot satisfy (CEL rules, oneOf, a pattern
+// it fails to match) the caller drops from the object after validating
+// it (Version.Valid).
 type filler struct {
 	r *rand.Rand
 	// onlyRequired leaves out every property that is not required.
@@ -108,6 +109,18 @@ func (f *filler) objectValue(s *structuralschema.Structural, depth int, root boo
 		p := s.Properties[n]
 		out[n] = f.value(&p, depth+1, false)
 	}
+	// minProperties: add optional properties until there are enough
+	if vv := s.ValueValidation; vv != nil && vv.MinProperties != nil && !root {
+		for _, n := range names {
+			if int64(len(out)) >= *vv.MinProperties {
+				break
+			}
+			if _, ok := out[n]; !ok {
+				p := s.Properties[n]
+				out[n] = f.value(&p, depth+1, false)
+			}
+		}
+	}
 	if ap := s.AdditionalProperties; ap != nil && ap.Structural != nil && len(s.Properties) == 0 && !f.onlyRequired {
 		for range f.r.IntN(3) {
 			out[f.word()] = f.value(ap.Structural, depth+1, false)
@@ -175,6 +188,18 @@ func (f *filler) word() string {
 }
 
 func (f *filler) str(vv *structuralschema.ValueValidation) string {
+	if vv != nil && vv.Pattern != "" {
+		lo, hi := 0, -1
+		if vv.MinLength != nil {
+			lo = int(*vv.MinLength)
+		}
+		if vv.MaxLength != nil {
+			hi = int(*vv.MaxLength)
+		}
+		if s, ok := patternString(f.r, vv.Pattern, lo, hi); ok {
+			return s
+		}
+	}
 	if vv != nil {
 		switch vv.Format {
 		case "date-time":
@@ -193,6 +218,20 @@ func (f *filler) str(vv *structuralschema.ValueValidation) string {
 			return fmt.Sprintf("10.0.%d.%d", f.r.IntN(256), f.r.IntN(256))
 		case "hostname", "dns1123subdomain":
 			return f.word()
+		case "ipv6":
+			return fmt.Sprintf("fd00::%x", f.r.IntN(0xffff))
+		case "cidr":
+			return fmt.Sprintf("10.%d.0.0/16", f.r.IntN(256))
+		case "mac":
+			return fmt.Sprintf("02:00:00:00:%02x:%02x", f.r.IntN(256), f.r.IntN(256))
+		case "uri":
+			return "https://example.com/" + f.word()
+		case "email":
+			return f.word() + "@example.com"
+		case "datetime":
+			return fmt.Sprintf("2026-%02d-%02dT10:00:00Z", 1+f.r.IntN(12), 1+f.r.IntN(28))
+		case "uuid3", "uuid4", "uuid5":
+			return fmt.Sprintf("%08x-0000-4000-8000-%012x", f.r.Uint32(), f.r.Uint64()&0xffffffffffff)
 		}
 	}
 	w := f.word()

@@ -25,6 +25,9 @@ type Loss struct {
 	// Diff is where, at Version: Before is the value sent, After what came
 	// back (absent when it is lost).
 	Diff
+	// Witness is the whole object sent (valid and defaulted at Version)
+	// whose round trip showed the loss.
+	Witness map[string]any
 }
 
 // GoEncoding is an object of a version as a Go client of that version
@@ -53,8 +56,17 @@ type GoEncoding func(version string, obj map[string]any) map[string]any
 //
 // objs are objects of each version, valid and defaulted (Version.Valid).
 // Losses are one per version, direction and field (Path.Field), with the
-// example whose sent value is the shortest.
+// example whose sent value is the shortest, but not a zero value when a
+// non-zero one is lost too (nonZeroWitness).
 func RoundTrip(ctx context.Context, c Converter, k *Kind, objs map[string][]map[string]any, enc GoEncoding) ([]Loss, []Failure, error) {
+	ls, fs, _, err := roundTrip(ctx, c, k, objs, enc)
+	return ls, fs, err
+}
+
+// roundTrip is RoundTrip, with the number of round trips that came back
+// (neither conversion refused) per version the objects started at.
+func roundTrip(ctx context.Context, c Converter, k *Kind, objs map[string][]map[string]any, enc GoEncoding) ([]Loss, []Failure, map[string]int, error) {
+	trips := map[string]int{}
 	if enc == nil {
 		enc = func(_ string, obj map[string]any) map[string]any { return obj }
 	}
@@ -74,6 +86,26 @@ func RoundTrip(ctx context.Context, c Converter, k *Kind, objs map[string][]map[
 				ok, mid = append(ok, sent[i]), append(mid, o)
 			}
 		}
+		// an object refused for one value goes round trip without it, if
+		// it is still valid at its version
+		var retry []map[string]any
+		for _, f := range f1 {
+			if f.Reduced == nil {
+				continue
+			}
+			if obj, _, _, valid := at.Valid(ctx, f.Reduced); valid {
+				retry = append(retry, obj)
+			}
+		}
+		again, _, err := convert(ctx, c, retry, at, via)
+		if err != nil {
+			return err
+		}
+		for i, o := range again {
+			if o != nil {
+				ok, mid = append(ok, retry[i]), append(mid, o)
+			}
+		}
 		back, f2, err := convert(ctx, c, mid, via, at)
 		if err != nil {
 			return err
@@ -83,13 +115,14 @@ func RoundTrip(ctx context.Context, c Converter, k *Kind, objs map[string][]map[
 			if b == nil {
 				continue
 			}
+			trips[at.Name]++
 			var ds []Diff
-			diff(compared(enc(at.Name, ok[i])), compared(enc(at.Name, b)), at.schema, nil, &ds)
+			compare(compared(enc(at.Name, ok[i])), compared(enc(at.Name, b)), at.schema, nil, &ds)
 			for _, d := range ds {
 				if addedAnnotation(d) {
 					continue
 				}
-				losses = append(losses, Loss{Version: at.Name, Via: via.Name, Diff: d})
+				losses = append(losses, Loss{Version: at.Name, Via: via.Name, Diff: d, Witness: ok[i]})
 			}
 		}
 		return nil
@@ -97,13 +130,22 @@ func RoundTrip(ctx context.Context, c Converter, k *Kind, objs map[string][]map[
 	for _, s := range k.Spokes {
 		spoke := k.Versions[s]
 		if err := trip(spoke, hub); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if err := trip(hub, spoke); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
-	return shrinkLosses(losses), fails, nil
+	losses = shrinkLosses(losses)
+	for i, l := range losses {
+		better, f, err := nonZeroWitness(ctx, c, k, l, enc)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		losses[i] = better
+		fails = append(fails, f...)
+	}
+	return losses, fails, trips, nil
 }
 
 // compared is obj without the metadata the apiserver restores after a
@@ -184,6 +226,8 @@ type Mismatch struct {
 	// AtStored and OtherStored are the field at the storage version, as
 	// the object is read back after a create at At and at Other.
 	AtStored, OtherStored any
+	// Witness is the object of At created without the field.
+	Witness map[string]any
 }
 
 // Defaults is the rule conversion-default-mismatch. The apiserver
@@ -276,7 +320,7 @@ func Defaults(ctx context.Context, c Converter, k *Kind, r *rand.Rand) ([]Mismat
 					continue
 				}
 				out = append(out, Mismatch{At: an, Other: wn, Path: p, OtherPath: q, StoredPath: sp,
-					AtDefault: get(createdA, p), OtherDefault: get(createdW, q), AtStored: va, OtherStored: vw})
+					AtDefault: get(createdA, p), OtherDefault: get(createdW, q), AtStored: va, OtherStored: vw, Witness: base})
 			}
 		}
 	}

@@ -322,8 +322,8 @@ func TestFailures(t *testing.T) {
 			t.Errorf("unexpected %s", f.Finding)
 		}
 	}
-	if len(failed) != 1 || strings.Join(failed[0].Versions, " ") != "v1beta1 v1" ||
-		!regexp.MustCompile(`^the conversion from v1beta1 to v1 fails for [1-9]\d* objects valid at v1beta1: odd length \d+; e\.g\. \{`).MatchString(failed[0].Msg) {
+	if len(failed) != 1 || strings.Join(failed[0].Versions, " ") != "v1beta1 v1" || failed[0].JPath != "spec.length" ||
+		!regexp.MustCompile(`^the conversion from v1beta1 to v1 fails for [1-9]\d* objects valid at v1beta1, because of this value \(spec\.length: \d+\): odd length \d+; while an object with such a value is stored at v1beta1, every LIST and WATCH of Widget at v1 fails; e\.g\. \{`).MatchString(failed[0].Msg) {
 		t.Errorf("conversion-failed findings: %v", failed)
 	}
 	if len(failed) == 1 {
@@ -375,5 +375,96 @@ func TestDefaultedPaths(t *testing.T) {
 	}
 	if strings.Join(got, " ") != "spec.mode spec.size" {
 		t.Errorf("defaulted paths %v", got)
+	}
+}
+
+// TestCulprit: a refusal is put on the value it depends on, and the
+// object without that value still goes round trip; a refusal that no
+// single value causes stays on the kind.
+func TestCulprit(t *testing.T) {
+	ctx := context.Background()
+	k := widgetKind(t, widgetCRD(t, nil))
+	odd := map[string]any{"apiVersion": "conv.example.com/v1beta1", "kind": "Widget",
+		"metadata": map[string]any{"name": "w", "namespace": "default"},
+		"spec":     map[string]any{"length": int64(3), "mode": "fast"}}
+	conv := &widgetConverter{refuseOdd: true}
+	p, value, reduced, ok, err := culprit(ctx, conv, odd, k.Versions["v1"])
+	if err != nil || !ok || p.String() != "spec.length" || value != int64(3) {
+		t.Fatalf("culprit = %v %v, %v, %v; want spec.length 3", p, value, ok, err)
+	}
+	if get(reduced, p) != absent || get(reduced, Path{{Name: "spec"}, {Name: "mode"}}) != "fast" {
+		t.Errorf("reduced object %s: want only spec.length removed", Show(reduced))
+	}
+	_, fails, trips, err := roundTrip(ctx, conv, k, map[string][]map[string]any{"v1beta1": {odd}}, omitEmpty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fails) != 1 || fails[0].Path.String() != "spec.length" || trips["v1beta1"] != 1 {
+		t.Errorf("round trip of an object refused for its length: %d failures (%v), %d round trips; want 1 at spec.length, and 1 round trip without it", len(fails), fails, trips["v1beta1"])
+	}
+	// refused whatever the object holds: no culprit
+	all := refuseAll{}
+	if _, _, _, ok, err := culprit(ctx, all, odd, k.Versions["v1"]); ok || err != nil {
+		t.Errorf("culprit of an object refused whatever it holds: ok=%v err=%v, want none", ok, err)
+	}
+}
+
+// refuseAll refuses every object.
+type refuseAll struct{}
+
+func (refuseAll) Convert(context.Context, []map[string]any, string) ([]map[string]any, error) {
+	return nil, &RefusedError{Err: fmt.Errorf("no")}
+}
+
+// refuseBad refuses an object that holds the string "bad" anywhere.
+type refuseBad struct{}
+
+func (refuseBad) Convert(_ context.Context, objs []map[string]any, _ string) ([]map[string]any, error) {
+	var has func(v any) bool
+	has = func(v any) bool {
+		switch v := v.(type) {
+		case string:
+			return v == "bad"
+		case map[string]any:
+			for _, x := range v {
+				if has(x) {
+					return true
+				}
+			}
+		case []any:
+			for _, x := range v {
+				if has(x) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, o := range objs {
+		if has(o) {
+			return nil, &RefusedError{Err: fmt.Errorf("bad value")}
+		}
+	}
+	return objs, nil
+}
+
+// TestCulpritSeveral: when no single removal helps (two bad values, one of
+// them in a list item), culprit still names one of them, and its reduced
+// object loses exactly the bad values.
+func TestCulpritSeveral(t *testing.T) {
+	k := widgetKind(t, widgetCRD(t, nil))
+	obj := map[string]any{"apiVersion": "conv.example.com/v1beta1", "kind": "Widget", "metadata": map[string]any{"name": "w"},
+		"spec": map[string]any{"a": "bad", "b": "bad", "c": "ok",
+			"items": []any{map[string]any{"d": "ok"}, map[string]any{"d": "bad", "e": "ok"}}}}
+	p, value, reduced, ok, err := culprit(context.Background(), refuseBad{}, obj, k.Versions["v1"])
+	if err != nil || !ok || p.String() != "spec.a" || value != "bad" {
+		t.Fatalf("culprit = %v %v, %v, %v; want spec.a bad", p, value, ok, err)
+	}
+	want := `{"apiVersion":"conv.example.com/v1beta1","kind":"Widget","metadata":{"name":"w"},"spec":{"c":"ok","items":[{"d":"ok"},{"e":"ok"}]}}`
+	if got := Show(reduced); got != want {
+		t.Errorf("reduced = %s\nwant      %s", got, want)
+	}
+	if Show(obj) == want {
+		t.Error("culprit changed the object it was given")
 	}
 }

@@ -216,10 +216,24 @@ func (a *Analyzer) steps(ctx context.Context, def *definition, version string, o
 	if newDef == nil || r.has(FindingUpdateRefused) {
 		return nil
 	}
-	rb, err := read(newDef, st.etcd, version)
+	reads := newStoredReads(newDef, st.etcd)
+	if converterOf(newDef) != nil {
+		// every version NEW serves reads the object, which a LIST there
+		// converts: those that fail are found before the object's own
+		// read, which may be one of them
+		if r.ListFails, err = listFailures(newDef, reads, false); err != nil {
+			return err
+		}
+	}
+	rb, err := read(newDef, reads, version)
 	if err != nil {
 		return err
 	}
+	after, afterFails, err := afterWriteReads(newDef, reads, rb)
+	if err != nil {
+		return atRequest(err, RequestReadAfterWrite)
+	}
+	r.AfterWriteAt, r.ListFails = after, append(r.ListFails, afterFails...)
 	r.ReadVersion, r.Read = rb.version, rb.object
 	r.Changes = diffObjects(st.object, rb.object).sorted()
 	// equal objects have equal YAML, whose diff is empty: an object read

@@ -252,6 +252,9 @@ const (
 	RequestReadAtStorage = "GET at NEW's storage version"
 	RequestReadBack      = "the read converted back to the object's version"
 	RequestNextWrite     = "the next write under NEW"
+	// RequestReadAfterWrite is not a conversion error (those are
+	// ListFailures) but what names another error of those reads.
+	RequestReadAfterWrite = "a GET after the next write"
 )
 
 // atRequest names the request a conversion error fails, unless it is

@@ -203,7 +203,7 @@ func TestConvertHubOnlyField(t *testing.T) {
 	}
 }
 
-// TestConvertJSON: -o json adds conversion, atStorageVersion and afterWrite
+// TestConvertJSON: -o json adds conversion, atStorageVersion, afterWrite and afterWriteAt
 // under --convert, and nothing else: without it, a record has the same
 // fields as before.
 func TestConvertJSON(t *testing.T) {
@@ -246,7 +246,7 @@ func TestConvertJSON(t *testing.T) {
 	slices.Sort(keys)
 	slices.Sort(plainKeys)
 	added := slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return slices.Contains(plainKeys, k) })
-	if want := []string{"afterWrite", "atStorageVersion", "conversion"}; !reflect.DeepEqual(added, want) {
+	if want := []string{"afterWrite", "afterWriteAt", "atStorageVersion", "conversion"}; !reflect.DeepEqual(added, want) {
 		t.Errorf("--convert adds the fields %v, want %v", added, want)
 	}
 	for _, k := range plainKeys {

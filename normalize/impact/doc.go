@@ -48,7 +48,11 @@
 // code, built by package internal/convprog and called where the apiserver
 // calls the webhook: a request is defaulted in its version and then
 // converted to the storage version; a stored object is defaulted in its
-// stored version, converted, and pruned (schemaCoercingConverter).
+// stored version, converted, and pruned (schemaCoercingConverter). Under
+// --convert, afterwrite.go also reads the object at every version NEW
+// serves before and after its next write (loses-fields-after-write), and
+// names the versions whose LISTs and WATCHes its failed conversion breaks
+// (breaks-list).
 //
 // Analyzer (analyze.go) runs the steps; RunCLI (cli.go, output.go) is the
 // command, which reads its input as kubectl does (package

@@ -157,6 +157,8 @@ var categoryText = map[string]string{
 	CRDRemoved:            "CRD removed",
 	CRDUpdateRefused:      "CRD update refused",
 	ConversionFailed:      "conversion failed",
+	LosesAfterWrite:       "loses fields after its next write",
+	BreaksList:            "breaks LIST and WATCH",
 }
 
 // textRecord writes the summary line of an object, then its details,
@@ -200,8 +202,22 @@ func (p *printer) textRecord(r *Record) {
 		w.line(fmt.Sprintf("after its next write (stored at %s), read at %s:", aw.Version, aw.Version))
 		w.block(aw.Diff)
 	}
+	if c := r.storageLoss(); c.loses() {
+		w.line(fmt.Sprintf("after its next write (stored at %s), a GET at %s %s", r.AfterWrite.Version, r.AfterWrite.Version,
+			describeAfterWrite(r.AtStorageVersion.Object, r.AfterWrite.Object, c)))
+	}
+	for _, a := range r.AfterWriteAt {
+		if a.Diff == "" {
+			continue
+		}
+		w.line(fmt.Sprintf("after its next write (stored at %s), a GET at %s %s:", r.AfterWrite.Version, a.Version, describeAfterWrite(a.before, a.Object, a.Changes)))
+		w.block(a.Diff)
+	}
 	if f := r.ConversionFailed; f != nil {
 		w.line("the API's code fails to convert it (the apiserver answers 500): " + f.String())
+	}
+	for _, f := range r.ListFails {
+		w.line(f.String())
 	}
 	if r.Update != nil && r.Update.Refused {
 		w.line("no-op update refused:")
@@ -255,6 +271,8 @@ var tableText = map[string]string{
 	CRDRemoved:            "CRD removed",
 	CRDUpdateRefused:      "CRD update refused",
 	ConversionFailed:      "conversion failed",
+	LosesAfterWrite:       "losing fields after write",
+	BreaksList:            "breaking LIST and WATCH",
 }
 
 // table writes how many objects fall in each category (an object can be
@@ -265,7 +283,9 @@ func (p *printer) table(w io.Writer, objects int, count map[string]int, skipped 
 		fmt.Fprintf(w, "  %-28s %6d\n", tableText[c], count[c])
 	}
 	if len(p.converted) > 0 { // only the API's code fails conversions
-		fmt.Fprintf(w, "  %-28s %6d\n", tableText[ConversionFailed], count[ConversionFailed])
+		for _, c := range []string{ConversionFailed, LosesAfterWrite, BreaksList} {
+			fmt.Fprintf(w, "  %-28s %6d\n", tableText[c], count[c])
+		}
 	}
 	if skipped > 0 {
 		fmt.Fprintf(w, "%-30s %6d\n", pipeline.SkippedOtherGroup, skipped)

@@ -25,6 +25,9 @@ type readBack struct {
 	// afterWrite is, under --convert, the object as a GET at NEW's storage
 	// version returns it after the object's next write.
 	afterWrite *VersionRead
+	// afterEtcd is, with afterWrite, what the next write stores (at NEW's
+	// storage version).
+	afterEtcd map[string]any
 	// back is, under --convert, when the object is read at another version
 	// than its own (NEW no longer serves it), the read converted back to
 	// its own version by the API's code: what the object loses or gains
@@ -74,7 +77,10 @@ func (rb readBack) record(r *Record) {
 // it is refused (404) and the object is read at NEW's storage version (or
 // its first served version, if the storage version is not served), as a
 // client that moved to it reads it.
-func read(newDef *definition, etcd map[string]any, requested string) (readBack, error) {
+//
+// stored reads the stored object (each version once: storedReads).
+func read(newDef *definition, stored *storedReads, requested string) (readBack, error) {
+	etcd := stored.etcd
 	rb := readBack{version: requested, served: true}
 	if v, ok := newDef.versions[requested]; !ok || !v.served {
 		rb.version, rb.served = newDef.fallbackVersion(), false
@@ -82,7 +88,7 @@ func read(newDef *definition, etcd map[string]any, requested string) (readBack, 
 	if rb.version == "" {
 		return rb, fmt.Errorf("CRD %s: NEW serves no version", newDef.crd.Name)
 	}
-	obj, err := newDef.fromStorage(etcd, rb.version)
+	obj, err := stored.at(rb.version)
 	rb.object = obj
 	if err != nil || converterOf(newDef) == nil {
 		return rb, atRequest(err, RequestRead)
@@ -90,7 +96,7 @@ func read(newDef *definition, etcd map[string]any, requested string) (readBack, 
 	rb.converted = true
 	rb.atStorage = &VersionRead{Version: newDef.storageVersion, Object: obj}
 	if rb.version != newDef.storageVersion {
-		hub, err := newDef.fromStorage(etcd, newDef.storageVersion)
+		hub, err := stored.at(newDef.storageVersion)
 		if err != nil {
 			return rb, atRequest(err, RequestReadAtStorage)
 		}
@@ -107,7 +113,7 @@ func read(newDef *definition, etcd map[string]any, requested string) (readBack, 
 		}
 	}
 	storedAt, _ := etcd["apiVersion"].(string)
-	rb.afterWrite, err = afterWrite(newDef, rb.version, obj, rb.atStorage.Object, storedAt == newDef.apiVersion(rb.version))
+	rb.afterWrite, rb.afterEtcd, err = afterWrite(newDef, rb.version, obj, rb.atStorage.Object, storedAt == newDef.apiVersion(rb.version))
 	return rb, atRequest(err, RequestNextWrite)
 }
 
@@ -131,31 +137,33 @@ var reuseConversion = true
 // converted obj itself. If the update's decoding changes nothing either,
 // the write converts obj as that read did, and now is what it stores: the
 // API's code is not called again for the same answer.
-func afterWrite(d *definition, version string, obj, now map[string]any, storedAtVersion bool) (*VersionRead, error) {
+//
+// It also returns what the write stores (at the storage version).
+func afterWrite(d *definition, version string, obj, now map[string]any, storedAtVersion bool) (*VersionRead, map[string]any, error) {
 	p, err := d.versions[version].pipeline()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	dec := p.Decode(obj)
 	if len(dec.Errors) > 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	var etcd map[string]any
 	if reuseConversion && storedAtVersion && reflect.DeepEqual(dec.Object, obj) {
 		etcd = runtime.DeepCopyJSON(now)
 	} else if etcd, err = d.toStorage(dec.Object); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	after, err := d.fromStorage(etcd, d.storageVersion)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := &VersionRead{Version: d.storageVersion, Object: after}
 	// equal objects have an empty diff: most are not encoded for nothing
 	if !reflect.DeepEqual(withoutAPIVersion(now), withoutAPIVersion(after)) {
 		out.Diff, err = unifiedYAML("read at "+d.storageVersion+" now", "after its next write", withoutAPIVersion(now), withoutAPIVersion(after))
 	}
-	return out, err
+	return out, etcd, err
 }
 
 // fallbackVersion is the version objects are read at when their own is not

@@ -56,6 +56,17 @@ type Record struct {
 	// version when read.
 	AfterWrite *VersionRead `json:"afterWrite,omitempty"`
 
+	// AfterWriteAt is, under --convert, for each version NEW serves but
+	// its storage version (whose read is AfterWrite), in spec.versions
+	// order, the object as a GET at it returns it after the next write, and
+	// the changes from what a GET at it returns before (afterwrite.go).
+	AfterWriteAt []AfterWriteRead `json:"afterWriteAt,omitempty"`
+	// ListFails are, under --convert, the versions at which a LIST or
+	// WATCH of the whole resource fails (500) because this object's
+	// conversion to them fails, while it is stored as now or as its next
+	// write stores it.
+	ListFails []ListFailure `json:"listFails,omitempty"`
+
 	// ConversionFailed is, under --convert, a conversion that the API's
 	// code failed: the apiserver answers the request that needs it with
 	// an error (500), and the steps after it did not run.
@@ -102,11 +113,20 @@ const (
 	// ConversionFailed: under --convert, the API's code fails to convert
 	// the object, and the apiserver answers the request 500.
 	ConversionFailed = "conversion-failed"
+	// LosesAfterWrite: under --convert, after the object's next write
+	// (stored at NEW's storage version), a GET at a version NEW serves
+	// drops or changes data that a GET at it returned before.
+	LosesAfterWrite = "loses-fields-after-write"
+	// BreaksList: under --convert, the object's conversion to a version
+	// NEW serves fails, so that every LIST and WATCH of the resource at
+	// that version fails (500) while it is stored.
+	BreaksList = "breaks-list"
 )
 
 // failing are the categories that make the command exit 1: data lost, or
 // a request refused.
-var failing = []string{LosesFields, RefusedOnUpdate, InvalidUnderOld, VersionNotServed, CRDRemoved, CRDUpdateRefused, ConversionFailed}
+var failing = []string{LosesFields, RefusedOnUpdate, InvalidUnderOld, VersionNotServed, CRDRemoved, CRDUpdateRefused, ConversionFailed,
+	LosesAfterWrite, BreaksList}
 
 // fails says whether a category of the record makes the command exit 1.
 func (r *Record) fails() bool {
@@ -145,6 +165,8 @@ func (r *Record) categories() []string {
 	add(r.Update != nil && r.Update.Refused, RefusedOnUpdate)
 	add(len(r.Ratcheted) > 0, HeldByRatcheting)
 	add(r.ConversionFailed != nil, ConversionFailed)
+	add(r.lossAfterWrite(), LosesAfterWrite)
+	add(len(r.ListFails) > 0, BreaksList)
 	if len(out) == 0 && r.Read != nil {
 		out = append(out, Unchanged)
 	}
