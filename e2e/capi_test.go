@@ -3,11 +3,13 @@ package e2e
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,10 +24,11 @@ import (
 	. "github.com/onsi/gomega"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
-	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -459,8 +462,9 @@ func (s *capiScenario) applyNew() {
 type capiLive struct {
 	order   []string
 	objects map[string]*capiLiveObject
-	// lists are the LIST answers by "CRD version", before and after the
-	// writes: "" (200) or the error.
+	// lists are the answers of LIST, LIST limit=500 and WATCH by "CRD
+	// version request", before and after the writes: "" (200) or "CODE:
+	// message".
 	listsBefore, listsAfter map[string]string
 }
 
@@ -569,33 +573,50 @@ func hasStatus(c *apiextensionsv1.CustomResourceDefinition, version string) bool
 	return false
 }
 
-// list LISTs, in every namespace, each resource the objects are of at each
-// version NEW serves.
+// list sends, for each resource the objects are of and each version NEW
+// serves, each request of listRequests (LIST, LIST limit=500, WATCH), in
+// every namespace, once. Keys: "CRD version request"; values: "" (200) or
+// "CODE: message".
 func (s *capiScenario) list() map[string]string {
 	GinkgoHelper()
-	out := map[string]string{}
-	cs, err := kubernetes.NewForConfig(testEnv.Config)
+	h, err := rest.HTTPClientFor(testEnv.Config)
 	Expect(err).NotTo(HaveOccurred())
-	rc := cs.CoreV1().RESTClient()
+	out := map[string]string{}
 	for _, k := range s.live.order {
 		c := s.live.objects[k].crd
 		for _, v := range servedVersions(c) {
-			key := c.Name + " " + v
-			if _, ok := out[key]; ok {
-				continue
-			}
-			// Once, without client-go's retries of a 429 (which the watch
-			// cache answers while it cannot initialize).
-			var code int
-			err := rc.Get().AbsPath("/apis", c.Spec.Group, v, c.Spec.Names.Plural).MaxRetries(0).Do(bg()).StatusCode(&code).Error()
-			if err != nil {
-				out[key] = fmt.Sprintf("%d: %v", code, err)
-			} else {
-				out[key] = ""
+			for _, r := range listRequests {
+				key := c.Name + " " + v + " " + r.name
+				if _, ok := out[key]; ok {
+					continue
+				}
+				out[key] = capiListRequest(h, "/apis/"+c.Spec.Group+"/"+v+"/"+c.Spec.Names.Plural+r.query)
 			}
 		}
 	}
 	return out
+}
+
+// capiListRequest sends a GET of path once (as listWidgets does) and
+// returns "" for a 200, else "CODE: message".
+func capiListRequest(h *http.Client, path string) string {
+	GinkgoHelper()
+	ctx, cancel := context.WithTimeout(bg(), 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(testEnv.Config.Host, "/")+path, nil)
+	Expect(err).NotTo(HaveOccurred())
+	resp, err := h.Do(req)
+	Expect(err).NotTo(HaveOccurred(), "GET %s", path)
+	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusOK {
+		return ""
+	}
+	body, _ := io.ReadAll(resp.Body)
+	var status metav1.Status
+	if json.Unmarshal(body, &status) != nil {
+		status.Message = string(body)
+	}
+	return fmt.Sprintf("%d: %s", resp.StatusCode, status.Message)
 }
 
 func (l *capiLive) oneLine() string {
@@ -670,7 +691,7 @@ func (l *capiLive) summary() string {
 	}{{"before", l.listsBefore}, {"after", l.listsAfter}} {
 		for _, k := range sortedKeys(phase.m) {
 			if e := phase.m[k]; e != "" {
-				fmt.Fprintf(&b, "  LIST %s %s: %s\n", k, phase.name, e)
+				fmt.Fprintf(&b, "  %s %s: %s\n", k, phase.name, e)
 			}
 		}
 	}
