@@ -59,7 +59,8 @@ type Registration struct {
 	// Via is "WithConverter" (the webhook builder's) or
 	// "RegisterConverter" (a conversion.Registry's).
 	Via string
-	// Pos is the call's position (absolute file name).
+	// Pos is the position of the method's name in the call (absolute
+	// file name).
 	Pos token.Position
 	// Type is the Go type of the GroupKind, "importpath.Type" (the
 	// builder's type argument, or its For argument); empty for
@@ -539,7 +540,7 @@ func withConverter(p *packages.Package, c *ast.CallExpr, sel *ast.SelectorExpr) 
 	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != builderPkg {
 		return nil, nil
 	}
-	pos := p.Fset.Position(c.Pos())
+	pos := p.Fset.Position(sel.Sel.Pos())
 	var t types.Type
 	if args := named.TypeArgs(); args != nil && args.Len() > 0 {
 		t = args.At(0)
@@ -579,7 +580,7 @@ func registerConverter(p *packages.Package, c *ast.CallExpr, sel *ast.SelectorEx
 	if s == nil || len(c.Args) != 2 || s.Obj().Pkg() == nil || s.Obj().Pkg().Path() != webhookConvPkg {
 		return nil, nil
 	}
-	r := &Registration{Via: "RegisterConverter", Pos: p.Fset.Position(c.Pos())}
+	r := &Registration{Via: "RegisterConverter", Pos: p.Fset.Position(sel.Sel.Pos())}
 	if err := reproduce(p, c.Args[1], r); err != nil {
 		return nil, err
 	}
