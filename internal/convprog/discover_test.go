@@ -217,3 +217,65 @@ func TestConverterProgram(t *testing.T) {
 		t.Errorf("converted = %v, want length 3 and the unit --setup set", out[0])
 	}
 }
+
+// TestDiscoverRegisterConverter: a custom conversion.Converter registered
+// with a conversion.Registry's RegisterConverter is found with its
+// GroupKind expression, both reproduced; its hub is unknown.
+func TestDiscoverRegisterConverter(t *testing.T) {
+	needGo(t)
+	dir := copyModuleFrom(t, convreg)
+	src := `package registry
+
+import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/webhook/conversion"
+
+	v1 "example.com/convreg/api/v1"
+)
+
+// GadgetConverter is a custom Converter.
+type GadgetConverter struct{}
+
+// ConvertObject converts nothing.
+func (GadgetConverter) ConvertObject(context.Context, runtime.Object, runtime.Object) error { return nil }
+
+// Converter is the Gadget converter.
+var Converter conversion.Converter = GadgetConverter{}
+
+// Register registers it.
+func Register(r conversion.Registry) error {
+	return r.RegisterConverter(v1.GroupVersion.WithKind("Gadget").GroupKind(), Converter)
+}
+`
+	if err := os.MkdirAll(filepath.Join(dir, "internal", "registry"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "internal", "registry", "registry.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Discover(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r *Registration
+	for i := range d.Registrations {
+		if d.Registrations[i].Via == "RegisterConverter" {
+			r = &d.Registrations[i]
+		}
+	}
+	if r == nil {
+		t.Fatalf("Registrations = %+v: no RegisterConverter", d.Registrations)
+	}
+	v1 := importAlias("example.com/convreg/api/v1")
+	reg := importAlias("example.com/convreg/internal/registry")
+	if r.Constructor || r.Hub != "" || r.Type != "" ||
+		r.GroupKindExpr != v1+`.GroupVersion.WithKind("Gadget").GroupKind()` || r.Source != reg+".Converter" ||
+		r.Imports[v1] != "example.com/convreg/api/v1" || r.Imports[reg] != "example.com/convreg/internal/registry" {
+		t.Errorf("Registration = %+v", *r)
+	}
+	if at := filepath.Base(r.Pos.Filename); at != "registry.go" || r.Pos.Line != 23 || r.Pos.Column != 11 {
+		t.Errorf("Pos = %s, want registry.go:23:11", r.Pos)
+	}
+}
