@@ -25,17 +25,21 @@ const (
 	ExitUsage    = 2 // bad arguments, packages that do not load or build, CRDs that are missing or invalid
 )
 
-const usage = `usage: controller-gen-default conversion [-o text|json] [--seed N] [--rounds N] [--crd PATH]... [--accept FILE] PACKAGES...
+const usage = `usage: controller-gen-default conversion [-o text|json] [--seed N] [--rounds N] [--crd PATH]... [--setup IMPORTPATH.Func] [--accept FILE] PACKAGES...
 
 Finds, with the API's own Go conversions (conversion.Hub and
-conversion.Convertible, served by controller-runtime's conversion webhook
-handler), the fields that a round trip between versions loses or changes
-(conversion-lost-field), the defaults that disagree across versions
-(conversion-default-mismatch), and the conversions that fail
-(conversion-failed). PACKAGES are package patterns of the current module
-(./api/...). Findings go to stdout, as FILE:LINE:COL: error: Type.Field
-(json.path): message [rule], or with -o json as a JSON array.
-Exit status: 0 no finding, 1 findings, 2 usage, load, build or CRD error.
+conversion.Convertible methods, or controller-runtime Converters registered
+with WithConverter or RegisterConverter, served by controller-runtime's
+conversion webhook handler), the fields that a round trip between versions
+loses or changes (conversion-lost-field), the defaults that disagree across
+versions (conversion-default-mismatch), and the conversions that fail
+(conversion-failed, or conversion-needs-setup when main sets state the
+conversions read and --setup is not given). PACKAGES are package patterns
+of the current module (./... at its root finds every conversion).
+Findings go to stdout, as FILE:LINE:COL: error: Type.Field (json.path):
+message [rule], or with -o json as a JSON array.
+Exit status: 0 no finding (or nothing converts), 1 findings, 2 usage,
+load, build or CRD error.
 
 Flags:
 `
@@ -53,6 +57,9 @@ type Options struct {
 	Rounds int
 	// Seed seeds the random objects.
 	Seed uint64
+	// Setup is --setup: "importpath.Func", called once by the conversion
+	// program before it serves (convprog.Options.Setup).
+	Setup string
 }
 
 // Main is `controller-gen-default conversion`: it parses args, runs Run
@@ -66,7 +73,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	rounds := fs.Int("rounds", 100, "random objects per kind and version")
 	var crds stringList
 	accept := fs.String("accept", "", "a YAML file of accepted findings, each with its reason (docs/conversion.md)")
-	fs.Var(&crds, "crd", "a file or directory of the CRDs (repeatable); default: generated in memory from PACKAGES by the crd generator")
+	fs.Var(&crds, "crd", "a file or directory of the CRDs (repeatable); default: generated in memory from the API packages by the crd generator")
+	setup := fs.String("setup", "", "IMPORTPATH.Func: an exported func(), func() error or func(context.Context) error that the conversion program calls once before serving, to set the state main sets (docs/conversion.md#setup)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
@@ -98,7 +106,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		}
 		acc = a
 	}
-	findings, err := Run(context.Background(), Options{Patterns: fs.Args(), CRDs: crds, Rounds: *rounds, Seed: *seed}, stderr)
+	findings, err := Run(context.Background(), Options{Patterns: fs.Args(), CRDs: crds, Rounds: *rounds, Seed: *seed, Setup: *setup}, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "controller-gen-default conversion: %v\n", err)
 		return ExitUsage
@@ -153,16 +161,33 @@ type Finding struct {
 	RoundTrips map[string]int
 }
 
-// Run builds the conversion program of o.Patterns (package convprog),
-// finds the kinds with a hub and spokes, and runs the rules on each.
-// Progress and warnings go to log; the error is for what stops the run
-// (packages that do not load or build, a kind without its CRD).
+// Run finds the conversions of o.Patterns (convprog.Discover), builds
+// their conversion program (package convprog), and runs the rules on each
+// kind that converts. When nothing converts it says so on log and returns
+// no finding, without building anything or generating CRDs. Progress and
+// warnings go to log; the error is for what stops the run (packages that
+// do not load or build, a kind without its CRD).
 func Run(ctx context.Context, o Options, log io.Writer) ([]Finding, error) {
-	l, err := load(o.Dir, o.Patterns, o.CRDs, log)
+	d, err := convprog.Discover(ctx, convprog.Options{Dir: o.Dir, Patterns: o.Patterns})
 	if err != nil {
 		return nil, err
 	}
-	prog, err := convprog.Build(ctx, convprog.Options{Dir: o.Dir, Patterns: o.Patterns, Log: log})
+	if d.Empty() {
+		fmt.Fprintf(log, "note: nothing in %s converts between versions (no conversion.Hub or conversion.Convertible methods, no controller-runtime Converter registered with WithConverter or RegisterConverter); nothing to check\n", strings.Join(o.Patterns, " "))
+		return nil, nil
+	}
+	var missing []convprog.SetupCall
+	if o.Setup == "" {
+		missing = d.SetupCalls
+		for _, c := range missing {
+			fmt.Fprintf(log, "%s: note: %s\n", relFile(c.Pos), setupNote(c))
+		}
+	}
+	l, err := load(o.Dir, d.APIPackages, o.CRDs, log)
+	if err != nil {
+		return nil, err
+	}
+	prog, err := convprog.Build(ctx, convprog.Options{Dir: o.Dir, Patterns: o.Patterns, Discovery: d, Setup: o.Setup, Log: log})
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +214,18 @@ func Run(ctx context.Context, o Options, log io.Writer) ([]Finding, error) {
 		if !ok {
 			return nil, fmt.Errorf("no CRD for %s: generate it, or give its file with --crd", pk.GroupKind())
 		}
-		k, err := NewKind(crd, pk.Hub, pk.Spokes)
+		hub, spokes := pk.Hub, pk.Spokes
+		if pk.Via != "" && hub == "" {
+			// a Converter whose hub the program cannot tell: the storage
+			// version plays the hub
+			hub, spokes = storageVersion(crd), nil
+			for _, v := range pk.Versions {
+				if v != hub {
+					spokes = append(spokes, v)
+				}
+			}
+		}
+		k, err := NewKind(crd, hub, spokes)
 		if err != nil {
 			return nil, err
 		}
@@ -197,11 +233,11 @@ func Run(ctx context.Context, o Options, log io.Writer) ([]Finding, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, fs...)
+		out = append(out, needsSetup(fs, missing)...)
 		checked++
 	}
 	if checked == 0 {
-		fmt.Fprintf(log, "note: no kind of %s converts between versions (a conversion.Hub with conversion.Convertible spokes); nothing to check\n", strings.Join(o.Patterns, " "))
+		fmt.Fprintf(log, "note: no kind of %s converts between versions (a conversion.Hub with conversion.Convertible spokes, or a registered Converter, over two versions or more); nothing to check\n", strings.Join(o.Patterns, " "))
 	}
 	sortFindings(out)
 	return out, nil

@@ -5,9 +5,11 @@
 //
 // An API with several versions converts in Go: the hub version's root
 // type implements controller-runtime's conversion.Hub, the spokes'
-// conversion.Convertible (ConvertTo, ConvertFrom), and the conversion
-// webhook (sigs.k8s.io/controller-runtime/pkg/webhook/conversion) serves
-// them to the apiserver. The apiserver (k8s.io/apiextensions-apiserver
+// conversion.Convertible (ConvertTo, ConvertFrom), or a
+// conversion.Converter is registered for the kind with the webhook
+// builder's WithConverter (or a Registry's RegisterConverter), and the
+// conversion webhook (sigs.k8s.io/controller-runtime/pkg/webhook/conversion)
+// serves them to the apiserver. The apiserver (k8s.io/apiextensions-apiserver
 // pkg/apiserver/customresource_handler.go) defaults a request's object at
 // the version it is sent at, converts it to the storage version and
 // stores it; it defaults what it reads from storage at the storage
@@ -17,7 +19,14 @@
 //
 // The command takes the pieces from where they are:
 //
-//   - the API's packages, loaded as the crd generator loads them, and
+//   - the conversions' code, found by structure in the packages given
+//     (./... at the module's root; convprog.Discover): when nothing
+//     converts, the command says so and stops, building nothing. The calls
+//     of main that set state the conversions read are noted; without
+//     --setup, the failed conversions of the run are conversion-needs-setup
+//     (setup.go);
+//   - the API's packages (those of the converted kinds' Go types), loaded
+//     as the crd generator loads them, and
 //     their CRDs, generated in memory by the crd generator (or read with
 //     --crd); the crd generator's field model (package internal/model)
 //     places each finding at the Go field of its JSON path;

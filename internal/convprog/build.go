@@ -1,6 +1,7 @@
 package convprog
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -13,7 +14,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -21,18 +24,26 @@ import (
 type Options struct {
 	// Dir is where Patterns are resolved, as the generators resolve
 	// theirs: the current directory if empty. The module that holds it is
-	// the user's module; every package of Patterns must be in it.
+	// the user's module; every package of Patterns must be in it (or in a
+	// module it replaces with a directory).
 	Dir string
-	// Patterns are package patterns (./api/...), as go list takes them.
-	// The packages among them that declare AddToScheme are registered;
-	// the others are ignored.
+	// Patterns are package patterns (./... at the module's root, or
+	// ./api/...), as go list takes them; Discover finds the conversions
+	// among them.
 	Patterns []string
+	// Discovery is Discover's answer for Dir and Patterns, when the caller
+	// has it already; nil: Build runs Discover.
+	Discovery *Discovery
+	// Setup is --setup: "importpath.Func", an exported func(), func()
+	// error or func(context.Context) error that the program calls once
+	// before it makes the converters and serves.
+	Setup string
 	// CacheDir is where binaries are cached. Empty: the environment
 	// variable CacheEnv if set ("off" turns the cache off), else
 	// os.UserCacheDir()/controller-gen-default/convprog.
 	CacheDir string
-	// Log, if set, gets a line when go build runs (it takes a while the
-	// first time: the program links the user's dependencies).
+	// Log, if set, gets what is built and why, and go build's progress
+	// (a counter on a terminal, a line every 100 packages otherwise).
 	Log io.Writer
 }
 
@@ -46,13 +57,21 @@ type Program struct {
 	Path string
 	// Module is the user's module path, ModuleDir its root.
 	Module, ModuleDir string
-	// Packages are the import paths of the packages it registers (those of
-	// the patterns that declare AddToScheme), sorted.
+	// Packages are the import paths of the API packages it registers in
+	// its scheme, sorted.
 	Packages []string
 	// RootKinds are the types of those packages marked
 	// +kubebuilder:object:root=true, as "importpath.Type"; Process.Kinds
 	// says which the scheme serves and how they convert.
 	RootKinds []string
+	// Registrations are the controller-runtime Converters it registers.
+	Registrations []Registration
+	// Setup is the --setup function it calls, if any.
+	Setup string
+	// MissingSetup are the calls of main that set state the conversions
+	// read, when no Setup is given: the conversions that fail may fail
+	// for want of it.
+	MissingSetup []SetupCall
 	// Key is the content digest the binary is cached by.
 	Key string
 	// Cached: the binary came from the cache; go build did not run.
@@ -83,25 +102,46 @@ func (e *BuildError) Error() string {
 
 func (e *BuildError) Unwrap() error { return e.Err }
 
-// Build builds the conversion program for o.Patterns, or takes it from the
-// cache.
+// ErrNothingToConvert is Build's error when Discover finds no conversion.
+var ErrNothingToConvert = errors.New("no conversion: no type implements conversion.Hub or conversion.Convertible, and no controller-runtime Converter is registered (WithConverter, RegisterConverter)")
+
+// Build builds the conversion program of what Discover finds in
+// o.Patterns, or takes it from the cache.
 func Build(ctx context.Context, o Options) (*Program, error) {
-	if len(o.Patterns) == 0 {
-		return nil, errors.New("convprog: no package patterns")
+	d := o.Discovery
+	if d == nil {
+		var err error
+		if d, err = Discover(ctx, o); err != nil {
+			return nil, err
+		}
 	}
-	dir := o.Dir
-	if dir == "" {
-		dir = "."
+	if d.Empty() {
+		return nil, ErrNothingToConvert
 	}
-	dir, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, err
+	m := d.mod
+	if o.Setup != "" {
+		if i := strings.LastIndex(o.Setup, "."); i <= 0 || i == len(o.Setup)-1 || strings.HasSuffix(o.Setup[:i], "/") {
+			return nil, fmt.Errorf("--setup %s: want IMPORTPATH.Func (sigs.k8s.io/cluster-api/hack/convsetup.Setup)", o.Setup)
+		}
+		if err := importable(programModule(m.mod.Module.Path), typePkg(o.Setup)); err != nil {
+			return nil, fmt.Errorf("--setup %s: %v", o.Setup, err)
+		}
 	}
-	m, err := findModule(ctx, dir)
-	if err != nil {
-		return nil, err
+	p := &Program{Module: d.Module, ModuleDir: d.ModuleDir, Packages: d.APIPackages, RootKinds: d.RootKinds,
+		Registrations: d.Registrations, Setup: o.Setup}
+	if o.Setup == "" {
+		p.MissingSetup = d.SetupCalls
 	}
-	l, err := load(ctx, dir, m, o.Patterns)
+	imports := slices.Clone(d.APIPackages)
+	for _, r := range d.Registrations {
+		for _, ip := range r.Imports {
+			imports = append(imports, ip)
+		}
+	}
+	if o.Setup != "" {
+		imports = append(imports, typePkg(o.Setup))
+	}
+	l, err := load(ctx, m.dir, m, dedupe(imports))
 	if err != nil {
 		return nil, err
 	}
@@ -109,14 +149,18 @@ func Build(ctx context.Context, o Options) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Program{Module: m.mod.Module.Path, ModuleDir: m.dir}
-	for _, a := range l.apis {
-		p.Packages = append(p.Packages, a.path)
-		for _, k := range a.kinds {
-			p.RootKinds = append(p.RootKinds, a.path+"."+k)
-		}
+	if len(d.Registrations) > 0 && !registry {
+		return nil, fmt.Errorf("the controller-runtime of %s has no conversion.Registry: its Converters cannot be served", m.mod.Module.Path)
 	}
-	src, err := mainSource(p.Packages, registry)
+	var where []string
+	for _, r := range d.Registrations {
+		pos := r.Pos
+		if rel, err := filepath.Rel(m.dir, pos.Filename); err == nil && !strings.HasPrefix(rel, "..") {
+			pos.Filename = filepath.ToSlash(rel)
+		}
+		where = append(where, pos.String())
+	}
+	src, err := mainSource(genInput{APIs: d.APIPackages, Registrations: d.Registrations, Where: where, Setup: o.Setup, WithRegistry: registry})
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +192,7 @@ func Build(ctx context.Context, o Options) (*Program, error) {
 		p.Path = filepath.Join(p.temp, name)
 		cacheDir = p.temp
 	}
-	if err := build(ctx, o.Log, m, src, mod, cacheDir, p.Path); err != nil {
+	if err := build(ctx, o.Log, m, l.packages, src, mod, cacheDir, p.Path); err != nil {
 		p.Close()
 		return nil, err
 	}
@@ -174,7 +218,7 @@ func cacheDir(dir string) (string, error) {
 }
 
 // keyVersion changes when what the key covers changes.
-const keyVersion = "convprog key 1\n"
+const keyVersion = "convprog key 2\n"
 
 // key is the content digest of what the binary is built from: the user's
 // go.mod and go.sum, the files of the user's packages the program depends
@@ -215,9 +259,10 @@ func key(ctx context.Context, m *module, l *loaded, src, mod []byte) (string, er
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// build writes the temporary module and runs go build in it, to a
-// temporary name in dir renamed to out when the build succeeds.
-func build(ctx context.Context, log io.Writer, m *module, src, mod []byte, dir, out string) error {
+// build writes the temporary module and runs go build -v in it, to a
+// temporary name in dir renamed to out when the build succeeds. npkg is
+// how many packages the program depends on, for the progress.
+func build(ctx context.Context, log io.Writer, m *module, npkg int, src, mod []byte, dir, out string) error {
 	tmp, err := os.MkdirTemp("", "convprog-src-")
 	if err != nil {
 		return err
@@ -241,26 +286,94 @@ func build(ctx context.Context, log io.Writer, m *module, src, mod []byte, dir, 
 	staged := filepath.Join(dir, "."+filepath.Base(out)+"-"+hex.EncodeToString(suffix[:]))
 	defer os.Remove(staged)
 	if log != nil {
-		fmt.Fprintf(log, "convprog: go build of the conversion program for %s (the first build compiles its dependencies; later ones are cached)\n", m.mod.Module.Path)
+		fmt.Fprintf(log, "convprog: building the conversion program for %s: %d packages, it links the module's dependencies (the first build is long; cached afterwards)\n", m.mod.Module.Path, npkg)
 	}
 	start := time.Now()
 	// -mod=mod on the command line overrides GOFLAGS' (-mod=vendor: the
 	// user's vendor directory is not the program's); the rest of GOFLAGS
-	// (-tags...) applies, as to the user's own builds
-	cmd := exec.CommandContext(ctx, "go", "build", "-mod=mod", "-o", staged, ".")
+	// (-tags...) applies, as to the user's own builds. -v names each
+	// package as it is compiled: the progress.
+	cmd := exec.CommandContext(ctx, "go", "build", "-v", "-mod=mod", "-o", staged, ".")
 	cmd.Dir = tmp
 	cmd.Env = append(os.Environ(), "GOWORK=off")
-	output, err := cmd.CombinedOutput()
+	pr := &progress{log: log, total: npkg, tty: isTerminal(log)}
+	cmd.Stdout, cmd.Stderr = pr, pr
+	err = cmd.Run()
+	pr.done()
 	if err != nil {
 		if errors.Is(err, exec.ErrNotFound) {
 			return fmt.Errorf("the go command is needed to build the conversion program: %w", err)
 		}
-		return &BuildError{Module: m.mod.Module.Path, Output: userPositions(string(output), tmp), Err: err}
+		return &BuildError{Module: m.mod.Module.Path, Output: userPositions(pr.output.String(), tmp), Err: err}
 	}
 	if log != nil {
-		fmt.Fprintf(log, "convprog: built in %s\n", time.Since(start).Round(time.Millisecond))
+		fmt.Fprintf(log, "convprog: built in %s (%d packages compiled)\n", time.Since(start).Round(time.Millisecond), pr.compiled)
 	}
 	return os.Rename(staged, out)
+}
+
+// progress reads go build -v's output: a line that is an import path is a
+// package compiled, counted; the rest is kept for a BuildError.
+type progress struct {
+	log      io.Writer
+	total    int
+	tty      bool
+	mu       sync.Mutex
+	partial  []byte
+	output   bytes.Buffer
+	compiled int
+	shown    bool
+}
+
+// importPathLine is a line of go build -v: an import path alone.
+var importPathLine = regexp.MustCompile(`^[A-Za-z0-9_.~+\-/]+$`)
+
+func (p *progress) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.partial = append(p.partial, b...)
+	for {
+		i := bytes.IndexByte(p.partial, '\n')
+		if i < 0 {
+			break
+		}
+		line := string(p.partial[:i])
+		p.partial = p.partial[i+1:]
+		if !importPathLine.MatchString(line) || strings.HasSuffix(line, ".go") {
+			p.output.WriteString(line + "\n")
+			continue
+		}
+		p.compiled++
+		switch {
+		case p.log == nil:
+		case p.tty:
+			fmt.Fprintf(p.log, "\rconvprog: compiled %d of about %d packages", p.compiled, p.total)
+			p.shown = true
+		case p.compiled%100 == 0:
+			fmt.Fprintf(p.log, "convprog: compiled %d of about %d packages\n", p.compiled, p.total)
+		}
+	}
+	return len(b), nil
+}
+
+// done ends the counter's line and keeps what is left.
+func (p *progress) done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.output.Write(p.partial)
+	if p.shown {
+		fmt.Fprintln(p.log)
+	}
+}
+
+// isTerminal says whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // position is a file:line[:col] at the start of a line or after space.

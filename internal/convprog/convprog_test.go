@@ -134,7 +134,7 @@ func TestKinds(t *testing.T) {
 	if !ok {
 		t.Fatalf("Kinds() = %+v: no Widget", proc.Kinds())
 	}
-	want := Kind{Group: "conv.example.com", Kind: "Widget", Hub: "v1", Spokes: []string{"v1beta1"}, Convertible: true}
+	want := Kind{Group: "conv.example.com", Kind: "Widget", Hub: "v1", Spokes: []string{"v1beta1"}, Versions: []string{"v1", "v1beta1"}, Convertible: true}
 	if !reflect.DeepEqual(k, want) {
 		t.Errorf("Kind = %+v, want %+v", k, want)
 	}
@@ -147,7 +147,7 @@ func TestKinds(t *testing.T) {
 func TestOnlyGivenPackages(t *testing.T) {
 	p := mustBuild(t, Options{Dir: convapi, Patterns: []string{"./api/v1"}, CacheDir: testCache(t)})
 	proc := start(t, p)
-	want := []Kind{{Group: "conv.example.com", Kind: "Widget", Hub: "v1", Convertible: false}}
+	want := []Kind{{Group: "conv.example.com", Kind: "Widget", Hub: "v1", Versions: []string{"v1"}, Convertible: false}}
 	if !reflect.DeepEqual(proc.Kinds(), want) {
 		t.Errorf("Kinds() = %+v, want %+v", proc.Kinds(), want)
 	}

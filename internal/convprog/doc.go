@@ -1,28 +1,64 @@
 // Package convprog builds and runs a small program against a user's Go
 // module that converts objects between the versions of its APIs with the
-// API's own Go code: the conversion.Hub and conversion.Convertible methods
-// of sigs.k8s.io/controller-runtime/pkg/conversion, served by
-// controller-runtime's conversion webhook handler
-// (sigs.k8s.io/controller-runtime/pkg/webhook/conversion,
+// API's own Go code, served by controller-runtime's conversion webhook
+// handler (sigs.k8s.io/controller-runtime/pkg/webhook/conversion,
 // NewWebhookHandler), exactly as a kubebuilder project's webhook server
 // serves the apiserver's ConversionReviews for a CRD with
-// spec.conversion.strategy: Webhook.
+// spec.conversion.strategy: Webhook. The code is either the
+// conversion.Hub and conversion.Convertible methods of the API's root
+// types, or controller-runtime Converters registered for a kind (since
+// controller-runtime's "Allow implementation of conversion outside of API
+// packages"; cluster-api converts this way since v1.14).
+//
+// # Discovery
+//
+// Discover finds the conversions of package patterns (./... at a module's
+// root finds them all) by structure, building nothing. go list -find
+// lists the packages; a syntactic pass picks those that may matter:
+// packages that declare AddToScheme and methods Hub, ConvertTo or
+// ConvertFrom (Hub/Convertible: they, and the API packages of the same
+// directory, are registered), and packages that call WithConverter or
+// RegisterConverter. Only the latter are type-checked (their
+// dependencies from export data): a WithConverter whose receiver is
+// controller-runtime's *builder.WebhookBuilder[T] registers its argument
+// for T's GroupKind (for a non-generic builder, the type of .For(...) in
+// the same chain); a RegisterConverter of controller-runtime's
+// conversion.Registry registers its second argument for its first. Each
+// converter expression is reproduced in the generated program with its
+// identifiers qualified by their packages; a local or unexported one is a
+// *DiscoveryError at its file:line:col. A NewHubSpokeConverter call, in
+// the expression or as the initializer of the package-level var it names,
+// gives the hub and the spokes. The API packages registered are those of
+// the converted kinds' Go types, wherever they are in the build list (a
+// nested API module replaced by a directory). Nothing converting is
+// Discovery.Empty, and Build's ErrNothingToConvert.
+//
+// Discover also finds, syntactically, the calls that a package main of
+// the patterns makes to a function of the conversion code's packages
+// whose body assigns a package-level variable of its package
+// (SetupCalls: cluster-api's SetAPIVersionGetter). The program does not
+// run main: Options.Setup names a function it calls first instead;
+// without it, Program.MissingSetup lists those calls, so that a caller
+// can say that a failed conversion likely needs it.
 //
 // # Building
 //
-// Build loads package patterns (./api/...) of the module that holds
-// Options.Dir with golang.org/x/tools/go/packages, keeps the packages that
-// declare AddToScheme (kubebuilder's groupversion_info.go), and generates a
-// main package that imports only those: it runs only code from the
-// packages it was given. The program lives in a temporary module that
-// requires the user's module at v0.0.0, replaced by its directory, and
-// every requirement, replacement and exclusion of the user's go.mod (local
-// replacements made absolute), with the user's go.sum: it builds with
-// exactly the user's dependency versions. go build -mod=mod runs there
-// with GOWORK=off (packages the program itself imports, such as
-// k8s.io/apiextensions-apiserver's ConversionReview, are added from the
-// module graph if the user's go.mod does not list them); the rest of
-// GOFLAGS applies.
+// Build generates a main package that imports the API packages, the
+// packages the converter expressions refer to and the Setup function's:
+// it runs only code from the user's packages it was led to. The program
+// lives in a temporary module named below the user's module path
+// (<module>/zz_controller_gen_default_convprog), so that it may import the
+// module's internal packages (the go command's internal rule is by import
+// path), that requires the user's module at v0.0.0, replaced by its
+// directory, and every requirement, replacement and exclusion of the
+// user's go.mod (local replacements made absolute), with the user's
+// go.sum: it builds with exactly the user's dependency versions. go build
+// -v -mod=mod runs there with GOWORK=off (packages the program itself
+// imports, such as k8s.io/apiextensions-apiserver's ConversionReview, are
+// added from the module graph if the user's go.mod does not list them);
+// the rest of GOFLAGS applies. Options.Log gets what is built and why the
+// first build is long, and go build -v's progress: a counter on a
+// terminal, a line every 100 packages otherwise.
 //
 // A compile error is a *BuildError whose text names the user's files as
 // go vet does: file:line:col relative to the current directory.
@@ -53,14 +89,21 @@
 //     handler writes (its response);
 //   - {"kind":"Kinds"} is answered with {"kind":"Kinds","kinds":[...]}:
 //     each group/kind the scheme holds from the given packages (lists
-//     aside), its hub version and spoke versions (the types that implement
-//     conversion.Hub and conversion.Convertible), and whether
-//     controller-runtime finds it convertible (IsConvertible);
+//     aside) with all its versions, and how it converts: for a registered
+//     Converter, how and where the user's code registers it (via,
+//     where), its hub when known and the other versions as spokes, and
+//     the error of its constructor if any; otherwise its hub version and
+//     spoke versions (the types that implement conversion.Hub and
+//     conversion.Convertible), and whether controller-runtime finds it
+//     convertible (IsConvertible);
 //   - anything else is answered with {"kind":"Error","message":"..."}.
 //
 // # Use
 //
-//	prog, err := convprog.Build(ctx, convprog.Options{Patterns: []string{"./api/..."}})
+//	d, err := convprog.Discover(ctx, convprog.Options{Patterns: []string{"./..."}})
+//	if err != nil { ... } // a *DiscoveryError names the user's file:line:col
+//	if d.Empty() { ... }  // nothing converts: nothing to build
+//	prog, err := convprog.Build(ctx, convprog.Options{Patterns: []string{"./..."}, Discovery: d})
 //	if err != nil { ... } // a *BuildError names the user's file:line:col
 //	defer prog.Close()
 //	proc, err := prog.Start(ctx)

@@ -5,29 +5,79 @@ import (
 	"fmt"
 	"go/format"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"text/template"
 )
 
-// mainSource is the generated program's main.go for the import paths of
-// the packages to register (each has AddToScheme). withRegistry: the
-// user's controller-runtime has NewWebhookHandler(scheme, registry) (as
-// v0.24 and v0.25 do) rather than NewWebhookHandler(scheme).
-func mainSource(importPaths []string, withRegistry bool) ([]byte, error) {
+// genInput is what the generated program registers.
+type genInput struct {
+	// APIs are the import paths of the packages to register (each has
+	// AddToScheme).
+	APIs []string
+	// Registrations are the converters to register, Where says where the
+	// user's code registers each (module-relative file:line:col).
+	Registrations []Registration
+	Where         []string
+	// Setup is --setup: "importpath.Func", or empty.
+	Setup string
+	// WithRegistry: the user's controller-runtime has
+	// NewWebhookHandler(scheme, registry) (as v0.24 and v0.25 do) rather
+	// than NewWebhookHandler(scheme).
+	WithRegistry bool
+}
+
+// mainSource is the generated program's main.go.
+func mainSource(in genInput) ([]byte, error) {
 	type imp struct{ Name, Path string }
 	var imps []imp
-	for i, p := range importPaths {
+	for i, p := range in.APIs {
 		imps = append(imps, imp{Name: "api" + strconv.Itoa(i), Path: strconv.Quote(p)})
 	}
+	convImports := map[string]string{}
+	type reg struct {
+		Via, Where, Obj, GK, Expr, Hub string
+		Constructor                    bool
+	}
+	var regs []reg
+	obj := func(t string) string {
+		if t == "" {
+			return ""
+		}
+		path := typePkg(t)
+		a := importAlias(path)
+		convImports[a] = path
+		return "&" + a + "." + t[len(path)+1:] + "{}"
+	}
+	for i, r := range in.Registrations {
+		for n, p := range r.Imports {
+			convImports[n] = p
+		}
+		regs = append(regs, reg{Via: r.Via, Where: strconv.Quote(in.Where[i]), Obj: obj(r.Type), GK: r.GroupKindExpr,
+			Expr: r.Source, Hub: obj(r.Hub), Constructor: r.Constructor})
+	}
+	var setup string
+	if in.Setup != "" {
+		path := typePkg(in.Setup)
+		a := importAlias(path)
+		convImports[a] = path
+		setup = a + "." + in.Setup[len(path)+1:]
+	}
+	var conv []imp
+	for n, p := range convImports {
+		conv = append(conv, imp{Name: n, Path: strconv.Quote(p)})
+	}
+	sort.Slice(conv, func(i, j int) bool { return conv[i].Name < conv[j].Name })
 	var buf bytes.Buffer
-	err := mainTemplate.Execute(&buf, map[string]any{"Imports": imps, "WithRegistry": withRegistry})
+	err := mainTemplate.Execute(&buf, map[string]any{"Imports": imps, "ConvImports": conv, "Registrations": regs,
+		"Setup": setup, "SetupName": in.Setup, "WithRegistry": in.WithRegistry})
 	if err != nil {
 		return nil, err
 	}
 	out, err := format.Source(buf.Bytes())
 	if err != nil {
-		return nil, fmt.Errorf("generated program: %w", err)
+		return nil, fmt.Errorf("generated program: %w\n%s", err, buf.Bytes())
 	}
 	return out, nil
 }
@@ -48,6 +98,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -65,7 +116,65 @@ import (
 	webhookconversion "sigs.k8s.io/controller-runtime/pkg/webhook/conversion"
 {{range .Imports}}
 	{{.Name}} {{.Path}}{{end}}
+{{range .ConvImports}}
+	{{.Name}} {{.Path}}{{end}}
 )
+
+var _ = context.Background
+
+// registration is a controller-runtime Converter the user's code
+// registers, reproduced.
+type registration struct {
+	via, where  string
+	obj         runtime.Object // the Go type of the GroupKind (WithConverter)
+	gk          func() schema.GroupKind // RegisterConverter's
+	constructor func() (func(*runtime.Scheme) (webhookconversion.Converter, error), error)
+	hub         runtime.Object // NewHubSpokeConverter's hub, if known
+}
+
+var registrations = []registration{ {{- range .Registrations}}
+	{
+		via: {{printf "%q" .Via}}, where: {{.Where}},
+		{{- if .Obj}}
+		obj: {{.Obj}},{{end}}
+		{{- if .GK}}
+		gk: func() schema.GroupKind { return {{.GK}} },{{end}}
+		{{- if .Constructor}}
+		constructor: func() (func(*runtime.Scheme) (webhookconversion.Converter, error), error) { return {{.Expr}}, nil },
+		{{- else}}
+		constructor: func() (func(*runtime.Scheme) (webhookconversion.Converter, error), error) {
+			var c webhookconversion.Converter = {{.Expr}}
+			return func(*runtime.Scheme) (webhookconversion.Converter, error) { return c, nil }, nil
+		},{{end}}
+		{{- if .Hub}}
+		hub: {{.Hub}},{{end}}
+	},{{end}}
+}
+
+// setup is --setup, called once before the converters are made.
+func setup() error {
+{{- if .Setup}}
+	switch f := any({{.Setup}}).(type) {
+	case func():
+		f()
+		return nil
+	case func() error:
+		return f()
+	case func(context.Context) error:
+		return f(context.Background())
+	default:
+		return fmt.Errorf("--setup {{.SetupName}}: a %T; want func(), func() error or func(context.Context) error", f)
+	}
+{{- else}}
+	return nil
+{{- end}}
+}
+
+// converterInfo is how a group/kind converts through a registered
+// Converter.
+type converterInfo struct {
+	via, where, hub, problem string
+}
 
 // packages are the import paths whose types the program serves.
 var packages = map[string]bool{ {{- range .Imports}}
@@ -83,8 +192,11 @@ type kindInfo struct {
 	Hub         string   ` + "`json:\"hub,omitempty\"`" + `
 	Spokes      []string ` + "`json:\"spokes,omitempty\"`" + `
 	Others      []string ` + "`json:\"others,omitempty\"`" + `
+	Versions    []string ` + "`json:\"versions,omitempty\"`" + `
 	Convertible bool     ` + "`json:\"convertible\"`" + `
 	Problem     string   ` + "`json:\"problem,omitempty\"`" + `
+	Via         string   ` + "`json:\"via,omitempty\"`" + `
+	Where       string   ` + "`json:\"where,omitempty\"`" + `
 }
 
 func main() {
@@ -100,8 +212,49 @@ func main() {
 			os.Exit(1)
 		}
 	}
-	handler := webhookconversion.NewWebhookHandler(scheme{{if .WithRegistry}}, webhookconversion.NewRegistry(){{end}})
-	kinds, err := json.Marshal(map[string]any{"kind": "Kinds", "kinds": kindsOf(scheme)})
+	if err := setup(); err != nil {
+		fmt.Fprintln(os.Stderr, "--setup:", err)
+		os.Exit(1)
+	}
+	converters := map[schema.GroupKind]*converterInfo{}
+{{- if .WithRegistry}}
+	registry := webhookconversion.NewRegistry()
+	for _, r := range registrations {
+		var gk schema.GroupKind
+		if r.obj != nil {
+			gvks, _, err := scheme.ObjectKinds(r.obj)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "warning: %s at %s: %v\n", r.via, r.where, err)
+				continue
+			}
+			gk = gvks[0].GroupKind()
+		} else {
+			gk = r.gk()
+		}
+		info := &converterInfo{via: r.via, where: r.where}
+		converters[gk] = info
+		if r.hub != nil {
+			if gvks, _, err := scheme.ObjectKinds(r.hub); err == nil {
+				info.hub = gvks[0].Version
+			}
+		}
+		constructor, err := r.constructor()
+		var c webhookconversion.Converter
+		if err == nil {
+			c, err = constructor(scheme)
+		}
+		if err == nil {
+			err = registry.RegisterConverter(gk, c)
+		}
+		if err != nil {
+			info.problem = err.Error()
+		}
+	}
+	handler := webhookconversion.NewWebhookHandler(scheme, registry)
+{{- else}}
+	handler := webhookconversion.NewWebhookHandler(scheme)
+{{- end}}
+	kinds, err := json.Marshal(map[string]any{"kind": "Kinds", "kinds": kindsOf(scheme, converters)})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -167,7 +320,7 @@ func errorLine(message string) []byte {
 
 // kindsOf lists the group/kinds of the served packages (lists aside) with
 // their hub, spoke and other versions.
-func kindsOf(scheme *runtime.Scheme) []kindInfo {
+func kindsOf(scheme *runtime.Scheme, converters map[schema.GroupKind]*converterInfo) []kindInfo {
 	byGK := map[schema.GroupKind]*kindInfo{}
 	var sample = map[schema.GroupKind]runtime.Object{}
 	for gvk, t := range scheme.AllKnownTypes() {
@@ -184,6 +337,7 @@ func kindsOf(scheme *runtime.Scheme) []kindInfo {
 			byGK[gvk.GroupKind()] = k
 			sample[gvk.GroupKind()] = obj
 		}
+		k.Versions = append(k.Versions, gvk.Version)
 		_, hub := obj.(conversion.Hub)
 		_, spoke := obj.(conversion.Convertible)
 		switch {
@@ -199,6 +353,21 @@ func kindsOf(scheme *runtime.Scheme) []kindInfo {
 	}
 	var out []kindInfo
 	for gk, k := range byGK {
+		sort.Strings(k.Versions)
+		if c := converters[gk]; c != nil {
+			// a registered Converter converts between all the versions
+			// the scheme holds; the hub is its hub when known
+			k.Via, k.Where, k.Hub, k.Problem = c.via, c.where, c.hub, c.problem
+			k.Spokes, k.Others = nil, nil
+			for _, v := range k.Versions {
+				if v != c.hub {
+					k.Spokes = append(k.Spokes, v)
+				}
+			}
+			k.Convertible = c.problem == ""
+			out = append(out, *k)
+			continue
+		}
 		ok, err := webhookconversion.IsConvertible(scheme, sample[gk])
 		k.Convertible = ok
 		if err != nil && k.Problem == "" {
@@ -226,7 +395,7 @@ func kindsOf(scheme *runtime.Scheme) []kindInfo {
 func goMod(m *modFile, dir string) []byte {
 	var b strings.Builder
 	b.WriteString("// Code generated by controller-gen-default (internal/convprog). DO NOT EDIT.\n\n")
-	b.WriteString("module " + programModule + "\n\n")
+	b.WriteString("module " + quoteModPath(programModule(m.Module.Path)) + "\n\n")
 	if m.Go != "" {
 		b.WriteString("go " + m.Go + "\n\n")
 	}
@@ -259,8 +428,11 @@ func goMod(m *modFile, dir string) []byte {
 	return []byte(b.String())
 }
 
-// programModule is the temporary module's path.
-const programModule = "controller-gen-default.local/convprog"
+// programModule is the temporary module's path: below the user's module
+// path, so that the program may import the user's internal packages (the
+// go command's internal rule is by import path, as
+// golang.org/x/tools/gopls imports golang.org/x/tools/internal/...).
+func programModule(user string) string { return user + "/" + programModuleBase }
 
 // quoteModPath quotes a module path as go.mod needs it (rarely).
 func quoteModPath(p string) string {

@@ -60,20 +60,14 @@ func findModule(ctx context.Context, dir string) (*module, error) {
 	return &module{dir: filepath.Dir(gomod), gomod: gomod, mod: m}, nil
 }
 
-// apiPackage is a package of the patterns that declares AddToScheme.
-type apiPackage struct {
-	path string
-	// kinds are its types marked +kubebuilder:object:root=true.
-	kinds []string
-}
-
-// loaded is what Build needs of the user's packages.
+// loaded is what Build needs of the packages the program imports.
 type loaded struct {
-	apis []apiPackage
 	// files are the files of the packages the program depends on that
 	// belong to the user's module or a local replacement, absolute and
 	// sorted.
 	files []string
+	// packages is how many packages the program depends on.
+	packages int
 	// controllerRuntime is the directory of the module
 	// sigs.k8s.io/controller-runtime the packages use.
 	controllerRuntime string
@@ -81,18 +75,19 @@ type loaded struct {
 
 const controllerRuntimeModule = "sigs.k8s.io/controller-runtime"
 
-// load loads patterns in dir (of module m), with the packages they depend
-// on, and finds the AddToScheme of each.
-func load(ctx context.Context, dir string, m *module, patterns []string) (*loaded, error) {
+// load lists the import paths (from dir, of module m) with the packages
+// they depend on (go list -deps: no type-checking).
+func load(ctx context.Context, dir string, m *module, importPaths []string) (*loaded, error) {
 	cfg := &packages.Config{
 		Context: ctx,
 		Dir:     dir,
+		Env:     append(os.Environ(), "GOWORK=off"),
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedEmbedFiles | packages.NeedImports |
 			packages.NeedDeps | packages.NeedModule,
 	}
-	roots, err := packages.Load(cfg, patterns...)
+	roots, err := packages.Load(cfg, importPaths...)
 	if err != nil {
-		return nil, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
+		return nil, fmt.Errorf("loading %s: %w", strings.Join(importPaths, " "), err)
 	}
 	var errs []string
 	packages.Visit(roots, nil, func(p *packages.Package) {
@@ -101,30 +96,12 @@ func load(ctx context.Context, dir string, m *module, patterns []string) (*loade
 		}
 	})
 	if len(errs) > 0 {
-		return nil, fmt.Errorf("loading %s:\n%s", strings.Join(patterns, " "), strings.Join(errs, "\n"))
-	}
-	if len(roots) == 0 {
-		return nil, fmt.Errorf("no package matches %s in %s", strings.Join(patterns, " "), dir)
+		return nil, fmt.Errorf("loading %s:\n%s", strings.Join(importPaths, " "), strings.Join(errs, "\n"))
 	}
 	l := &loaded{}
-	for _, p := range roots {
-		if p.Module == nil || p.Module.Path != m.mod.Module.Path {
-			return nil, fmt.Errorf("package %s is not in module %s (%s): give the API packages of the module", p.PkgPath, m.mod.Module.Path, m.gomod)
-		}
-		api, ok, err := scanPackage(p)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			l.apis = append(l.apis, api)
-		}
-	}
-	if len(l.apis) == 0 {
-		return nil, fmt.Errorf("no package of %s declares AddToScheme (kubebuilder's groupversion_info.go): give the packages of the API's versions", strings.Join(patterns, " "))
-	}
-	slices.SortFunc(l.apis, func(a, b apiPackage) int { return strings.Compare(a.path, b.path) })
 	files := map[string]bool{}
 	packages.Visit(roots, nil, func(p *packages.Package) {
+		l.packages++
 		if p.Module == nil {
 			return
 		}
@@ -146,50 +123,9 @@ func load(ctx context.Context, dir string, m *module, patterns []string) (*loade
 	}
 	slices.Sort(l.files)
 	if l.controllerRuntime == "" {
-		return nil, fmt.Errorf("the packages of %s do not use %s: no type of theirs can implement its conversion.Hub or conversion.Convertible", strings.Join(patterns, " "), controllerRuntimeModule)
+		return nil, fmt.Errorf("the packages %s do not use %s: no type of theirs can implement its conversion.Hub or conversion.Convertible, and no converter of its is registered", strings.Join(importPaths, " "), controllerRuntimeModule)
 	}
 	return l, nil
-}
-
-// scanPackage parses p's files for a package-level AddToScheme and the
-// types marked +kubebuilder:object:root=true.
-func scanPackage(p *packages.Package) (apiPackage, bool, error) {
-	api := apiPackage{path: p.PkgPath}
-	found := false
-	fset := token.NewFileSet()
-	for _, name := range p.GoFiles {
-		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
-		if err != nil {
-			return api, false, err
-		}
-		for _, d := range f.Decls {
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				if d.Recv == nil && d.Name.Name == "AddToScheme" {
-					found = true
-				}
-			case *ast.GenDecl:
-				for _, s := range d.Specs {
-					switch s := s.(type) {
-					case *ast.ValueSpec:
-						if d.Tok == token.VAR && slices.ContainsFunc(s.Names, func(n *ast.Ident) bool { return n.Name == "AddToScheme" }) {
-							found = true
-						}
-					case *ast.TypeSpec:
-						doc := s.Doc
-						if doc == nil && len(d.Specs) == 1 {
-							doc = d.Doc
-						}
-						if isRoot(doc) {
-							api.kinds = append(api.kinds, s.Name.Name)
-						}
-					}
-				}
-			}
-		}
-	}
-	slices.Sort(api.kinds)
-	return api, found, nil
 }
 
 // isRoot says whether a doc comment has +kubebuilder:object:root=true.

@@ -41,8 +41,20 @@ type Kind struct {
 	// a spoke. The webhook converts only such kinds.
 	Convertible bool `json:"convertible"`
 	// Problem is why not, when IsConvertible says (two hubs, a version
-	// that is neither).
+	// that is neither), or the error of a registered Converter's
+	// constructor.
 	Problem string `json:"problem,omitempty"`
+	// Versions are all the versions the scheme holds of the kind, sorted.
+	Versions []string `json:"versions,omitempty"`
+	// Via is how a registered controller-runtime Converter converts the
+	// kind ("WithConverter", "RegisterConverter"), and Where where the
+	// user's code registers it (file:line:col relative to the module's
+	// root); both empty for Hub/Convertible methods. A Converter converts
+	// between all Versions; Hub is its hub when the program can tell (a
+	// conversion.NewHubSpokeConverter's hub object), else empty (the CRD's
+	// storage version plays the hub) and Spokes are all Versions.
+	Via   string `json:"via,omitempty"`
+	Where string `json:"where,omitempty"`
 }
 
 // GroupKind is the kind's group and kind.

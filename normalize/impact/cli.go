@@ -26,7 +26,7 @@ const (
 	ExitUnusable = 2 // bad usage, an invalid CRD, unparsable input, or an object with no CRD
 )
 
-const usage = `usage: controller-gen-default impact --old OLD --new NEW [-o text|json] [--skip-other-groups] [-n NAMESPACE] [--convert PACKAGES] [FILE|-]...
+const usage = `usage: controller-gen-default impact --old OLD --new NEW [-o text|json] [--skip-other-groups] [-n NAMESPACE] [--convert PACKAGES [--setup IMPORTPATH.Func]] [FILE|-]...
 
 Shows what objects stored under the CRDs OLD become when the CRDs are
 replaced by NEW, as the apiserver handles them: each object as stored under
@@ -37,9 +37,12 @@ ratcheting keeps (an update that changes one of them is sent), and what
 NEW changes in versions. Conversion webhooks are not called: versions are
 converted as with the None strategy, unless --convert gives the API's Go
 packages (patterns such as ./api/..., of the module in the current
-directory): a program built from them converts the CRDs of the kinds it
-serves with the API's own ConvertTo/ConvertFrom, as its conversion webhook
-does, and each object is also shown as read at NEW's storage version.
+directory; ./... at its root finds every conversion): a program built from
+them converts the CRDs of the kinds it serves with the API's own
+ConvertTo/ConvertFrom or registered controller-runtime Converters, as its
+conversion webhook does, and each object is also shown as read at NEW's
+storage version. --setup names a function the program calls first, to set
+the state that main sets and the conversions read.
 
 OLD and NEW are CRD files or directories (repeatable), each with at least one
 CRD. FILEs hold objects, read as kubectl create -f reads them: manifests, or
@@ -68,6 +71,8 @@ type options struct {
 	files             []string
 	// convert are the package patterns of --convert.
 	convert stringList
+	// setup is --setup (convprog.Options.Setup).
+	setup string
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, int) {
@@ -81,7 +86,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, int) {
 	fs.BoolVar(&o.skipOtherGroups, "skip-other-groups", false, "skip objects whose API group no CRD of OLD or NEW has (Services, Deployments...) instead of exiting 2")
 	fs.StringVar(&o.namespace, "namespace", metav1.NamespaceDefault, "the namespace of namespaced objects that have none, as kubectl's -n; with it, an object in another namespace is refused as kubectl refuses it")
 	fs.StringVar(&o.namespace, "n", metav1.NamespaceDefault, "shorthand for --namespace")
-	fs.Var(&o.convert, "convert", "Go package patterns of the API (./api/...; repeatable or comma-separated): convert versions with its conversion.Hub/Convertible code, as its conversion webhook does")
+	fs.Var(&o.convert, "convert", "Go package patterns of the API (./... or ./api/...; repeatable or comma-separated): convert versions with its conversion code (conversion.Hub/Convertible methods, Converters registered with WithConverter or RegisterConverter), as its conversion webhook does")
+	fs.StringVar(&o.setup, "setup", "", "with --convert: IMPORTPATH.Func, an exported func(), func() error or func(context.Context) error the conversion program calls once before serving, to set the state main sets (docs/impact.md)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, ExitOK
@@ -101,6 +107,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, int) {
 		problem = fmt.Sprintf("-o %q: must be text or json", o.output)
 	case o.namespace == "":
 		problem = "--namespace must not be empty"
+	case o.setup != "" && len(o.convert) == 0:
+		problem = "--setup needs --convert"
 	}
 	if problem != "" {
 		fmt.Fprintf(stderr, "impact: %s\n", problem)
@@ -146,13 +154,15 @@ func RunCLI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	a.Namespace, a.ExplicitNamespace = o.namespace, o.explicitNamespace
 	out := newPrinter(o.output, stdout, stderr)
 	if len(o.convert) > 0 {
-		conv, converted, err := startConversion(ctx, a, o.convert, stderr)
+		conv, converted, err := startConversion(ctx, a, o.convert, o.setup, stderr)
 		if err != nil {
 			fmt.Fprintf(stderr, "impact: --convert %s: %v\n", strings.Join(o.convert, ","), err)
 			return ExitUnusable
 		}
-		defer conv.Close()
-		out.converted = converted
+		if conv != nil {
+			defer conv.Close()
+			out.converted = converted
+		}
 	}
 	if len(o.files) == 0 {
 		return out.crdReport(a.Findings(), a.DefaultChanges(oldCRDs, newCRDs))
@@ -240,8 +250,12 @@ func streamReport(ctx context.Context, a *Analyzer, files []string, stdin io.Rea
 // built in the current directory's module (or taken from the cache) and
 // started, used for the CRDs of the kinds it converts. It returns them,
 // and warns when there is none.
-func startConversion(ctx context.Context, a *Analyzer, patterns []string, stderr io.Writer) (*Conversion, []string, error) {
-	conv, err := StartConversion(ctx, convprog.Options{Patterns: patterns, Log: stderr})
+func startConversion(ctx context.Context, a *Analyzer, patterns []string, setup string, stderr io.Writer) (*Conversion, []string, error) {
+	conv, err := StartConversion(ctx, convprog.Options{Patterns: patterns, Setup: setup, Log: stderr})
+	if errors.Is(err, convprog.ErrNothingToConvert) {
+		fmt.Fprintf(stderr, "impact: note: --convert %s: %v; versions are converted as with the None strategy\n", strings.Join(patterns, ","), err)
+		return nil, nil, nil
+	}
 	if err != nil {
 		return nil, nil, err
 	}

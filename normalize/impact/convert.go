@@ -8,6 +8,8 @@ import (
 	"io"
 	"log"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -39,8 +41,13 @@ type Conversion struct {
 	// Packages are the packages the program registers.
 	Packages []string
 	// Kinds are the group/kinds it converts (controller-runtime's
-	// IsConvertible), and Others those it holds but does not convert.
+	// IsConvertible, or a registered Converter), and Others those it
+	// holds but does not convert.
 	Kinds, Others []convprog.Kind
+	// MissingSetup are the calls of main that set state the conversions
+	// read, when --setup is not given (convprog.Program.MissingSetup): a
+	// conversion that fails says so.
+	MissingSetup []convprog.SetupCall
 
 	prog    *convprog.Program
 	proc    *convprog.Process
@@ -53,8 +60,27 @@ type Conversion struct {
 }
 
 // StartConversion builds (or takes from the cache) and starts the
-// conversion program of o.Patterns.
+// conversion program of what convprog.Discover finds in o.Patterns
+// (convprog.ErrNothingToConvert: nothing converts). Without o.Setup, the
+// calls of main that set state the conversions read are noted on o.Log.
 func StartConversion(ctx context.Context, o convprog.Options) (*Conversion, error) {
+	if o.Discovery == nil {
+		d, err := convprog.Discover(ctx, o)
+		if err != nil {
+			return nil, err
+		}
+		o.Discovery = d
+	}
+	if o.Setup == "" && o.Log != nil && !o.Discovery.Empty() {
+		cwd, _ := os.Getwd()
+		for _, c := range o.Discovery.SetupCalls {
+			pos := c.Pos
+			if rel, err := filepath.Rel(cwd, pos.Filename); err == nil && !strings.HasPrefix(rel, "..") {
+				pos.Filename = filepath.ToSlash(rel)
+			}
+			fmt.Fprintf(o.Log, "%s: note: %s\n", pos, setupNote(c))
+		}
+	}
 	prog, err := convprog.Build(ctx, o)
 	if err != nil {
 		return nil, err
@@ -64,7 +90,7 @@ func StartConversion(ctx context.Context, o convprog.Options) (*Conversion, erro
 		prog.Close()
 		return nil, err
 	}
-	c := &Conversion{Packages: prog.Packages, prog: prog, proc: proc}
+	c := &Conversion{Packages: prog.Packages, MissingSetup: prog.MissingSetup, prog: prog, proc: proc}
 	for _, k := range proc.Kinds() {
 		if k.Convertible {
 			c.Kinds = append(c.Kinds, k)
@@ -91,6 +117,7 @@ func (c *Conversion) Close() error {
 	c.mu.Lock()
 	for _, d := range c.defs {
 		programConverters.Delete(d)
+		setupHints.Delete(d)
 	}
 	c.defs = nil
 	c.mu.Unlock()
@@ -157,6 +184,9 @@ func (a *Analyzer) UseConversion(c *Conversion) ([]string, error) {
 				return nil, fmt.Errorf("CRD %s: %w", name, err)
 			}
 			programConverters.Store(d, conv)
+			if len(c.MissingSetup) > 0 {
+				setupHints.Store(d, setupNote(c.MissingSetup[0]))
+			}
 			c.defs = append(c.defs, d)
 			if !slices.Contains(names, name) {
 				names = append(names, name)
@@ -187,7 +217,11 @@ func (d *definition) convert(u *unstructured.Unstructured, version string) (*uns
 	}
 	out, err := conv.ConvertToVersion(u, schema.GroupVersion{Group: d.crd.Spec.Group, Version: version})
 	if err != nil {
-		return nil, &ConversionError{CRD: d.crd.Name, From: u.GetAPIVersion(), To: d.apiVersion(version), Err: err}
+		ce := &ConversionError{CRD: d.crd.Name, From: u.GetAPIVersion(), To: d.apiVersion(version), Err: err}
+		if h, ok := setupHints.Load(d); ok {
+			ce.Setup = h.(string)
+		}
+		return nil, ce
 	}
 	cu, ok := out.(*unstructured.Unstructured)
 	if !ok {
@@ -237,10 +271,25 @@ type ConversionError struct {
 	CRD, From, To string
 	Request       string
 	Err           error
+	// Setup says, when main sets state the conversions read and --setup
+	// is not given, that the failure may be that state's absence.
+	Setup string
 }
 
 func (e *ConversionError) Error() string {
+	if e.Setup != "" {
+		return fmt.Sprintf("CRD %s: converting %s to %s: %v (likely for want of setup: %s)", e.CRD, e.From, e.To, e.Err, e.Setup)
+	}
 	return fmt.Sprintf("CRD %s: converting %s to %s: %v", e.CRD, e.From, e.To, e.Err)
+}
+
+// setupHints holds, for each definition converted by a program that
+// misses main's setup calls, the note ConversionError.Setup gets.
+var setupHints sync.Map // *definition -> string
+
+// setupNote is what a SetupCall means for a run without --setup.
+func setupNote(c convprog.SetupCall) string {
+	return fmt.Sprintf("main calls %s, which sets state the conversions read (%s); the conversion program does not run main: name a function that makes this call with --setup (docs/conversion.md#setup)", c.Name, c.Var)
 }
 
 func (e *ConversionError) Unwrap() error { return e.Err }

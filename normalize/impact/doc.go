@@ -44,8 +44,11 @@
 //
 // Conversion between versions: as with the None strategy (only apiVersion
 // changes), and a CRD that uses a webhook is reported as such; or, with
-// --convert PACKAGES (convert.go), through the API's own Hub/Convertible
-// code, built by package internal/convprog and called where the apiserver
+// --convert PACKAGES (convert.go), through the API's own conversion code
+// (Hub/Convertible methods, or Converters registered with WithConverter or
+// RegisterConverter, found by convprog.Discover; --setup names a function
+// the program calls first), built by package internal/convprog and called
+// where the apiserver
 // calls the webhook: a request is defaulted in its version and then
 // converted to the storage version; a stored object is defaulted in its
 // stored version, converted, and pruned (schemaCoercingConverter). Under

@@ -1,0 +1,118 @@
+package conversion
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// copyConvreg copies testdata/convreg (reg.example.com Gadget, converted by
+// a Converter registered with WithConverter; cmd/main.go calls
+// conversion.SetUnit, which the hub → v1beta1 conversion needs) to a
+// temporary directory and makes it the working directory.
+func copyConvreg(t *testing.T) string {
+	t.Helper()
+	src, err := filepath.Abs(filepath.Join("..", "testdata", "convreg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := t.TempDir()
+	err = filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		r, _ := filepath.Rel(src, path)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, r), 0o755)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, r), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dst)
+	return dst
+}
+
+// TestConvregSetup: conversion ./... at the module's root finds the
+// Converter registered with WithConverter; with --setup it finds the
+// color that v1beta1 loses; without it, the hub → v1beta1 conversions fail
+// for want of main's conversion.SetUnit, reported as
+// conversion-needs-setup at main's call.
+func TestConvregSetup(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the conversion program of testdata/convreg")
+	}
+	copyConvreg(t)
+	color := fieldPos(t, "api/v1/gadget_types.go", "Color string")
+	setUnit := fieldPos(t, "cmd/main.go", "conversion.SetUnit")
+
+	code, stdout, stderr := run(t, "--rounds", "20", "--setup", "example.com/convreg/convsetup.Setup", "./...")
+	if code != ExitFindings {
+		t.Fatalf("--setup: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, ExitFindings, stdout, stderr)
+	}
+	if !strings.Contains(stdout, color+": error: GadgetSpec.Color (spec.color): lost in a round trip v1 → v1beta1 → v1") {
+		t.Errorf("--setup: no loss of color at %s:\n%s", color, stdout)
+	}
+	for _, bad := range []string{RuleNeedsSetup, RuleFailed} {
+		if strings.Contains(stdout, bad) {
+			t.Errorf("--setup: a %s finding:\n%s", bad, stdout)
+		}
+	}
+	if strings.Contains(stderr, "main calls") {
+		t.Errorf("--setup: the setup note is shown:\n%s", stderr)
+	}
+	if !strings.Contains(stderr, "convprog: building the conversion program for example.com/convreg:") && !strings.Contains(stderr, "note:") {
+		t.Logf("stderr:\n%s", stderr)
+	}
+
+	code, stdout, stderr = run(t, "--rounds", "20", "./...")
+	if code != ExitFindings {
+		t.Fatalf("without --setup: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, ExitFindings, stdout, stderr)
+	}
+	note := setUnit + ": note: main calls conversion.SetUnit, which sets state the conversions read (unit); the conversion program does not run main: name a function that makes this call with --setup (docs/conversion.md#setup)"
+	if !strings.Contains(stderr, note) {
+		t.Errorf("without --setup: stderr lacks\n%s\n:\n%s", note, stderr)
+	}
+	found := false
+	for _, l := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		if strings.HasSuffix(l, "["+RuleFailed+"]") {
+			t.Errorf("without --setup: a plain failure: %s", l)
+		}
+		if strings.HasPrefix(l, setUnit+": error: ") && strings.HasSuffix(l, "["+RuleNeedsSetup+"]") &&
+			strings.Contains(l, "the conversion from v1 to v1beta1 fails") && strings.Contains(l, "unit not set") &&
+			strings.Contains(l, "main calls conversion.SetUnit") && strings.Contains(l, "--setup") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("without --setup: no %s finding at %s:\n%s", RuleNeedsSetup, setUnit, stdout)
+	}
+}
+
+// TestNothingConverts: on a module whose API converts nothing, conversion
+// ./... says so and exits 0 without building the program or generating
+// CRDs.
+func TestNothingConverts(t *testing.T) {
+	dir := copyConvreg(t)
+	for _, rm := range []string{"internal", "cmd", "convsetup"} {
+		if err := os.RemoveAll(filepath.Join(dir, rm)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, stdout, stderr := run(t, "./...")
+	if code != ExitClean || stdout != "" {
+		t.Fatalf("exit %d, want 0\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "note: nothing in ./... converts between versions") {
+		t.Errorf("stderr lacks the note:\n%s", stderr)
+	}
+	if strings.Contains(stderr, "convprog:") {
+		t.Errorf("the program was built:\n%s", stderr)
+	}
+}
