@@ -61,7 +61,7 @@ func (s *capiScenario) runImpact() (recs map[string]*capiRecord, pending string)
 	run("..", "go", "build", "-o", bin, "./cmd/controller-gen-default-normalize")
 	help, _ := exec.Command(bin, "impact", "--help").CombinedOutput()
 	if !bytes.Contains(help, []byte("--setup")) {
-		return nil, "this impact has no --setup flag, so --convert cannot run cluster-api's Converters (registered with WithConverter, their APIVersionGetter set by a setup function): the --setup and Converter discovery of internal/convprog are not on this branch yet"
+		return nil, "this impact has no --setup flag, so --convert cannot run cluster-api's Converters (registered with WithConverter, their APIVersionGetter set by a setup function)"
 	}
 
 	By("copying " + capiNewModule + " and adding hack/cgdsetup, as a cluster-api maintainer would")
