@@ -114,7 +114,6 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if acc != nil {
 		findings = acc.filter(findings, stderr)
 	}
-	fmt.Fprintf(stderr, "conversion: seed %d: --seed %d --rounds %d makes the same objects, and the same findings, again\n", *seed, *seed, *rounds)
 	if err := Write(stdout, findings, *format); err != nil {
 		fmt.Fprintf(stderr, "controller-gen-default conversion: %v\n", err)
 		return ExitUsage
@@ -238,6 +237,8 @@ func Run(ctx context.Context, o Options, log io.Writer) ([]Finding, error) {
 	}
 	if checked == 0 {
 		fmt.Fprintf(log, "note: no kind of %s converts between versions (a conversion.Hub with conversion.Convertible spokes, or a registered Converter, over two versions or more); nothing to check\n", strings.Join(o.Patterns, " "))
+	} else {
+		fmt.Fprintf(log, "conversion: seed %d: --seed %d --rounds %d makes the same objects, and the same findings, again\n", o.Seed, o.Seed, o.Rounds)
 	}
 	sortFindings(out)
 	return out, nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -189,6 +190,13 @@ const colorAnnotation = "conv.example.com/color"
 		code, stdout, stderr = run(t, args...)
 		if code != ExitClean {
 			t.Errorf("%v after the fixes: exit %d\nstdout:\n%s\nstderr:\n%s", args, code, stdout, stderr)
+		}
+		seed := "1"
+		if slices.Contains(args, "7") {
+			seed = "7"
+		}
+		if want := "conversion: seed " + seed + ": --seed " + seed + " --rounds 30 makes the same objects"; !strings.Contains(stderr, want) {
+			t.Errorf("%v: stderr does not say %q:\n%s", args, want, stderr)
 		}
 	}
 }

@@ -115,4 +115,7 @@ func TestNothingConverts(t *testing.T) {
 	if strings.Contains(stderr, "convprog:") {
 		t.Errorf("the program was built:\n%s", stderr)
 	}
+	if strings.Contains(stderr, "seed") {
+		t.Errorf("a seed line for objects that were not made:\n%s", stderr)
+	}
 }

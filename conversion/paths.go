@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"slices"
 	"strings"
 
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
@@ -80,59 +79,6 @@ type Diff struct {
 	Path Path
 	// Before and After are the values, absent where one object has none.
 	Before, After any
-}
-
-// diff lists where a and b, two objects of the version whose structural
-// schema is s, differ, guided by the schema: properties and map keys one
-// by one, list items one by one when both lists have the same length, else
-// the list as a whole. Numbers compare by value (1 and 1.0 alike).
-func diff(a, b any, s *structuralschema.Structural, at Path, out *[]Diff) {
-	am, aok := a.(map[string]any)
-	bm, bok := b.(map[string]any)
-	if aok && bok && s != nil {
-		keys := make([]string, 0, len(am)+len(bm))
-		for k := range am {
-			keys = append(keys, k)
-		}
-		for k := range bm {
-			if _, ok := am[k]; !ok {
-				keys = append(keys, k)
-			}
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			seg, sub := Seg{Name: k}, (*structuralschema.Structural)(nil)
-			if p, ok := s.Properties[k]; ok {
-				sub = &p
-			} else if ap := s.AdditionalProperties; ap != nil {
-				seg.Key, sub = true, ap.Structural
-			}
-			av, ain := am[k]
-			bv, bin := bm[k]
-			p := append(slices.Clone(at), seg)
-			switch {
-			case !ain:
-				*out = append(*out, Diff{Path: p, Before: absent, After: bv})
-			case !bin:
-				*out = append(*out, Diff{Path: p, Before: av, After: absent})
-			default:
-				diff(av, bv, sub, p, out)
-			}
-		}
-		return
-	}
-	al, aok := a.([]any)
-	bl, bok := b.([]any)
-	if aok && bok && len(al) == len(bl) && s != nil {
-		p := append(slices.Clone(at), Seg{Item: true})
-		for i := range al {
-			diff(al[i], bl[i], s.Items, p, out)
-		}
-		return
-	}
-	if !sameValue(a, b) {
-		*out = append(*out, Diff{Path: at, Before: a, After: b})
-	}
 }
 
 // sameValue compares two JSON values, numbers by value.

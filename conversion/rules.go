@@ -418,7 +418,7 @@ func counterpart(ctx context.Context, c Converter, a, w *Version, base map[strin
 	var ds []Diff
 	delete(conv[0], "metadata")
 	delete(conv[1], "metadata")
-	diff(conv[0], conv[1], w.schema, nil, &ds)
+	compare(conv[0], conv[1], w.schema, nil, &ds)
 	if len(ds) != 1 {
 		return nil, fails, nil
 	}

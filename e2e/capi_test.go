@@ -10,13 +10,13 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -32,7 +32,6 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/yaml"
 
 	"github.com/controller-gen-default/controller-gen-default/normalize"
@@ -216,44 +215,19 @@ func startCapiWebhook(tmp string) *convWebhook {
 
 	kubeconfig := filepath.Join(tmp, "kubeconfig")
 	writeKubeconfig(kubeconfig)
-	opts := &envtest.WebhookInstallOptions{LocalServingHost: "127.0.0.1"}
-	Expect(opts.PrepWithoutInstalling()).To(Succeed())
-	DeferCleanup(opts.Cleanup)
-	cmd := exec.Command(bin, "--cert-dir", opts.LocalServingCertDir, "--kubeconfig", kubeconfig,
-		"--host", opts.LocalServingHost, "--port", strconv.Itoa(opts.LocalServingPort))
-	cmd.Stdout, cmd.Stderr = GinkgoWriter, GinkgoWriter
-	Expect(cmd.Start()).To(Succeed())
-	exited := make(chan struct{})
-	var waitErr error
-	go func() { waitErr = cmd.Wait(); close(exited) }()
-	DeferCleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-	})
-	hook := &convWebhook{
-		url:      "https://" + net.JoinHostPort(opts.LocalServingHost, strconv.Itoa(opts.LocalServingPort)) + "/convert",
-		caBundle: opts.LocalServingCAData,
-	}
 	// Serving: the TLS handshake succeeds (the first conversion is the
 	// apiserver's, after NEW is applied).
-	Eventually(func() error {
-		select {
-		case <-exited:
-			return StopTrying(fmt.Sprintf("capiwebhook exited: %v", waitErr))
-		default:
+	return serveWebhook(bin, []string{"--kubeconfig", kubeconfig}, func(h *convWebhook) error {
+		u, err := url.Parse(h.url)
+		if err != nil {
+			return err
 		}
-		c, err := net.DialTimeout("tcp", net.JoinHostPort(opts.LocalServingHost, strconv.Itoa(opts.LocalServingPort)), time.Second)
+		c, err := net.DialTimeout("tcp", u.Host, time.Second)
 		if err == nil {
 			c.Close()
 		}
 		return err
-	}, 60*time.Second, 200*time.Millisecond).Should(Succeed())
-	return hook
+	})
 }
 
 // writeKubeconfig writes the suite's apiserver as a kubeconfig.

@@ -62,14 +62,23 @@ func startConvWebhook() *convWebhook {
 	out, err := build.CombinedOutput()
 	Expect(err).NotTo(HaveOccurred(), "building %s/cmd/webhook:\n%s", convapiDir, out)
 
+	return serveWebhook(bin, nil, (*convWebhook).probe)
+}
+
+// serveWebhook starts the conversion webhook bin (flags --cert-dir, --host,
+// --port, then args) on a free port of 127.0.0.1 with the certificate
+// envtest's WebhookInstallOptions makes, stops it when the container ends,
+// and waits until ready says it serves.
+func serveWebhook(bin string, args []string, ready func(*convWebhook) error) *convWebhook {
+	GinkgoHelper()
 	// The certificate is for LocalServingHost; PrepWithoutInstalling picks
 	// the port and writes tls.crt and tls.key to LocalServingCertDir.
 	opts := &envtest.WebhookInstallOptions{LocalServingHost: "127.0.0.1"}
 	Expect(opts.PrepWithoutInstalling()).To(Succeed())
 	DeferCleanup(opts.Cleanup)
 
-	cmd := exec.Command(bin, "--cert-dir", opts.LocalServingCertDir,
-		"--host", opts.LocalServingHost, "--port", strconv.Itoa(opts.LocalServingPort))
+	cmd := exec.Command(bin, append([]string{"--cert-dir", opts.LocalServingCertDir,
+		"--host", opts.LocalServingHost, "--port", strconv.Itoa(opts.LocalServingPort)}, args...)...)
 	cmd.Stdout, cmd.Stderr = GinkgoWriter, GinkgoWriter
 	Expect(cmd.Start()).To(Succeed())
 	exited := make(chan struct{})
@@ -92,10 +101,10 @@ func startConvWebhook() *convWebhook {
 	Eventually(func() error {
 		select {
 		case <-exited:
-			return StopTrying(fmt.Sprintf("the webhook exited: %v", waitErr))
+			return StopTrying(fmt.Sprintf("%s exited: %v", filepath.Base(bin), waitErr))
 		default:
 		}
-		return hook.probe()
+		return ready(hook)
 	}, 60*time.Second, 200*time.Millisecond).Should(Succeed())
 	return hook
 }
