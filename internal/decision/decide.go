@@ -180,7 +180,7 @@ func (m *Model) Decide(prop *apiextensionsv1.JSONSchemaProps, f *model.Field, in
 	d.take(c)
 	switch {
 	case c.Explicit != nil && !c.Refused:
-		m.writeExplicit(d, prop)
+		m.writeExplicit(d, prop, required || m.RequiredNoImplicit(f) || counted != "")
 	case c.Refused:
 	case !m.ImplicitFor(f, inherit):
 		d.Why = "no marker, and implicit defaults are off here (+implicitDefaults=false or crd:implicitDefaults=false)"
@@ -292,9 +292,13 @@ func (d *Decision) take(c model.Check) {
 // CRD carries the author's literal (authorsLiteral). With implicit defaults
 // on, a +default={} on an omitzero struct follows rule 1 for omitzero
 // structs, as if it were implicit: Go clients leave the zero struct out.
-func (m *Model) writeExplicit(d *Decision, prop *apiextensionsv1.JSONSchemaProps) {
+// Not when presence matters (the property is required, or its object
+// counts which properties are present): there the author's {} decides
+// which objects the apiserver accepts, and is written as it is, as
+// crd:implicitDefaults=false writes it.
+func (m *Model) writeExplicit(d *Decision, prop *apiextensionsv1.JSONSchemaProps, presenceMatters bool) {
 	f, ex := d.Field, d.explicit
-	if m.Options().Implicit && f.Shape.NonPointerStruct() && f.Tag.OmitZero && ex.EmptyObject() {
+	if m.Options().Implicit && !presenceMatters && f.Shape.NonPointerStruct() && f.Tag.OmitZero && ex.EmptyObject() {
 		m.decideStruct(d, prop)
 		d.Source = ex.Source + "={} on an omitzero struct, as " + d.Source
 		d.Why = ex.Source + "={} on an omitzero struct, as " + model.RuleImplicitStruct + ": " + d.Why

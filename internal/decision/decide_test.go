@@ -79,6 +79,10 @@ func TestDecide(t *testing.T) {
 		{name: "+default={} on omitzero struct, nothing below", field: "emptyOmitzero", prop: rigging(""), rule: model.RuleImplicitStruct,
 			why: "+default={} on an omitzero struct, as implicit-struct-default: omitzero: Go clients leave the zero struct out"},
 		{name: "+default={} on plain struct", field: "emptyPlain", prop: rigging(""), def: `{}`, source: "+default"},
+		{name: "+default={} on a required omitzero struct, nothing below: the author's, as without implicit defaults",
+			field: "emptyOmitzero", prop: rigging(""), inRequired: true, def: `{}`, source: "+default"},
+		{name: "+default={} on an omitzero struct whose object counts properties: the author's",
+			field: "emptyOmitzero", prop: rigging(""), parent: minProps(obj(nil)), def: `{}`, source: "+default"},
 
 		{name: "field marker off", field: "off", prop: ptr(str()), why: "implicit defaults are off here"},
 		{name: "inherited off", field: "scalar", prop: ptr(str()), inherit: &off, why: "implicit defaults are off here"},
