@@ -19,23 +19,7 @@ func copyConvapi(t *testing.T) string {
 	src := filepath.Join("..", "testdata", "convapi")
 	dst := t.TempDir()
 	for _, rel := range []string{"go.mod", "go.sum", "api", "config"} {
-		err := filepath.WalkDir(filepath.Join(src, rel), func(path string, d os.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			r, _ := filepath.Rel(src, path)
-			if d.IsDir() {
-				return os.MkdirAll(filepath.Join(dst, r), 0o755)
-			}
-			b, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			return os.WriteFile(filepath.Join(dst, r), b, 0o644)
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		copyTree(t, filepath.Join(src, rel), filepath.Join(dst, rel))
 	}
 	t.Chdir(dst)
 	return dst
@@ -232,5 +216,27 @@ func TestBuildError(t *testing.T) {
 	code, stdout, stderr := run(t, "./api/...")
 	if code != ExitUsage || stdout != "" || !strings.Contains(stderr, pos+":") || !strings.Contains(stderr, "Lenght undefined") {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant %s: ... Lenght undefined", code, stdout, stderr, pos)
+	}
+}
+
+// copyTree copies the file or directory src to dst, writable.
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		r, _ := filepath.Rel(src, path)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, r), 0o755)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, r), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

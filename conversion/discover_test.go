@@ -18,23 +18,7 @@ func copyConvreg(t *testing.T) string {
 		t.Fatal(err)
 	}
 	dst := t.TempDir()
-	err = filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		r, _ := filepath.Rel(src, path)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, r), 0o755)
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, r), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	copyTree(t, src, dst)
 	t.Chdir(dst)
 	return dst
 }
