@@ -340,3 +340,18 @@ func TestUpdateTooLargeForEtcd(t *testing.T) {
 		t.Errorf("invalid under OLD %v, read %v", r.InvalidUnderOld, r.Read != nil)
 	}
 }
+
+// TestGenerateName: an object created with generateName and no name is
+// stored under a generated name, which its update carries: with OLD and
+// NEW the same, it is unchanged, not refused on update for want of a name.
+func TestGenerateName(t *testing.T) {
+	a := analyzer(t, []string{"testdata/new.yaml"}, "testdata/new.yaml")
+	r, err := a.Object(context.Background(), map[string]any{"apiVersion": "impact.example.com/v1", "kind": "Widget",
+		"metadata": map[string]any{"generateName": "w-", "namespace": "default"}, "spec": map[string]any{"color": "red"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(r.Categories, []string{Unchanged}) {
+		t.Errorf("categories %v, want unchanged; update %+v", r.Categories, r.Update)
+	}
+}

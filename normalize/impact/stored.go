@@ -61,6 +61,14 @@ func store(ctx context.Context, v *version, obj map[string]any, req pipeline.Req
 		return st, err
 	}
 	created := server.restore(read)
+	// the apiserver stored the object under the name it generated from
+	// generateName; Create shows it without (a name the client does not
+	// know), but every later step (the update) carries it
+	if m, _ := created["metadata"].(map[string]any); m != nil && m["name"] == nil {
+		if base, _ := m["generateName"].(string); base != "" {
+			m["name"] = pipeline.GeneratedName(base)
+		}
+	}
 	if _, status := p.Strategies(); status != nil && hasStatus(obj) {
 		withStatus, problems := put(ctx, p, status, created, newBody(p, obj))
 		st.problems = append(st.problems, problems...)

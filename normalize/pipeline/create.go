@@ -255,6 +255,14 @@ func generateName(g names.NameGenerator, base string) string {
 	return name[:len(name)-5] + "xxxxx"
 }
 
+// GeneratedName is the name a custom resource created with generateName
+// base and no name gets, with the random suffix as xxxxx (generateName):
+// what a step after the create (the object's update) must carry, since the
+// apiserver stored the object under it.
+func GeneratedName(base string) string {
+	return generateName(names.SimpleNameGenerator, base)
+}
+
 // gvr is the resource of the pipeline's kind.
 func (p *Pipeline) gvr() schema.GroupVersionResource {
 	return schema.GroupVersionResource{Group: p.gvk.Group, Version: p.gvk.Version, Resource: p.resource}
