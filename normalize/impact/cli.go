@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/convprog"
+	"github.com/controller-gen-default/controller-gen-default/internal/interspersed"
 	"github.com/controller-gen-default/controller-gen-default/internal/ordered"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 	"github.com/controller-gen-default/controller-gen-default/normalize/manifest"
@@ -88,7 +89,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, int) {
 	fs.StringVar(&o.namespace, "n", metav1.NamespaceDefault, "shorthand for --namespace")
 	fs.Var(&o.convert, "convert", "Go package patterns of the API (./... or ./api/...; repeatable or comma-separated): convert versions with its conversion code (conversion.Hub/Convertible methods, Converters registered with WithConverter or RegisterConverter), as its conversion webhook does")
 	fs.StringVar(&o.setup, "setup", "", "with --convert: IMPORTPATH.Func, an exported func(), func() error or func(context.Context) error the conversion program calls once before serving, to set the state main sets (docs/impact.md)")
-	if err := fs.Parse(args); err != nil {
+	positional, err := interspersed.Parse(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, ExitOK
 		}
@@ -115,7 +117,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, int) {
 		fs.Usage()
 		return nil, ExitUnusable
 	}
-	files, err := manifest.Files(fs.Args())
+	files, err := manifest.Files(positional)
 	if err != nil {
 		fmt.Fprintf(stderr, "impact: %v\n", err)
 		return nil, ExitUnusable

@@ -158,3 +158,13 @@ func TestCLIDuplicateFields(t *testing.T) {
 		t.Errorf("the last value is not the one read:\n%s", out)
 	}
 }
+
+// TestCLIFlagsAfterFiles: flags may follow the files, as kubectl's do;
+// the run is the same as with the flags first.
+func TestCLIFlagsAfterFiles(t *testing.T) {
+	first, _, code1 := runCLI(t, "", append(append([]string{"-o", "json"}, oldNew...), "testdata/objects.yaml")...)
+	after, stderr, code2 := runCLI(t, "", append([]string{"testdata/objects.yaml", "-o", "json"}, oldNew...)...)
+	if code1 != code2 || first != after || first == "" {
+		t.Errorf("flags after the file: exit %d, stdout differs from flags first (exit %d): %v\nstderr:\n%s", code2, code1, first != after, stderr)
+	}
+}

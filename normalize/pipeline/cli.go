@@ -19,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/interspersed"
 	"github.com/controller-gen-default/controller-gen-default/internal/ordered"
 	"github.com/controller-gen-default/controller-gen-default/normalize/manifest"
 )
@@ -84,7 +85,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, int) {
 	fs.BoolVar(&o.skipOtherGroups, "skip-other-groups", false, "skip objects whose API group no CRD has (Namespaces, ConfigMaps...), with a note on stderr, instead of exiting 2")
 	fs.StringVar(&o.namespace, "namespace", metav1.NamespaceDefault, "the namespace of namespaced objects that have none, as kubectl's -n; with it, an object in another namespace is refused as kubectl refuses it")
 	fs.StringVar(&o.namespace, "n", metav1.NamespaceDefault, "shorthand for --namespace")
-	if err := fs.Parse(args); err != nil {
+	positional, err := interspersed.Parse(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, ExitOK
 		}
@@ -107,7 +109,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, int) {
 		fs.Usage()
 		return nil, ExitUnusable
 	}
-	files, err := manifest.Files(fs.Args())
+	files, err := manifest.Files(positional)
 	if err != nil {
 		fmt.Fprintf(stderr, "normalize: %v\n", err)
 		return nil, ExitUnusable

@@ -416,3 +416,14 @@ func TestCLIDirectory(t *testing.T) {
 		t.Errorf("an empty directory: exit %d, %q", code, stderr)
 	}
 }
+
+// TestCLIFlagsAfterFiles: a flag after a file name is a flag, as kubectl
+// reads it, not a file: the objects before it are printed with it.
+func TestCLIFlagsAfterFiles(t *testing.T) {
+	crd := "testdata/crds/structpointers.yaml"
+	first, _, code1 := runCLI(t, "", "--crd", crd, "-o", "json", "testdata/valid.yaml")
+	after, stderr, code2 := runCLI(t, "", "testdata/valid.yaml", "--crd", crd, "-o", "json")
+	if code1 != ExitOK || code2 != code1 || after != first {
+		t.Errorf("flags after the file: exit %d (flags first: %d), stdout %q, want %q\nstderr:\n%s", code2, code1, after, first, stderr)
+	}
+}
