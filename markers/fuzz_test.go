@@ -9,6 +9,8 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 )
 
 // FuzzDefault feeds arbitrary text to +default as the generators read it:
@@ -67,6 +69,9 @@ func FuzzDefault(f *testing.F) {
 		}
 		if !json.Valid(raw) {
 			t.Fatalf("%q: value %q is not JSON", marker, raw)
+		}
+		if at, key, dup := jsonnum.DuplicateKey([]byte(d)); dup && !isRef {
+			t.Fatalf("%q: accepted with the key %q twice at %q", marker, key, at)
 		}
 		again, _, err := Default(raw).Evaluate(pkg)
 		if err != nil || !bytes.Equal(again, raw) {

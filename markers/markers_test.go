@@ -239,6 +239,8 @@ func TestEvaluate(t *testing.T) {
 		{value: `TCP`, kind: ErrInvalidJSON, msg: []string{"+default=TCP is not valid JSON", `strings need double quotes, e.g. +default="TCP"`, "ref(Name)"}},
 		{value: ``, kind: ErrInvalidJSON, msg: []string{"+default= is not valid JSON"}},
 		{value: `{"a": 1,}`, kind: ErrInvalidJSON, msg: []string{"is not valid JSON"}},
+		{value: `{"a": 1, "a": 2}`, kind: ErrInvalidJSON, msg: []string{`the object at "$" holds the key "a" twice`, "write each key once"}},
+		{value: `{"p": [{"n": "x", "n": "y"}]}`, kind: ErrInvalidJSON, msg: []string{`the object at "$.p[0]" holds the key "n" twice`}},
 		{value: `1 2`, kind: ErrInvalidJSON, msg: []string{"is not valid JSON"}},
 		{value: `'x'`, kind: ErrInvalidJSON, msg: []string{"is not valid JSON"}},
 		{value: `ref(Missing)`, kind: ErrUnresolvedRef, msg: []string{"+default=ref(Missing): no constant Missing in package " + refsPath}},

@@ -55,6 +55,12 @@ func (d Default) Evaluate(pkg *loader.Package) (raw []byte, value any, err error
 		return nil, nil, &ValueError{ErrInvalidJSON, fmt.Sprintf("+default=%s is not valid JSON (%v). The value is one-line JSON: "+
 			"strings need double quotes, e.g. +default=\"TCP\"; or use ref(Name) for a Go constant", string(d), err)}
 	}
+	if _, isRef := d.Ref(); !isRef {
+		if at, key, dup := jsonnum.DuplicateKey([]byte(d)); dup {
+			return nil, nil, &ValueError{ErrInvalidJSON, fmt.Sprintf("+default=%s: the object at %q holds the key %q twice; "+
+				"JSON decoders keep the last value silently: write each key once", string(d), "$"+at, key)}
+		}
+	}
 	raw, err = jsonnum.Marshal(value)
 	if err != nil {
 		return nil, nil, &ValueError{ErrInvalidJSON, fmt.Sprintf("+default=%s: %v", string(d), err)}

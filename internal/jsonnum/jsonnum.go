@@ -370,3 +370,78 @@ func MaxFloat(bits int) string {
 	b, _ := json.Marshal(math.MaxFloat64)
 	return string(b)
 }
+
+// DuplicateKey is the first key that an object of data holds twice, with
+// the path of that object ("" at the top, then .key and [index] steps), or
+// ok false when every object's keys are distinct or data is not valid
+// JSON. encoding/json, and the apiserver's decoder of a CRD's default,
+// keep the last of two values silently.
+func DuplicateKey(data []byte) (path, key string, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	// one frame per open object or list: the keys seen, the key whose
+	// value comes next (objects), the index of the next item (lists)
+	type frame struct {
+		keys  map[string]bool
+		key   string
+		next  bool // the next string token is a key
+		index int
+		at    string
+	}
+	var stack []*frame
+	// valueDone advances the enclosing frame past a complete value
+	valueDone := func() {
+		if len(stack) == 0 {
+			return
+		}
+		f := stack[len(stack)-1]
+		if f.keys != nil {
+			f.next = true
+		} else {
+			f.index++
+		}
+	}
+	childPath := func() string {
+		if len(stack) == 0 {
+			return ""
+		}
+		f := stack[len(stack)-1]
+		if f.keys != nil {
+			return f.at + "." + f.key
+		}
+		return fmt.Sprintf("%s[%d]", f.at, f.index)
+	}
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", "", false
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{':
+				stack = append(stack, &frame{keys: map[string]bool{}, next: true, at: childPath()})
+			case '[':
+				stack = append(stack, &frame{at: childPath()})
+			default:
+				stack = stack[:len(stack)-1]
+				valueDone()
+			}
+		case string:
+			if len(stack) > 0 && stack[len(stack)-1].keys != nil && stack[len(stack)-1].next {
+				f := stack[len(stack)-1]
+				if f.keys[t] {
+					return f.at, t, true
+				}
+				f.keys[t], f.key, f.next = true, t, false
+				continue
+			}
+			valueDone()
+		default:
+			valueDone()
+		}
+		if len(stack) == 0 {
+			return "", "", false
+		}
+	}
+}

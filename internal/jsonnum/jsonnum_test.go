@@ -140,3 +140,28 @@ func TestDecimal(t *testing.T) {
 		t.Errorf("Compact = %s", got)
 	}
 }
+
+// TestDuplicateKey: the first key an object holds twice, at its object's
+// path, however deep; none in objects whose keys are distinct, in lists of
+// objects with the same keys, or in what is not JSON.
+func TestDuplicateKey(t *testing.T) {
+	for _, tc := range []struct {
+		in, path, key string
+		ok            bool
+	}{
+		{in: `{"a":1,"a":2}`, key: "a", ok: true},
+		{in: `{"a":{"b":1,"c":{"d":[],"d":{}}}}`, path: ".a.c", key: "d", ok: true},
+		{in: `[{"x":1},{"y":[{"z":1,"z":1}]}]`, path: "[1].y[0]", key: "z", ok: true},
+		{in: `{"a":"a","b":"a"}`},
+		{in: `[{"a":1},{"a":1}]`},
+		{in: `{"a":{"a":{"a":1}}}`},
+		{in: `"a"`},
+		{in: `{"a":1,`},
+		{in: `{"k":["a","a"],"l":{"k":1}}`},
+	} {
+		path, key, ok := DuplicateKey([]byte(tc.in))
+		if ok != tc.ok || path != tc.path || key != tc.key {
+			t.Errorf("DuplicateKey(%s) = %q, %q, %v; want %q, %q, %v", tc.in, path, key, ok, tc.path, tc.key, tc.ok)
+		}
+	}
+}
