@@ -353,10 +353,13 @@ func (p *printer) write(oc outcome, sep bool) error {
 // it.
 func normalizeOne(ctx context.Context, pipelines map[schema.GroupVersionKind]*Pipeline, d manifest.Object, o *options, stderr io.Writer) (Result, int) {
 	src := d.Source()
-	gvk := schema.FromAPIVersionAndKind(str(d.Object["apiVersion"]), str(d.Object["kind"]))
+	apiVersion := str(d.Object["apiVersion"])
+	gvk := schema.FromAPIVersionAndKind(apiVersion, str(d.Object["kind"]))
 	p, ok := pipelines[gvk]
 	if !ok {
-		fmt.Fprintf(stderr, "%s: no served CRD version for apiVersion %q, kind %q\n", src, gvk.GroupVersion(), gvk.Kind)
+		// the apiVersion as written: one that is not group/version
+		// ("a/b/c") parses as no group and no version
+		fmt.Fprintf(stderr, "%s: no served CRD version for apiVersion %q, kind %q\n", src, apiVersion, gvk.Kind)
 		return Result{}, ExitUnusable
 	}
 	// The version is built on its first object: a CRD whose version cannot

@@ -427,3 +427,13 @@ func TestCLIFlagsAfterFiles(t *testing.T) {
 		t.Errorf("flags after the file: exit %d (flags first: %d), stdout %q, want %q\nstderr:\n%s", code2, code1, after, first, stderr)
 	}
 }
+
+// TestCLIBadAPIVersion: an apiVersion that is not group/version is named
+// as written, not as the empty group/version it parses to.
+func TestCLIBadAPIVersion(t *testing.T) {
+	in := "apiVersion: a/b/c\nkind: ClusterThing\nmetadata: {name: a}\n"
+	out, stderr, code := runCLI(t, in, "--crd", "testdata/crds/clusterthings.yaml", "-")
+	if want := "-:1: no served CRD version for apiVersion \"a/b/c\", kind \"ClusterThing\"\n"; code != ExitUnusable || out != "" || stderr != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2, %q", code, out, stderr, want)
+	}
+}
