@@ -377,6 +377,9 @@ func MaxFloat(bits int) string {
 // JSON. encoding/json, and the apiserver's decoder of a CRD's default,
 // keep the last of two values silently.
 func DuplicateKey(data []byte) (path, key string, ok bool) {
+	if !json.Valid(data) {
+		return "", "", false
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	// one frame per open object or list: the keys seen, the key whose
