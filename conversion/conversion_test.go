@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
 )
 
 // copyConvapi copies testdata/convapi's module (its API packages, CRDs,
@@ -219,24 +221,11 @@ func TestBuildError(t *testing.T) {
 	}
 }
 
-// copyTree copies the file or directory src to dst, writable.
+// copyTree copies the file or directory src to dst, writable
+// (realapis.CopyTree).
 func copyTree(t *testing.T, src, dst string) {
 	t.Helper()
-	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		r, _ := filepath.Rel(src, path)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, r), 0o755)
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, r), b, 0o644)
-	})
-	if err != nil {
+	if err := realapis.CopyTree(src, dst); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -13,33 +13,24 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
 )
 
-// clusterAPIDir copies sigs.k8s.io/cluster-api@version from the module
-// proxy (through the module cache) to a temporary directory, with
-// extra files (path → content); apiModule, if set, is the version of
-// sigs.k8s.io/cluster-api/api to copy to ./api, which v1.14's go.mod
-// replaces it with and its module zip lacks. It skips the test when the
-// proxy refuses a module.
-func clusterAPIDir(t *testing.T, version, apiModule string, extra map[string]string) string {
+// clusterAPIDir writes sigs.k8s.io/cluster-api@version from the module
+// proxy to a temporary directory as a clone holds it (realapis.Checkout:
+// v1.14's api module at ./api, which its go.mod replaces it with and its
+// module zip lacks), with extra files (path → content). It skips the test
+// when the proxy refuses a module.
+func clusterAPIDir(t *testing.T, version string, extra map[string]string) string {
 	t.Helper()
 	needGo(t)
 	if testing.Short() {
 		t.Skip("-short: cluster-api is large")
 	}
-	ctx := context.Background()
-	fetch := func(module, version string) string {
-		dir, err := realapis.ModuleDir(ctx, module, version)
-		if errors.Is(err, realapis.ErrFetch) {
-			t.Skipf("the module proxy refused %s@%s: %v", module, version, err)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		return dir
-	}
 	dst := filepath.Join(t.TempDir(), "cluster-api")
-	copyTree(t, fetch("sigs.k8s.io/cluster-api", version), dst)
-	if apiModule != "" {
-		copyTree(t, fetch("sigs.k8s.io/cluster-api/api", apiModule), filepath.Join(dst, "api"))
+	err := realapis.Checkout(context.Background(), dst, "sigs.k8s.io/cluster-api", version)
+	if errors.Is(err, realapis.ErrFetch) {
+		t.Skipf("the module proxy refused cluster-api %s: %v", version, err)
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 	for name, content := range extra {
 		path := filepath.Join(dst, filepath.FromSlash(name))
@@ -51,32 +42,6 @@ func clusterAPIDir(t *testing.T, version, apiModule string, extra map[string]str
 		}
 	}
 	return dst
-}
-
-// copyTree copies a directory of the module cache (read-only) to dst,
-// writable.
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // capiSetup is a --setup package for cluster-api v1.14: main's
@@ -110,7 +75,7 @@ func Setup() {
 // sigs.k8s.io/cluster-api/api (replaced by ./api), and main's
 // SetAPIVersionGetter calls.
 func TestDiscoverClusterAPI114(t *testing.T) {
-	dir := clusterAPIDir(t, "v1.14.2", "v1.14.2", map[string]string{"hack/convsetup/setup.go": capiSetup})
+	dir := clusterAPIDir(t, "v1.14.2", map[string]string{"hack/convsetup/setup.go": capiSetup})
 	d, err := Discover(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}})
 	if err != nil {
 		t.Fatal(err)
@@ -168,7 +133,7 @@ func TestDiscoverClusterAPI114(t *testing.T) {
 // module) converts with Hub/Convertible methods; main.go:730 calls
 // clusterv1beta1.SetAPIVersionGetter.
 func TestDiscoverClusterAPI113(t *testing.T) {
-	dir := clusterAPIDir(t, "v1.13.5", "", nil)
+	dir := clusterAPIDir(t, "v1.13.5", nil)
 	d, err := Discover(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}})
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
 )
 
 // convreg is the test API that converts with a registered Converter:
@@ -31,21 +33,7 @@ var convreg = func() string {
 func copyModuleFrom(t *testing.T, src string) string {
 	t.Helper()
 	dst := t.TempDir()
-	err := filepath.Walk(src, func(path string, fi os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		if fi.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
+	if err := realapis.CopyTree(src, dst); err != nil {
 		t.Fatal(err)
 	}
 	return dst

@@ -25,7 +25,7 @@ func Checkout(ctx context.Context, dir, module, version string) error {
 	if err != nil {
 		return err
 	}
-	if err := copyTree(src, dir); err != nil {
+	if err := CopyTree(src, dir); err != nil {
 		return err
 	}
 	out, err := goCmdOutput(ctx, dir, GoEnv("-mod=mod"), "mod", "edit", "-json")
@@ -54,16 +54,17 @@ func Checkout(ctx context.Context, dir, module, version string) error {
 		if err != nil {
 			return err
 		}
-		if err := copyTree(nsrc, target); err != nil {
+		if err := CopyTree(nsrc, target); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// copyTree copies the regular files and directories of src into dst,
-// writable by the owner (the module cache's are read-only).
-func copyTree(src, dst string) error {
+// CopyTree copies the regular files and directories of src (a file or a
+// directory) into dst, writable by the owner (the module cache's are
+// read-only), for tests that change a copy of a module.
+func CopyTree(src, dst string) error {
 	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
