@@ -1,16 +1,12 @@
 package main
 
 import (
-	"bytes"
-	"fmt"
 	"go/ast"
-	"go/format"
 	"go/parser"
 	"go/token"
 	"go/types"
 	"path"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -78,8 +74,20 @@ type defaultMethod struct {
 	// after is the statement after which the call goes (nil: the body's
 	// start), before a log line that follows it.
 	after ast.Stmt
-	// problem says why the call cannot be added, and how to add it.
-	problem string
+	// problem says why the call cannot be added (0: it can), and the rest
+	// what its message names: the number of parameters, the object
+	// parameter, the type assertion and its ok variable, the call to add.
+	problem          reason
+	params           int
+	obj              param
+	assertAt, okName string
+	hint             string
+}
+
+// param is a parameter of a function: its name ("" if none) and type.
+type param struct {
+	name string
+	typ  ast.Expr
 }
 
 // analyseDefault reads Default's signature and body: the object parameter
@@ -88,10 +96,6 @@ type defaultMethod struct {
 // `x := obj.(*pkg.Kind)`.
 func (p *project) analyseDefault(gf *goFile, fd *ast.FuncDecl) defaultMethod {
 	dm := defaultMethod{file: gf, fd: fd, name: methodName(fd)}
-	type param struct {
-		name string
-		typ  ast.Expr
-	}
 	var params []param
 	for _, f := range fd.Type.Params.List {
 		if len(f.Names) == 0 {
@@ -102,72 +106,78 @@ func (p *project) analyseDefault(gf *goFile, fd *ast.FuncDecl) defaultMethod {
 		}
 	}
 	if len(params) != 2 {
-		dm.problem = fmt.Sprintf("%s takes %d parameters, not (ctx context.Context, obj *<Kind>) as controller-runtime's Defaulter does", dm.name, len(params))
+		dm.problem, dm.params = paramCount, len(params)
 		return dm
 	}
-	obj := params[1]
-	if star, ok := obj.typ.(*ast.StarExpr); ok {
+	dm.obj = params[1]
+	if star, ok := dm.obj.typ.(*ast.StarExpr); ok {
 		if t, ok := p.typeOfType(star, gf); ok {
 			dm.kind, dm.kindKnown, dm.qual = t, true, qualifier(star.X)
-			if obj.name == "" || obj.name == "_" {
-				dm.problem = fmt.Sprintf("its object parameter has no name; name it obj and add %q as the first statement of %s", callText(dm.qual, t.name, "obj"), dm.name)
+			if dm.obj.name == "" || dm.obj.name == "_" {
+				dm.problem, dm.hint = unnamedObject, callText(dm.qual, t.name, "obj")
 				return dm
 			}
-			dm.objVar = obj.name
+			dm.objVar = dm.obj.name
 			dm.after = skipLog(fd.Body, nil)
 			return dm
 		}
 	}
 	// An interface: the body must type-assert it.
-	if obj.name != "" && obj.name != "_" {
-		for i, s := range fd.Body.List {
-			as, ok := s.(*ast.AssignStmt)
-			if !ok || len(as.Rhs) != 1 || len(as.Lhs) > 2 {
-				continue
-			}
-			ta, ok := as.Rhs[0].(*ast.TypeAssertExpr)
-			if !ok || ta.Type == nil {
-				continue
-			}
-			if x, ok := ta.X.(*ast.Ident); !ok || x.Name != obj.name {
-				continue
-			}
-			star, ok := ta.Type.(*ast.StarExpr)
-			if !ok {
-				continue
-			}
-			t, ok := p.typeOfType(star, gf)
-			if !ok {
-				continue
-			}
-			dm.kind, dm.kindKnown, dm.qual = t, true, qualifier(star.X)
-			v, ok := as.Lhs[0].(*ast.Ident)
-			if !ok || v.Name == "_" {
-				break
-			}
-			call := callText(dm.qual, t.name, v.Name)
-			if len(as.Lhs) == 1 {
-				dm.objVar, dm.after = v.Name, skipLog(fd.Body, s)
-				return dm
-			}
-			okName := ""
-			if o, isIdent := as.Lhs[1].(*ast.Ident); isIdent {
-				okName = o.Name
-			}
-			for _, s2 := range fd.Body.List[i+1:] {
-				if is, isIf := s2.(*ast.IfStmt); isIf && is.Init == nil && isNot(is.Cond, okName) {
-					dm.objVar, dm.after = v.Name, skipLog(fd.Body, s2)
-					return dm
-				}
-			}
-			dm.problem = fmt.Sprintf("%s type-asserts %s at %s without an `if !%s { return … }` after it; add %q after that check",
-				dm.name, obj.name, p.at(as.Pos()), okName, call)
-			return dm
-		}
+	if dm.obj.name == "" || dm.obj.name == "_" || !p.assertedKind(&dm) {
+		dm.problem = noAssert
 	}
-	dm.problem = fmt.Sprintf("%s takes %s %s and its body does not type-assert it to a pointer to the kind at its top level "+
-		"(`x, ok := %s.(*<pkg>.<Kind>)` then `if !ok { return … }`)", dm.name, nameOr(obj.name), types.ExprString(obj.typ), nameOr(obj.name))
 	return dm
+}
+
+// assertedKind reads the type assertion of Default's object parameter to
+// a pointer to the kind at the top level of its body, into dm: the kind,
+// the variable it assigns, and the `if !ok` check after which the call
+// goes. It reports whether it found one.
+func (p *project) assertedKind(dm *defaultMethod) bool {
+	body := dm.fd.Body
+	for i, s := range body.List {
+		as, ok := s.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 || len(as.Lhs) > 2 {
+			continue
+		}
+		ta, ok := as.Rhs[0].(*ast.TypeAssertExpr)
+		if !ok || ta.Type == nil {
+			continue
+		}
+		if x, ok := ta.X.(*ast.Ident); !ok || x.Name != dm.obj.name {
+			continue
+		}
+		star, ok := ta.Type.(*ast.StarExpr)
+		if !ok {
+			continue
+		}
+		t, ok := p.typeOfType(star, dm.file)
+		if !ok {
+			continue
+		}
+		dm.kind, dm.kindKnown, dm.qual = t, true, qualifier(star.X)
+		v, ok := as.Lhs[0].(*ast.Ident)
+		if !ok || v.Name == "_" {
+			return false
+		}
+		dm.hint = callText(dm.qual, t.name, v.Name)
+		if len(as.Lhs) == 1 {
+			dm.objVar, dm.after = v.Name, skipLog(body, s)
+			return true
+		}
+		if o, isIdent := as.Lhs[1].(*ast.Ident); isIdent {
+			dm.okName = o.Name
+		}
+		for _, s2 := range body.List[i+1:] {
+			if is, isIf := s2.(*ast.IfStmt); isIf && is.Init == nil && isNot(is.Cond, dm.okName) {
+				dm.objVar, dm.after = v.Name, skipLog(body, s2)
+				return true
+			}
+		}
+		dm.problem, dm.assertAt = uncheckedAssert, p.at(as.Pos())
+		return true
+	}
+	return false
 }
 
 func nameOr(n string) string {
@@ -230,14 +240,6 @@ func callText(qual, kind, v string) string {
 	return call
 }
 
-// setup is one WithDefaulter call.
-type setup struct {
-	call  *ast.CallExpr
-	sc    scope
-	kind  typeRef
-	known bool // kind
-}
-
 // mutatingMarker matches kubebuilder's marker of a mutating webhook.
 var mutatingMarker = regexp.MustCompile(`^//\s*\+kubebuilder:webhook:.*\bmutating=true\b`)
 
@@ -246,264 +248,9 @@ var mutatingMarker = regexp.MustCompile(`^//\s*\+kubebuilder:webhook:.*\bmutatin
 // content, and a log line per defaulter it changed or could not change.
 func editDefaulters(universe map[string]string, filter defaulterFilter) (map[string]string, []string) {
 	p := newProject(universe)
-	var logs []string
-	// relevant: a file that cannot be analysed concerns this command.
-	relevant := func(src string) bool { return filter.kind == "" || strings.Contains(src, filter.kind) }
-	matches := func(t typeRef) bool {
-		if filter.kind == "" {
-			return true
-		}
-		pkgPath := t.dir
-		if pkgPath == "" {
-			pkgPath = t.importPath
-		}
-		return t.name == filter.kind && (filter.version == "" || path.Base(pkgPath) == filter.version) &&
-			(filter.group == "" || t.dir == "" || path.Base(path.Dir(pkgPath)) == filter.group)
-	}
-
-	// matched: a defaulter of the filter's kind was found (wired, already
-	// wired, or reported).
-	matched := false
-
-	// The WithDefaulter calls of the project.
-	var setups []setup
-	setupDirs := map[string]bool{}
-	var names []string
-	for name, src := range universe {
-		if strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") && !skippedDir(name) && strings.Contains(src, "WithDefaulter") {
-			names = append(names, name)
-		}
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		gf := p.file(name)
-		if gf.err != nil {
-			if relevant(gf.src) {
-				matched = true
-				logs = append(logs, fmt.Sprintf("%s: warning: not edited, it does not parse (%v): its defaulting webhook is not wired to the declarative defaults; "+
-					"once it parses, run `kubebuilder edit --plugins %s`, or add \"<pkg>.SetObjectDefaults_<Kind>(obj)\" as the first statement of its Default method", name, firstLine(gf.err), pluginKey))
-			}
-			continue
-		}
-		setupDirs[path.Dir(name)] = true
-		for _, d := range gf.f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			sc := scope{file: gf, fn: fd}
-			parents := map[ast.Expr]*ast.CallExpr{}
-			var calls []*ast.CallExpr
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				c, ok := n.(*ast.CallExpr)
-				if !ok {
-					return true
-				}
-				sel, ok := c.Fun.(*ast.SelectorExpr)
-				if !ok {
-					return true
-				}
-				if x, ok := sel.X.(*ast.CallExpr); ok {
-					parents[x] = c
-				}
-				if sel.Sel.Name == "WithDefaulter" && len(c.Args) == 1 {
-					calls = append(calls, c)
-				}
-				return true
-			})
-			for _, c := range calls {
-				s := setup{call: c, sc: sc}
-				s.kind, s.known = p.builderKind(c, parents, sc)
-				setups = append(setups, s)
-			}
-		}
-	}
-
-	type insertion struct {
-		at   int
-		text string
-	}
-	edits := map[string][]insertion{}
-	seen := map[*ast.FuncDecl]bool{}
-	var accounted []typeRef // kinds whose defaulter was found or reported, for the marker check
-	for _, s := range setups {
-		// The line of WithDefaulter, not of the chain it ends.
-		where := p.at(s.call.Fun.(*ast.SelectorExpr).Sel.Pos())
-		arg := types.ExprString(s.call.Args[0])
-		hint := "<pkg>.SetObjectDefaults_<Kind>(obj)"
-		if s.known {
-			hint = callText(importName(s.sc.file.f, s.kind.importPath, path.Dir(s.sc.file.path) == s.kind.dir), s.kind.name, "obj")
-		}
-		if s.known {
-			accounted = append(accounted, s.kind)
-		}
-		t, ok := p.typeOfValue(s.call.Args[0], s.sc, 0)
-		if !ok {
-			if s.known && !matches(s.kind) || !s.known && !relevant(s.sc.file.src) {
-				continue
-			}
-			matched = true
-			logs = append(logs, fmt.Sprintf("%s: warning: the defaulting webhook%s is not wired to the declarative defaults: the plugin cannot tell from the source which type WithDefaulter(%s) is "+
-				"(it follows &T{}, T{}, new(T), variables and the module's constructors); add %q as the first statement of that type's Default method",
-				where, ofKind(s), arg, hint))
-			continue
-		}
-		gf, fd := p.method(t, "Default")
-		if fd == nil {
-			if s.known && !matches(s.kind) || !s.known && !relevant(s.sc.file.src) {
-				continue
-			}
-			matched = true
-			decl := p.declaredAt(t)
-			if decl == "" {
-				decl = where
-			}
-			reason := "its package declares no Default method for it"
-			if t.dir == "" {
-				reason = t.importPath + " is not a package of this module"
-			}
-			logs = append(logs, fmt.Sprintf("%s: warning: the defaulting webhook%s is not wired to the declarative defaults: %s, passed to WithDefaulter at %s, has no Default method the plugin can edit (%s); "+
-				"add %q as the first statement of (*%s).Default", decl, ofKind(s), t.name, where, reason, hint, t.name))
-			continue
-		}
-		if seen[fd] {
-			continue
-		}
-		seen[fd] = true
-		dm := p.analyseDefault(gf, fd)
-		kind := dm.kind
-		if !dm.kindKnown {
-			kind = s.kind
-		}
-		if (dm.kindKnown || s.known) && !matches(kind) || !dm.kindKnown && !s.known && !relevant(gf.src+s.sc.file.src) {
-			continue
-		}
-		matched = true
-		if dm.kindKnown {
-			accounted = append(accounted, dm.kind)
-		}
-		at := p.at(fd.Pos())
-		if dm.kindKnown && s.known && !dm.kind.same(s.kind) {
-			logs = append(logs, fmt.Sprintf("%s: warning: %s is not wired to the declarative defaults: it defaults a %s.%s, but WithDefaulter at %s registers it for %s.%s; "+
-				"make them agree, then run `kubebuilder edit --plugins %s`", at, dm.name, dm.kind.importPath, dm.kind.name, where, s.kind.importPath, s.kind.name, pluginKey))
-			continue
-		}
-		if dm.problem != "" {
-			logs = append(logs, fmt.Sprintf("%s: warning: %s is not wired to the declarative defaults: %s", at, dm.name, dm.problem))
-			continue
-		}
-		call := callText(dm.qual, kind.name, dm.objVar)
-		switch {
-		case kind.dir == "":
-			logs = append(logs, fmt.Sprintf("%s: note: %s is left as it is: %s is not a package of this module (%s), so make generate writes no SetObjectDefaults_%s for it",
-				at, dm.name, kind.importPath, p.module, kind.name))
-			continue
-		case !declaresKind(universe, kind.dir, kind.name):
-			logs = append(logs, fmt.Sprintf("%s: warning: %s is not wired to the declarative defaults: %s declares no root type %s (a struct embedding metav1.TypeMeta), so make generate writes no SetObjectDefaults_%s; "+
-				"once it does, run `kubebuilder edit --plugins %s` or add %q as the first statement of %s", at, dm.name, kind.dir, kind.name, kind.name, pluginKey, call, dm.name))
-			continue
-		case callsDefaults(fd.Body, kind.name):
-			continue
-		}
-		off, text := insertionPoint(p.fset, gf.src, fd.Body, dm.after, call)
-		edits[gf.path] = append(edits[gf.path], insertion{off, text})
-		logs = append(logs, fmt.Sprintf("%s: %s now calls %s, the declarative defaults of %s that `make generate` writes into %s/zz_generated.defaults.go",
-			at, dm.name, call, kind.name, kind.dir))
-	}
-
-	// create webhook --defaulting: a defaulter the plugin did not find.
-	if filter.kind != "" && filter.defaulting && !matched {
-		where := ""
-		for _, dir := range []string{path.Join("internal/webhook", filter.group, filter.version), path.Join("api", filter.group, filter.version)} {
-			if name := path.Join(dir, strings.ToLower(filter.kind)+"_webhook.go"); universe[name] != "" {
-				where = name + ": "
-				break
-			}
-		}
-		logs = append(logs, fmt.Sprintf("%swarning: create webhook --defaulting --kind %s --version %s: the plugin found no WithDefaulter(…) for %s in the project's Go files, "+
-			"so no Default method is wired to the declarative defaults; add \"<pkg>.SetObjectDefaults_%s(obj)\" as the first statement of the Default method of the type passed to WithDefaulter",
-			where, filter.kind, filter.version, filter.kind, filter.kind))
-	}
-	// edit: a mutating webhook that no WithDefaulter accounts for.
-	if filter.kind == "" {
-		logs = append(logs, p.unwiredMarkers(setupDirs, accounted)...)
-	}
-
-	changed := map[string]string{}
-	for name, ins := range edits {
-		sort.Slice(ins, func(i, j int) bool { return ins[i].at > ins[j].at })
-		src := universe[name]
-		out := src
-		for _, in := range ins {
-			text := in.text
-			if strings.Contains(src, "\r\n") {
-				text = strings.ReplaceAll(text, "\n", "\r\n")
-			}
-			out = out[:in.at] + text + out[in.at:]
-		}
-		// gofmt'd in, gofmt'd out; otherwise only the inserted lines are new.
-		if formatted, err := format.Source([]byte(src)); err == nil && bytes.Equal(formatted, []byte(src)) {
-			if b, err := format.Source([]byte(out)); err == nil {
-				out = string(b)
-			}
-		}
-		if _, err := parser.ParseFile(token.NewFileSet(), name, out, parser.SkipObjectResolution); err != nil {
-			logs = append(logs, fmt.Sprintf("%s: warning: not edited: the edit would not parse (%v); add the call by hand", name, firstLine(err)))
-			continue
-		}
-		changed[name] = out
-	}
-	return changed, logs
-}
-
-// unwiredMarkers warns about each +kubebuilder:webhook marker with
-// mutating=true whose resource no WithDefaulter of the project accounts
-// for: for example a go/v3 Default() on the API type, which
-// controller-runtime no longer calls.
-func (p *project) unwiredMarkers(setupDirs map[string]bool, accounted []typeRef) []string {
-	var logs []string
-	dirs := make([]string, 0, len(p.byDir))
-	for d := range p.byDir {
-		dirs = append(dirs, d)
-	}
-	sort.Strings(dirs)
-	for _, dir := range dirs {
-		for _, name := range p.byDir[dir] {
-			src := p.universe[name]
-			if !strings.Contains(src, "mutating=true") {
-				continue
-			}
-			for i, l := range strings.Split(src, "\n") {
-				l = strings.TrimSpace(l)
-				if !mutatingMarker.MatchString(l) {
-					continue
-				}
-				resource, version := markerArg(l, "resources"), markerArg(l, "versions")
-				covered := false
-				for _, k := range accounted {
-					lk := strings.ToLower(k.name)
-					pkgPath := k.dir
-					if pkgPath == "" {
-						pkgPath = k.importPath
-					}
-					if strings.HasPrefix(resource, lk[:len(lk)-1]) && (version == "" || path.Base(pkgPath) == version) {
-						covered = true
-					}
-				}
-				if covered {
-					continue
-				}
-				why := "no WithDefaulter(…) of the project registers a defaulter for it"
-				if !setupDirs[dir] {
-					why = "its package has no WithDefaulter(…) call"
-				}
-				logs = append(logs, fmt.Sprintf("%s:%d: warning: a mutating webhook (resources=%s, versions=%s) that the plugin cannot wire to the declarative defaults: %s. "+
-					"The plugin edits the Default method of types passed to controller-runtime's WithDefaulter; if this webhook defaults a kind of this module, "+
-					"add \"<pkg>.SetObjectDefaults_<Kind>(obj)\" as the first statement of its Default method", name, i+1, resource, version, why))
-			}
-		}
-	}
-	return logs
+	outcomes := p.planDefaulters(p.findSetups(), filter)
+	changed, failed := applyEdits(universe, outcomes)
+	return changed, messages(append(outcomes, failed...))
 }
 
 // markerArg is the value of key= in a marker line.
@@ -514,13 +261,6 @@ func markerArg(marker, key string) string {
 		}
 	}
 	return ""
-}
-
-func ofKind(s setup) string {
-	if !s.known {
-		return ""
-	}
-	return " of " + s.kind.name
 }
 
 func firstLine(err error) string {
