@@ -1,10 +1,7 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 )
 
@@ -55,7 +52,7 @@ type makefileOptions struct {
 }
 
 // unrecognisedError is returned when the Makefile cannot be edited safely.
-type unrecognisedError struct{ problems []string }
+type unrecognisedError struct{ problems []problem }
 
 func (e *unrecognisedError) Error() string { return strings.Join(e.messages(), "\n") }
 
@@ -64,7 +61,7 @@ func (e *unrecognisedError) Error() string { return strings.Join(e.messages(), "
 func (e *unrecognisedError) messages() []string {
 	msgs := []string{"the Makefile is not one that " + pluginKey + " knows how to edit, so it changed nothing:"}
 	for _, p := range e.problems {
-		msgs = append(msgs, "  - "+p)
+		msgs = append(msgs, "  - "+problemTable[p.kind](p))
 	}
 	return append(msgs,
 		"Make the Makefile run controller-gen-default by hand (it takes controller-gen's arguments):",
@@ -100,193 +97,6 @@ var (
 		return regexp.MustCompile(`^` + regexp.QuoteMeta(target) + `\s*:([^=]|$)`)
 	}
 )
-
-// editMakefile returns the Makefile that runs controller-gen-default wherever
-// the input runs controller-gen. It changes only what it must and is
-// idempotent: editMakefile(editMakefile(m)) == editMakefile(m). It returns
-// an *unrecognisedError, and nothing else, when it cannot do that safely,
-// and notes to print (warnings) otherwise.
-func editMakefile(in string, opts makefileOptions) (string, []string, error) {
-	lines := strings.Split(in, "\n")
-	var problems, notes []string
-
-	// 1. CONTROLLER_GEN points at the controller-gen-default binary: the
-	// scaffold's go-install-tool moves $(LOCALBIN)/<basename of
-	// CONTROLLER_GEN> after `go install`, so the basename must be the
-	// binary's name.
-	assigns := 0
-	for i, l := range lines {
-		m := controllerGenAssign.FindStringSubmatch(strings.TrimRight(l, "\r"))
-		if m == nil || strings.HasPrefix(strings.TrimSpace(l), "#") {
-			continue
-		}
-		assigns++
-		val := m[2]
-		switch {
-		case strings.HasSuffix(val, "/"+toolBinary) || val == toolBinary:
-		case strings.HasSuffix(val, "/controller-gen"):
-			lines[i] = m[1] + val + "-default" + m[3] + crOf(l)
-		default:
-			problems = append(problems, fmt.Sprintf("line %d: CONTROLLER_GEN is %q, not a path ending in /controller-gen", i+1, val))
-		}
-	}
-	if assigns == 0 {
-		problems = append(problems, "no assignment `CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen`")
-	}
-
-	// 2. The rule that installs $(CONTROLLER_GEN): stock, or ours with a
-	// version, or ours from a checkout.
-	type call struct{ line, start, end int }
-	var calls []call
-	existing, existingVer := "", ""
-	for i, l := range lines {
-		if strings.HasPrefix(strings.TrimSpace(l), "#") {
-			continue
-		}
-		for _, loc := range installCallRe.FindAllStringSubmatchIndex(l, -1) {
-			pkg, ver := l[loc[2]:loc[3]], l[loc[4]:loc[5]]
-			switch pkg {
-			case stockToolPackage:
-			case toolPackage:
-				existing = "version"
-				if !strings.HasPrefix(ver, "$") {
-					existingVer = ver
-				}
-			default:
-				problems = append(problems, fmt.Sprintf("line %d: $(CONTROLLER_GEN) is installed from %s, not %s", i+1, pkg, stockToolPackage))
-				continue
-			}
-			calls = append(calls, call{i, loc[0], loc[1]})
-		}
-		for _, loc := range buildCallRe.FindAllStringIndex(l, -1) {
-			existing = "checkout"
-			calls = append(calls, call{i, loc[0], loc[1]})
-		}
-	}
-	if len(calls) == 0 && !slices.ContainsFunc(problems, func(p string) bool { return strings.Contains(p, "is installed from") }) {
-		problems = append(problems, "no rule that installs it with `$(call go-install-tool,$(CONTROLLER_GEN),"+stockToolPackage+",$(CONTROLLER_TOOLS_VERSION))`")
-	}
-
-	// 3. Nothing else installs or runs the stock controller-gen.
-	for i, l := range lines {
-		if strings.HasPrefix(strings.TrimSpace(l), "#") {
-			continue
-		}
-		if strings.Contains(l, stockToolPackage) && !installCallRe.MatchString(l) {
-			problems = append(problems, fmt.Sprintf("line %d runs %s directly: %s", i+1, stockToolPackage, strings.TrimSpace(l)))
-		}
-	}
-	if len(problems) > 0 {
-		return "", nil, &unrecognisedError{problems: problems}
-	}
-
-	// Where the tools come from: the flag, else what the Makefile says,
-	// else the plugin's default.
-	src := opts.source
-	if !opts.sourceSet {
-		switch existing {
-		case "checkout":
-			if v, at := assignedValue(lines, toolCheckoutAssign); v != "" {
-				src = toolSource{checkout: v}
-				if err := isCheckout(v); err != nil {
-					notes = append(notes, fmt.Sprintf("Makefile:%d: warning: %s, so make cannot build controller-gen-default from it: "+
-						"set %s to a checkout, or run `kubebuilder edit --plugins %s --%s <checkout>` (or --%s <version>)",
-						at, err, toolCheckoutVar, pluginKey, flagToolCheckout, flagToolVersion))
-				}
-			}
-		case "version":
-			if v, _ := assignedValue(lines, toolVersionAssign); v != "" {
-				src = toolSource{version: v}
-			} else if existingVer != "" {
-				src = toolSource{version: existingVer}
-			}
-		}
-	}
-	mainCall, normCall := installCall, installNormalizeCall
-	if src.checkout != "" {
-		mainCall, normCall = buildCall, buildNormalizeCall
-	}
-
-	// The rule's lines: each install call becomes mainCall, followed by a
-	// line with normCall; the normalize lines of either kind that were
-	// there go.
-	for i := len(calls) - 1; i >= 0; i-- {
-		c := calls[i]
-		lines[c.line] = lines[c.line][:c.start] + mainCall + lines[c.line][c.end:]
-	}
-	isNormLine := func(l string) bool {
-		t := strings.TrimSpace(l)
-		return t == installNormalizeCall || t == buildNormalizeCall
-	}
-	var edited []string
-	for i := 0; i < len(lines); i++ {
-		l := lines[i]
-		if isNormLine(l) {
-			continue
-		}
-		edited = append(edited, l)
-		if !strings.Contains(l, mainCall) || strings.HasPrefix(strings.TrimSpace(l), "#") {
-			continue
-		}
-		// After the command's continuation lines.
-		for strings.HasSuffix(strings.TrimRight(lines[i], "\r"), "\\") && i+1 < len(lines) {
-			i++
-			edited = append(edited, lines[i])
-		}
-		indent := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
-		if indent == "" {
-			indent = "\t"
-		}
-		edited = append(edited, indent+normCall+crOf(l))
-	}
-	lines = edited
-
-	// Recipes that name the binary by path run the renamed binary.
-	for i, l := range lines {
-		lines[i] = renameBinaryPaths(l)
-	}
-
-	// The recipes that run the object generator also run defaults.
-	addDefaultsGenerator(lines)
-
-	// 4. The variable that says where the tools come from, next to
-	// CONTROLLER_TOOLS_VERSION, and the other one gone.
-	if src.checkout != "" {
-		lines = removeAssignment(lines, toolVersionAssign, "#"+toolVersionVar)
-		lines = setAssignment(lines, toolCheckoutAssign,
-			"#"+toolCheckoutVar+" is the checkout of controller-gen-default (controller-gen with KEP-1929 defaults) that CONTROLLER_GEN and its normalize command are built from (go build, no download)",
-			toolCheckoutVar, src.checkout)
-	} else {
-		lines = removeAssignment(lines, toolCheckoutAssign, "#"+toolCheckoutVar)
-		lines = setAssignment(lines, toolVersionAssign,
-			"#"+toolVersionVar+" is the version of controller-gen-default (controller-gen with KEP-1929 defaults) that CONTROLLER_GEN installs",
-			toolVersionVar, src.version)
-	}
-
-	out := strings.Join(lines, "\n")
-
-	// 5. The checkout block, which defines go-build-checkout-tool.
-	if src.checkout != "" {
-		out = putCheckoutBlock(out)
-	} else {
-		out = replaceMarked(out, checkoutBeginMark, checkoutEndMark, "")
-	}
-
-	// 6. The offline-envtest block: added, refreshed (it is the plugin's),
-	// or removed.
-	_, hasOffline := markedBlock(out, offlineBeginMark, offlineEndMark)
-	switch {
-	case opts.offlineEnvtest || hasOffline && !opts.offlineEnvtestSet:
-		if !hasAssignment(lines, localbinAssign) {
-			return "", nil, errors.New("--offline-envtest: the Makefile has no LOCALBIN variable, the directory whose k8s/ subdirectory setup-envtest reads; " +
-				"define LOCALBIN ?= $(shell pwd)/bin and pass --bin-dir \"$(LOCALBIN)\" to setup-envtest, or leave out --offline-envtest")
-		}
-		out = replaceBlock(out, offlineBlock(lines))
-	case opts.offlineEnvtestSet:
-		out = replaceBlock(out, "")
-	}
-	return out, notes, nil
-}
 
 // assignedValue is the value of the first assignment that re matches, and
 // its line (1-based).
