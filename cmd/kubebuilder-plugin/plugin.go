@@ -176,12 +176,8 @@ func isBool(s string) bool {
 // handle answers one request. Logs go to log (stderr).
 func handle(req PluginRequest, log io.Writer) PluginResponse {
 	resp := PluginResponse{APIVersion: protocolVersion, Command: req.Command, Universe: map[string]string{}}
-	fail := func(msgs ...string) PluginResponse {
-		resp.Error, resp.ErrorMsgs = true, msgs
-		return resp
-	}
 	if req.APIVersion != protocolVersion {
-		return fail(fmt.Sprintf("%s speaks the external plugin protocol %s, not %q", pluginKey, protocolVersion, req.APIVersion))
+		return failed(resp, fmt.Sprintf("%s speaks the external plugin protocol %s, not %q", pluginKey, protocolVersion, req.APIVersion))
 	}
 	switch req.Command {
 	case commandFlags, commandMetadata:
@@ -196,66 +192,7 @@ func handle(req PluginRequest, log io.Writer) PluginResponse {
 		}
 		return resp
 	case commandInit, commandEdit:
-		opts, sourceNote, err := parseOptions(req.Args)
-		if err != nil {
-			return fail(err.Error())
-		}
-		mk, ok := req.Universe["Makefile"]
-		if !ok {
-			return fail("no Makefile in the project: " + pluginKey + " edits the Makefile that go/v4 scaffolds; " +
-				"list it after go/v4, e.g. --plugins go/v4," + pluginKey)
-		}
-		out, notes, err := editMakefile(mk, opts)
-		if err != nil {
-			var u *unrecognisedError
-			if errors.As(err, &u) {
-				return fail(u.messages()...)
-			}
-			return fail(strings.Split(err.Error(), "\n")...)
-		}
-		if conversionWebhooks(req.Config) {
-			if withTarget, added := addConversionTarget(out, apiPackages(req.Config)); added {
-				out = withTarget
-				notes = append(notes, "make "+conversionTarget+" checks the conversion code: round trips between versions and defaults across versions (controller-gen-default conversion)")
-			}
-		}
-		// Webhooks already there call the Go defaulters that make generate
-		// now writes.
-		var files map[string]string
-		var logs []string
-		_, runs := addDefaultsGenerator(strings.Split(out, "\n"))
-		if runs {
-			files, logs = editDefaulters(req.Universe, defaulterFilter{})
-		} else {
-			fmt.Fprintf(log, "%s: %s\n", pluginKey, noObjectRecipe)
-		}
-		for _, l := range append(notes, logs...) {
-			fmt.Fprintf(log, "%s: %s\n", pluginKey, l)
-		}
-		for p, content := range files {
-			resp.Universe[p] = content
-		}
-		if out == mk {
-			if len(files) == 0 {
-				fmt.Fprintf(log, "%s: the Makefile already runs controller-gen-default; nothing to change\n", pluginKey)
-			}
-			return resp
-		}
-		resp.Universe["Makefile"] = out
-		also := ""
-		if runs {
-			also = ", and make generate runs its defaults generator next to object (zz_generated.defaults.go: SetObjectDefaults_<Kind>)"
-		}
-		fmt.Fprintf(log, "%s: the Makefile now runs controller-gen-default (%s) wherever it ran controller-gen%s\n", pluginKey, toolPackage, also)
-		fmt.Fprintf(log, "%s: %s\n", pluginKey, madeBy(out))
-		// The default fell back to latest: say so, once the Makefile takes it.
-		if sourceNote != "" && strings.Contains(out, "\n"+toolVersionVar+" ?= latest") {
-			fmt.Fprintf(log, "%s: %s\n", pluginKey, sourceNote)
-		}
-		if opts.offlineEnvtest {
-			fmt.Fprintf(log, "%s: `make envtest-assets` builds kube-apiserver and etcd for envtest from Go modules (setup-envtest and test depend on it)\n", pluginKey)
-		}
-		return resp
+		return adopt(req, resp, log)
 	case commandCreateAPI:
 		for _, w := range lintOmitempty(req.Universe, argValue(req.Args, "kind")) {
 			fmt.Fprintf(log, "%s: %s\n", pluginKey, w)
@@ -264,7 +201,79 @@ func handle(req PluginRequest, log io.Writer) PluginResponse {
 	case commandCreateWebhook:
 		return createWebhook(req, resp, log)
 	}
-	return fail(fmt.Sprintf("%s: unknown command %q", pluginKey, req.Command))
+	return failed(resp, fmt.Sprintf("%s: unknown command %q", pluginKey, req.Command))
+}
+
+// adopt answers init and edit: the Makefile runs controller-gen-default,
+// and the webhooks already there call the Go defaulters that make generate
+// writes.
+func adopt(req PluginRequest, resp PluginResponse, log io.Writer) PluginResponse {
+	opts, sourceNote, err := parseOptions(req.Args)
+	if err != nil {
+		return failed(resp, err.Error())
+	}
+	mk, ok := req.Universe["Makefile"]
+	if !ok {
+		return failed(resp, "no Makefile in the project: "+pluginKey+" edits the Makefile that go/v4 scaffolds; "+
+			"list it after go/v4, e.g. --plugins go/v4,"+pluginKey)
+	}
+	out, notes, err := editMakefile(mk, opts)
+	if err != nil {
+		var u *unrecognisedError
+		if errors.As(err, &u) {
+			return failed(resp, u.messages()...)
+		}
+		return failed(resp, strings.Split(err.Error(), "\n")...)
+	}
+	if conversionWebhooks(req.Config) {
+		if withTarget, added := addConversionTarget(out, apiPackages(req.Config)); added {
+			out = withTarget
+			notes = append(notes, "make "+conversionTarget+" checks the conversion code: round trips between versions and defaults across versions (controller-gen-default conversion)")
+		}
+	}
+	// Webhooks already there call the Go defaulters that make generate
+	// now writes.
+	var files map[string]string
+	var logs []string
+	_, runs := addDefaultsGenerator(strings.Split(out, "\n"))
+	if runs {
+		files, logs = editDefaulters(req.Universe, defaulterFilter{})
+	} else {
+		fmt.Fprintf(log, "%s: %s\n", pluginKey, noObjectRecipe)
+	}
+	for _, l := range append(notes, logs...) {
+		fmt.Fprintf(log, "%s: %s\n", pluginKey, l)
+	}
+	for p, content := range files {
+		resp.Universe[p] = content
+	}
+	if out == mk {
+		if len(files) == 0 {
+			fmt.Fprintf(log, "%s: the Makefile already runs controller-gen-default; nothing to change\n", pluginKey)
+		}
+		return resp
+	}
+	resp.Universe["Makefile"] = out
+	also := ""
+	if runs {
+		also = ", and make generate runs its defaults generator next to object (zz_generated.defaults.go: SetObjectDefaults_<Kind>)"
+	}
+	fmt.Fprintf(log, "%s: the Makefile now runs controller-gen-default (%s) wherever it ran controller-gen%s\n", pluginKey, toolPackage, also)
+	fmt.Fprintf(log, "%s: %s\n", pluginKey, madeBy(out))
+	// The default fell back to latest: say so, once the Makefile takes it.
+	if sourceNote != "" && strings.Contains(out, "\n"+toolVersionVar+" ?= latest") {
+		fmt.Fprintf(log, "%s: %s\n", pluginKey, sourceNote)
+	}
+	if opts.offlineEnvtest {
+		fmt.Fprintf(log, "%s: `make envtest-assets` builds kube-apiserver and etcd for envtest from Go modules (setup-envtest and test depend on it)\n", pluginKey)
+	}
+	return resp
+}
+
+// failed is resp as the error msgs.
+func failed(resp PluginResponse, msgs ...string) PluginResponse {
+	resp.Error, resp.ErrorMsgs = true, msgs
+	return resp
 }
 
 // argValue is the value of --name in args, or "".

@@ -245,6 +245,13 @@ func (p *project) declaredInterface(t typeRef) bool {
 	if t.dir == "" {
 		return true // another module's: it may be one
 	}
+	_, iface := p.typeSpec(t).Type.(*ast.InterfaceType)
+	return iface
+}
+
+// typeSpec is the declaration of t in its package (an empty one if there
+// is none).
+func (p *project) typeSpec(t typeRef) *ast.TypeSpec {
 	for _, gf := range p.pkg(t.dir) {
 		for _, d := range gf.f.Decls {
 			g, ok := d.(*ast.GenDecl)
@@ -253,13 +260,12 @@ func (p *project) declaredInterface(t typeRef) bool {
 			}
 			for _, s := range g.Specs {
 				if ts := s.(*ast.TypeSpec); ts.Name.Name == t.name {
-					_, iface := ts.Type.(*ast.InterfaceType)
-					return iface
+					return ts
 				}
 			}
 		}
 	}
-	return false
+	return &ast.TypeSpec{}
 }
 
 // typeOfValue is the named type of the value e (a pointer's element type):
@@ -296,57 +302,64 @@ func (p *project) typeOfValue(e ast.Expr, sc scope, depth int) (typeRef, bool) {
 			return p.typeOfValue(value, where, depth+1)
 		}
 	case *ast.CallExpr:
-		fun := v.Fun
-		if ix, ok := fun.(*ast.IndexExpr); ok {
-			fun = ix.X
-		}
-		var dir, name string
-		switch f := fun.(type) {
-		case *ast.Ident:
-			if f.Name == "new" && len(v.Args) == 1 {
-				return p.typeOfType(v.Args[0], sc.file)
-			}
-			dir, name = path.Dir(sc.file.path), f.Name
-		case *ast.SelectorExpr:
-			x, ok := f.X.(*ast.Ident)
-			if !ok {
-				return typeRef{}, false
-			}
-			ip := importPath(sc.file.f, x.Name)
-			if ip == "" || p.dirOf(ip) == "" {
-				return typeRef{}, false
-			}
-			dir, name = p.dirOf(ip), f.Sel.Name
-		default:
-			return typeRef{}, false
-		}
-		gf, fd := p.funcDecl(dir, name)
-		if fd == nil {
-			return typeRef{}, false
-		}
-		if res := fd.Type.Results; res != nil && len(res.List) > 0 {
-			if t, ok := p.typeOfType(res.List[0].Type, gf); ok && !p.declaredInterface(t) {
-				return t, true
-			}
-		}
-		// An interface result: what the function returns.
-		var found typeRef
-		ok := false
-		ast.Inspect(fd.Body, func(n ast.Node) bool {
-			if ok {
-				return false
-			}
-			if _, lit := n.(*ast.FuncLit); lit {
-				return false
-			}
-			if r, isRet := n.(*ast.ReturnStmt); isRet && len(r.Results) > 0 {
-				found, ok = p.typeOfValue(r.Results[0], scope{file: gf, fn: fd}, depth+1)
-			}
-			return true
-		})
-		return found, ok
+		return p.typeOfCall(v, sc, depth)
 	}
 	return typeRef{}, false
+}
+
+// typeOfCall is the named type of the value of the call v: new(T), or a
+// call of a function of the module whose result is T or which returns a
+// value whose type typeOfValue tells.
+func (p *project) typeOfCall(v *ast.CallExpr, sc scope, depth int) (typeRef, bool) {
+	fun := v.Fun
+	if ix, ok := fun.(*ast.IndexExpr); ok {
+		fun = ix.X
+	}
+	var dir, name string
+	switch f := fun.(type) {
+	case *ast.Ident:
+		if f.Name == "new" && len(v.Args) == 1 {
+			return p.typeOfType(v.Args[0], sc.file)
+		}
+		dir, name = path.Dir(sc.file.path), f.Name
+	case *ast.SelectorExpr:
+		x, ok := f.X.(*ast.Ident)
+		if !ok {
+			return typeRef{}, false
+		}
+		ip := importPath(sc.file.f, x.Name)
+		if ip == "" || p.dirOf(ip) == "" {
+			return typeRef{}, false
+		}
+		dir, name = p.dirOf(ip), f.Sel.Name
+	default:
+		return typeRef{}, false
+	}
+	gf, fd := p.funcDecl(dir, name)
+	if fd == nil {
+		return typeRef{}, false
+	}
+	if res := fd.Type.Results; res != nil && len(res.List) > 0 {
+		if t, ok := p.typeOfType(res.List[0].Type, gf); ok && !p.declaredInterface(t) {
+			return t, true
+		}
+	}
+	// An interface result: what the function returns.
+	var found typeRef
+	ok := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if ok {
+			return false
+		}
+		if _, lit := n.(*ast.FuncLit); lit {
+			return false
+		}
+		if r, isRet := n.(*ast.ReturnStmt); isRet && len(r.Results) > 0 {
+			found, ok = p.typeOfValue(r.Results[0], scope{file: gf, fn: fd}, depth+1)
+		}
+		return true
+	})
+	return found, ok
 }
 
 // builderKind is the kind of the webhook builder chain that a WithDefaulter
@@ -429,18 +442,8 @@ func (p *project) method(t typeRef, name string) (*goFile, *ast.FuncDecl) {
 
 // declaredAt is where the package of t declares it ("" if it does not).
 func (p *project) declaredAt(t typeRef) string {
-	for _, gf := range p.pkg(t.dir) {
-		for _, d := range gf.f.Decls {
-			g, ok := d.(*ast.GenDecl)
-			if !ok || g.Tok != token.TYPE {
-				continue
-			}
-			for _, s := range g.Specs {
-				if ts := s.(*ast.TypeSpec); ts.Name.Name == t.name {
-					return p.at(ts.Pos())
-				}
-			}
-		}
+	if ts := p.typeSpec(t); ts.Name != nil {
+		return p.at(ts.Pos())
 	}
 	return ""
 }
