@@ -454,20 +454,47 @@ func TestMakefileRuns(t *testing.T) {
 	}
 	u := projectUniverse(t)
 	resp, _ := call(t, request(t, "init", []string{pinned, "v0.1.0", "--" + flagOfflineEnvtest}, u))
-	dir := t.TempDir()
-	write := func(name, content string, mode os.FileMode) {
-		t.Helper()
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), mode); err != nil {
-			t.Fatal(err)
-		}
+	m := &makeRun{t: t, dir: t.TempDir()}
+	m.write("project/Makefile", resp.Universe["Makefile"], 0o644)
+	m.fakeTools()
+	m.installsVersion()
+	m.buildsAssets()
+	m.buildsFromCheckout(u)
+	m.olderMakefile()
+}
+
+// makeRun runs make in dir/project, with the fake go of dir/fakebin.
+type makeRun struct {
+	t   *testing.T
+	dir string
+}
+
+func (m *makeRun) write(name, content string, mode os.FileMode) {
+	t := m.t
+	t.Helper()
+	p := filepath.Join(m.dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
 	}
-	write("project/Makefile", resp.Universe["Makefile"], 0o644)
-	// A fake go: `go install` makes $GOBIN/<last path element>, `go mod
-	// download -json` prints the module's Dir, the rest is the real go.
+	if err := os.WriteFile(p, []byte(content), mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (m *makeRun) mk(args ...string) (string, error) {
+	cmd := exec.Command("make", append([]string{"--no-print-directory"}, args...)...)
+	cmd.Dir = filepath.Join(m.dir, "project")
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Join(m.dir, "fakebin")+string(os.PathListSeparator)+os.Getenv("PATH"))
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// fakeTools writes a fake go: `go install` makes $GOBIN/<last path
+// element>, `go mod download -json` prints the module's Dir, the rest is
+// the real go; and two asset builders, assets/ (of envtestK8sVersion) and
+// other/.
+func (m *makeRun) fakeTools() {
+	t, dir, write := m.t, m.dir, m.write
 	realGo, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go in PATH")
@@ -486,14 +513,12 @@ esac
 `, 0o755)
 	write("assets/build.sh", `echo "building into $1" >&2; mkdir -p "$1/`+envtestK8sVersion+`-linux-amd64"; echo "$1/`+envtestK8sVersion+`-linux-amd64"`+"\n", 0o644)
 	write("other/build.sh", `echo "$1/1.30.0-linux-amd64"`+"\n", 0o644)
+}
 
-	mk := func(args ...string) (string, error) {
-		cmd := exec.Command("make", append([]string{"--no-print-directory"}, args...)...)
-		cmd.Dir = filepath.Join(dir, "project")
-		cmd.Env = append(os.Environ(), "PATH="+filepath.Join(dir, "fakebin")+string(os.PathListSeparator)+os.Getenv("PATH"))
-		out, err := cmd.CombinedOutput()
-		return string(out), err
-	}
+// installsVersion: make controller-gen installs both binaries of the
+// version, once.
+func (m *makeRun) installsVersion() {
+	t, dir, mk := m.t, m.dir, m.mk
 	out, err := mk("controller-gen")
 	if err != nil {
 		t.Fatalf("make controller-gen: %v\n%s", err, out)
@@ -518,8 +543,13 @@ esac
 		!strings.Contains(out, `/bin/controller-gen-default" object:headerFile="hack/boilerplate.go.txt",year=2042 defaults:headerFile="hack/boilerplate.go.txt",year=2042 paths="./..."`) {
 		t.Errorf("make -n generate: %v\n%s", err, out)
 	}
+}
 
-	out, err = mk("envtest-assets")
+// buildsAssets: make envtest-assets downloads the asset builder's module
+// and checks the version it built; setup-envtest depends on it.
+func (m *makeRun) buildsAssets() {
+	t, dir, mk := m.t, m.dir, m.mk
+	out, err := mk("envtest-assets")
 	if err != nil {
 		t.Fatalf("make envtest-assets: %v\n%s", err, out)
 	}
@@ -540,16 +570,19 @@ esac
 	if out, err := mk("-n", "setup-envtest"); err != nil || !strings.Contains(out, "build.sh") {
 		t.Errorf("make -n setup-envtest does not build the assets: %v\n%s", err, out)
 	}
+}
 
-	// From a checkout: go -C <checkout> build into <name>-checkout, linked,
-	// and the same links replaced.
+// buildsFromCheckout: from a checkout, go -C <checkout> build into
+// <name>-checkout, linked, and the same links replaced.
+func (m *makeRun) buildsFromCheckout(u map[string]string) {
+	t, dir, mk, write := m.t, m.dir, m.mk, m.write
 	checkout := filepath.Join(dir, "checkout")
 	write("checkout/go.mod", "module "+selfModule+"\n", 0o644)
 	write("checkout/e2e/assets/build.sh", `echo "checkout builder into $1" >&2; mkdir -p "$1/`+envtestK8sVersion+`-linux-amd64"; echo "$1/`+envtestK8sVersion+`-linux-amd64"`+"\n", 0o644)
 	withBuildSource(t, toolSource{checkout: checkout}, "")
-	resp, _ = call(t, request(t, "init", []string{"--" + flagOfflineEnvtest}, u))
+	resp, _ := call(t, request(t, "init", []string{"--" + flagOfflineEnvtest}, u))
 	write("project/Makefile", resp.Universe["Makefile"], 0o644)
-	out, err = mk("controller-gen")
+	out, err := mk("controller-gen")
 	if err != nil || !strings.Contains(out, "Building ./cmd/"+toolBinary+" from "+checkout) || !strings.Contains(out, "Building ./cmd/"+normalizeBinary+" from "+checkout) {
 		t.Errorf("make controller-gen from a checkout: %v\n%s", err, out)
 	}
@@ -567,7 +600,7 @@ esac
 			t.Errorf("bin/%s-v0.1.0 was overwritten: %q", name, b)
 		}
 	}
-	log, _ = os.ReadFile(filepath.Join(dir, "go.log"))
+	log, _ := os.ReadFile(filepath.Join(dir, "go.log"))
 	if want := "go -C " + checkout + " build -mod=readonly -o " + filepath.Join(dir, "project/bin", toolBinary) + "-checkout ./cmd/" + toolBinary + "\n"; !strings.Contains(string(log), want) {
 		t.Errorf("go calls lack %q:\n%s", want, log)
 	}
@@ -586,8 +619,12 @@ esac
 	if out, err := mk("envtest-assets"); err != nil || !strings.Contains(out, "checkout builder into") {
 		t.Errorf("make envtest-assets from a checkout: %v\n%s", err, out)
 	}
+}
 
-	// The go-install-tool of kubebuilder v4.0 to v4.5 moves $(1) itself.
+// olderMakefile: the go-install-tool of kubebuilder v4.0 to v4.5 moves $(1)
+// itself.
+func (m *makeRun) olderMakefile() {
+	t, dir, mk, write := m.t, m.dir, m.mk, m.write
 	old, err := os.ReadFile("testdata/Makefile.v4-old.golden")
 	if err != nil {
 		t.Fatal(err)

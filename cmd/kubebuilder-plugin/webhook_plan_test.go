@@ -35,68 +35,82 @@ func TestReasonTable(t *testing.T) {
 	}
 }
 
+// planReasonCases are projects (the Frigate webhook, "" for none) and the
+// filter under which each reason is an outcome.
+var planReasonCases = []struct {
+	want   reason
+	filter defaulterFilter
+	file   func(t *testing.T, sh map[string]string) string
+}{
+	{wired, defaulterFilter{}, func(_ *testing.T, sh map[string]string) string { return sh[shapeRenamed] }},
+	{skipOtherKind, defaulterFilter{kind: "Sloop", version: "v1"}, func(_ *testing.T, sh map[string]string) string { return sh[shapeRenamed] }},
+	{skipSeen, defaulterFilter{}, func(_ *testing.T, sh map[string]string) string {
+		return sh[shapeRenamed] + "\nfunc SetupAgain(mgr ctrl.Manager) error {\n\treturn ctrl.NewWebhookManagedBy(mgr, &ship.Frigate{}).WithDefaulter(&ShipFiller{}).Complete()\n}\n"
+	}},
+	{skipAlreadyCalls, defaulterFilter{}, func(t *testing.T, sh map[string]string) string {
+		return replace(t, sh[shapeRenamed], "\tif vessel.Labels == nil {", "\tship.SetObjectDefaults_Frigate(vessel)\n\tif vessel.Labels == nil {")
+	}},
+	{notParsed, frigateFilter, func(_ *testing.T, sh map[string]string) string { return sh[shapeRenamed] + "\nfunc {\n" }},
+	{unknownType, frigateFilter, func(t *testing.T, sh map[string]string) string {
+		return replace(t, sh[shapeRenamed], "WithDefaulter(&ShipFiller{})", "WithDefaulter(pick())")
+	}},
+	{noDefaultMethod, frigateFilter, func(t *testing.T, sh map[string]string) string {
+		return replace(t, sh[shapeRenamed], ") Default(", ") Fill(")
+	}},
+	{foreignDefaulter, frigateFilter, func(t *testing.T, sh map[string]string) string {
+		return otherImport(t, replace(t, sh[shapeRenamed], "WithDefaulter(&ShipFiller{})", "WithDefaulter(&other.Filler{})"))
+	}},
+	{kindMismatch, defaulterFilter{}, func(t *testing.T, sh map[string]string) string {
+		return replace(t, sh[shapeRenamed], "(mgr, &ship.Frigate{})", "(mgr, &ship.Sloop{})")
+	}},
+	{paramCount, frigateFilter, func(t *testing.T, sh map[string]string) string {
+		return replace(t, sh[shapeRenamed], "Default(ctx context.Context, ", "Default(")
+	}},
+	{unnamedObject, frigateFilter, func(t *testing.T, sh map[string]string) string {
+		return replace(t, sh[shapeRenamed], "vessel *ship.Frigate) error", "_ *ship.Frigate) error")
+	}},
+	{uncheckedAssert, frigateFilter, func(t *testing.T, sh map[string]string) string {
+		return replace(t, sh[shapeRuntimeObject], "\tif !ok {", "\tif ok && false {")
+	}},
+	{noAssert, frigateFilter, func(t *testing.T, sh map[string]string) string {
+		return replace(t, sh[shapeRuntimeObject], "frigate, ok := obj.(*shipv1.Frigate)", "frigate, ok := toFrigate(obj)")
+	}},
+	{foreignKind, defaulterFilter{}, func(t *testing.T, sh map[string]string) string {
+		return replace(t, sh[shapeRenamed], `ship "example.com/fleet/api/v1"`, `ship "example.org/fleet/api/v1"`)
+	}},
+	{noRootType, defaulterFilter{}, func(t *testing.T, sh map[string]string) string {
+		s := replace(t, sh[shapeRenamed], "(mgr, &ship.Frigate{})", "(mgr, &ship.Galleon{})")
+		return replace(t, s, "vessel *ship.Frigate) error", "vessel *ship.Galleon) error")
+	}},
+	{notFound, frigateFilter, func(_ *testing.T, sh map[string]string) string { return "" }},
+	{markerUncovered, defaulterFilter{}, func(t *testing.T, sh map[string]string) string {
+		return replace(t, sh[shapeRenamed], "resources=frigates", "resources=galleons")
+	}},
+	{markerNoSetup, defaulterFilter{}, func(t *testing.T, sh map[string]string) string {
+		return replace(t, sh[shapeRenamed], "WithDefaulter(&ShipFiller{})", "WithValidator(&ShipFiller{})")
+	}},
+}
+
+// frigateFilter is create webhook --defaulting of Frigate v1.
+var frigateFilter = defaulterFilter{kind: "Frigate", version: "v1", defaulting: true}
+
+// otherImport adds an import of example.org/other, a package of another
+// module, to the Go file s.
+func otherImport(t *testing.T, s string) string {
+	return replace(t, s, "\tctrl \"sigs.k8s.io/controller-runtime\"\n", "\tctrl \"sigs.k8s.io/controller-runtime\"\n\tother \"example.org/other\"\n")
+}
+
 // TestPlanReasons: each reason is the outcome of some project, and its
 // message is printed.
 func TestPlanReasons(t *testing.T) {
 	sh := shapes(t)
-	renamed := sh["renamed/"+frigateWebhook]
-	runtimeObject := sh["runtime-object/"+frigateWebhook]
-	frigate := defaulterFilter{kind: "Frigate", version: "v1", defaulting: true}
-	edit := defaulterFilter{}
 	tested := map[reason]bool{editUnparsable: true} // below
-	otherImport := func(t *testing.T, s string) string {
-		return replace(t, s, "\tctrl \"sigs.k8s.io/controller-runtime\"\n", "\tctrl \"sigs.k8s.io/controller-runtime\"\n\tother \"example.org/other\"\n")
-	}
-	for _, tc := range []struct {
-		want   reason
-		filter defaulterFilter
-		file   func(t *testing.T) string // the Frigate webhook, "" for none
-	}{
-		{wired, edit, func(*testing.T) string { return renamed }},
-		{skipOtherKind, defaulterFilter{kind: "Sloop", version: "v1"}, func(*testing.T) string { return renamed }},
-		{skipSeen, edit, func(*testing.T) string {
-			return renamed + "\nfunc SetupAgain(mgr ctrl.Manager) error {\n\treturn ctrl.NewWebhookManagedBy(mgr, &ship.Frigate{}).WithDefaulter(&ShipFiller{}).Complete()\n}\n"
-		}},
-		{skipAlreadyCalls, edit, func(t *testing.T) string {
-			return replace(t, renamed, "\tif vessel.Labels == nil {", "\tship.SetObjectDefaults_Frigate(vessel)\n\tif vessel.Labels == nil {")
-		}},
-		{notParsed, frigate, func(*testing.T) string { return renamed + "\nfunc {\n" }},
-		{unknownType, frigate, func(t *testing.T) string {
-			return replace(t, renamed, "WithDefaulter(&ShipFiller{})", "WithDefaulter(pick())")
-		}},
-		{noDefaultMethod, frigate, func(t *testing.T) string { return replace(t, renamed, ") Default(", ") Fill(") }},
-		{foreignDefaulter, frigate, func(t *testing.T) string {
-			return otherImport(t, replace(t, renamed, "WithDefaulter(&ShipFiller{})", "WithDefaulter(&other.Filler{})"))
-		}},
-		{kindMismatch, edit, func(t *testing.T) string {
-			return replace(t, renamed, "(mgr, &ship.Frigate{})", "(mgr, &ship.Sloop{})")
-		}},
-		{paramCount, frigate, func(t *testing.T) string { return replace(t, renamed, "Default(ctx context.Context, ", "Default(") }},
-		{unnamedObject, frigate, func(t *testing.T) string {
-			return replace(t, renamed, "vessel *ship.Frigate) error", "_ *ship.Frigate) error")
-		}},
-		{uncheckedAssert, frigate, func(t *testing.T) string { return replace(t, runtimeObject, "\tif !ok {", "\tif ok && false {") }},
-		{noAssert, frigate, func(t *testing.T) string {
-			return replace(t, runtimeObject, "frigate, ok := obj.(*shipv1.Frigate)", "frigate, ok := toFrigate(obj)")
-		}},
-		{foreignKind, edit, func(t *testing.T) string {
-			return replace(t, renamed, `ship "example.com/fleet/api/v1"`, `ship "example.org/fleet/api/v1"`)
-		}},
-		{noRootType, edit, func(t *testing.T) string {
-			s := replace(t, renamed, "(mgr, &ship.Frigate{})", "(mgr, &ship.Galleon{})")
-			return replace(t, s, "vessel *ship.Frigate) error", "vessel *ship.Galleon) error")
-		}},
-		{notFound, frigate, func(*testing.T) string { return "" }},
-		{markerUncovered, edit, func(t *testing.T) string { return replace(t, renamed, "resources=frigates", "resources=galleons") }},
-		{markerNoSetup, edit, func(t *testing.T) string {
-			return replace(t, renamed, "WithDefaulter(&ShipFiller{})", "WithValidator(&ShipFiller{})")
-		}},
-	} {
+	for _, tc := range planReasonCases {
 		tested[tc.want] = true
 		name := reasonTable[tc.want].name
 		t.Run(name, func(t *testing.T) {
 			files := map[string]string{}
-			if s := tc.file(t); s != "" {
+			if s := tc.file(t, sh); s != "" {
 				files[frigateWebhook] = s
 			}
 			p := newProject(shapeUniverse(t, files))
@@ -115,8 +129,8 @@ func TestPlanReasons(t *testing.T) {
 	}
 
 	// editUnparsable is applyEdits': an insertion that breaks the file.
-	u := shapeUniverse(t, map[string]string{frigateWebhook: renamed})
-	changed, failed := applyEdits(u, []outcome{{reason: wired, file: frigateWebhook, offset: len(renamed), text: "func {\n"}})
+	u := shapeUniverse(t, map[string]string{frigateWebhook: sh[shapeRenamed]})
+	changed, failed := applyEdits(u, []outcome{{reason: wired, file: frigateWebhook, offset: len(sh[shapeRenamed]), text: "func {\n"}})
 	if len(changed) != 0 || len(failed) != 1 || failed[0].reason != editUnparsable {
 		t.Errorf("applyEdits of a broken insertion: changed %v, failed %+v", mapKeys(changed), failed)
 	}

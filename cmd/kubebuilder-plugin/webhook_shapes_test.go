@@ -7,6 +7,14 @@ import (
 	"testing"
 )
 
+// The shapes of testdata/webhook-shapes.txtar that the cases start from.
+const (
+	shapeMain          = "main/" + frigateWebhook
+	shapeRenamed       = "renamed/" + frigateWebhook
+	shapeRuntimeObject = "runtime-object/" + frigateWebhook
+	legacyWebhook      = "api/v1/frigate_webhook.go"
+)
+
 // shapes are the files of testdata/webhook-shapes.txtar.
 func shapes(t *testing.T) map[string]string {
 	t.Helper()
@@ -45,123 +53,131 @@ func replace(t *testing.T, s, old, new string) string {
 	return strings.Replace(s, old, new, 1)
 }
 
+// defaulterShape is a shape of defaulting webhook that the plugin wires:
+// files are the webhook files (from the shapes sh), the rest what
+// TestDefaulterShapes checks.
+type defaulterShape struct {
+	name  string
+	files func(t *testing.T, sh map[string]string) map[string]string
+	// file gets the call; method is the edited method and its receiver
+	// as the log names it.
+	file, method, call string
+	// before is the statement the call must follow, "" for the body's
+	// start.
+	before string
+}
+
+var defaulterShapes = []defaulterShape{
+	{
+		name: "kubebuilder main: FrigateDefaulter",
+		files: func(_ *testing.T, sh map[string]string) map[string]string {
+			return map[string]string{frigateWebhook: sh[shapeMain]}
+		},
+		method: "(*FrigateDefaulter).Default", call: "shipv1.SetObjectDefaults_Frigate(obj)",
+		before: `frigatelog.Info("Defaulting for Frigate", "name", obj.GetName())`,
+	},
+	{
+		name: "kubebuilder v4.15.0: FrigateCustomDefaulter",
+		files: func(t *testing.T, sh map[string]string) map[string]string {
+			return map[string]string{frigateWebhook: webhookFiles(t)[frigateWebhook]}
+		},
+		method: "(*FrigateCustomDefaulter).Default", call: "shipv1.SetObjectDefaults_Frigate(obj)",
+		before: `frigatelog.Info("Defaulting for Frigate", "name", obj.GetName())`,
+	},
+	{
+		name: "renamed: &ShipFiller{}, import ship, no log line",
+		files: func(_ *testing.T, sh map[string]string) map[string]string {
+			return map[string]string{frigateWebhook: sh[shapeRenamed]}
+		},
+		method: "(*ShipFiller).Default", call: "ship.SetObjectDefaults_Frigate(vessel)",
+	},
+	{
+		name: "ShipFiller{} with a value receiver",
+		files: func(t *testing.T, sh map[string]string) map[string]string {
+			s := replace(t, sh[shapeRenamed], "WithDefaulter(&ShipFiller{})", "WithDefaulter(ShipFiller{})")
+			return map[string]string{frigateWebhook: replace(t, s, "func (f *ShipFiller) Default(", "func (f ShipFiller) Default(")}
+		},
+		method: "(ShipFiller).Default", call: "ship.SetObjectDefaults_Frigate(vessel)",
+	},
+	{
+		name: "new(ShipFiller)",
+		files: func(t *testing.T, sh map[string]string) map[string]string {
+			return map[string]string{frigateWebhook: replace(t, sh[shapeRenamed], "WithDefaulter(&ShipFiller{})", "WithDefaulter(new(ShipFiller))")}
+		},
+		method: "(*ShipFiller).Default", call: "ship.SetObjectDefaults_Frigate(vessel)",
+	},
+	{
+		name: "a variable, and the builder in another",
+		files: func(t *testing.T, sh map[string]string) map[string]string {
+			return map[string]string{frigateWebhook: replace(t, sh[shapeRenamed],
+				"\treturn ctrl.NewWebhookManagedBy(mgr, &ship.Frigate{}).\n\t\tWithDefaulter(&ShipFiller{}).\n\t\tComplete()",
+				"\tfiller := &ShipFiller{}\n\tb := ctrl.NewWebhookManagedBy(mgr, &ship.Frigate{})\n\treturn b.WithDefaulter(filler).Complete()")}
+		},
+		method: "(*ShipFiller).Default", call: "ship.SetObjectDefaults_Frigate(vessel)",
+	},
+	{
+		name: "a constructor",
+		files: func(t *testing.T, sh map[string]string) map[string]string {
+			s := replace(t, sh[shapeRenamed], "WithDefaulter(&ShipFiller{})", "WithDefaulter(NewShipFiller(mgr))")
+			return map[string]string{frigateWebhook: s + "\n// NewShipFiller is the defaulter of Frigates.\nfunc NewShipFiller(mgr ctrl.Manager) *ShipFiller {\n\treturn &ShipFiller{}\n}\n"}
+		},
+		method: "(*ShipFiller).Default", call: "ship.SetObjectDefaults_Frigate(vessel)",
+	},
+	{
+		name: "a constructor in another package, returning the interface, and Default in another file",
+		files: func(t *testing.T, sh map[string]string) map[string]string {
+			s := replace(t, sh[shapeRenamed], "WithDefaulter(&ShipFiller{})", "WithDefaulter(fillers.New())")
+			s = replace(t, s, "\tship \"example.com/fleet/api/v1\"\n", "\tship \"example.com/fleet/api/v1\"\n\t\"example.com/fleet/internal/fillers\"\n")
+			s = s[:strings.Index(s, "// ShipFiller fills")]
+			return map[string]string{
+				frigateWebhook: s,
+				"internal/fillers/new.go": "package fillers\n\nimport (\n\t\"sigs.k8s.io/controller-runtime/pkg/webhook/admission\"\n\n\tship \"example.com/fleet/api/v1\"\n)\n\n" +
+					"// New is the defaulter of Frigates.\nfunc New() admission.Defaulter[*ship.Frigate] {\n\tf := &ShipFiller{}\n\treturn f\n}\n",
+				"internal/fillers/filler.go": "package fillers\n\n" + sh[shapeRenamed][strings.Index(sh[shapeRenamed], "import ("):strings.Index(sh[shapeRenamed], "// Setup")] +
+					sh[shapeRenamed][strings.Index(sh[shapeRenamed], "// ShipFiller fills"):],
+			}
+		},
+		file:   "internal/fillers/filler.go",
+		method: "(*ShipFiller).Default", call: "ship.SetObjectDefaults_Frigate(vessel)",
+	},
+	{
+		name: "older v4: For(…) and a runtime.Object that Default type-asserts",
+		files: func(t *testing.T, sh map[string]string) map[string]string {
+			return map[string]string{frigateWebhook: sh["runtime-object/"+frigateWebhook]}
+		},
+		method: "(*FrigateCustomDefaulter).Default", call: "shipv1.SetObjectDefaults_Frigate(frigate)",
+		before: `frigatelog.Info("Defaulting for Frigate", "name", frigate.GetName())`,
+	},
+	{
+		name: "a runtime.Object asserted without ok, no log line",
+		files: func(t *testing.T, sh map[string]string) map[string]string {
+			s := replace(t, sh["runtime-object/"+frigateWebhook], "\tfrigate, ok := obj.(*shipv1.Frigate)\n\n\tif !ok {\n\t\treturn fmt.Errorf(\"expected an Frigate object but got %T\", obj)\n\t}\n\tfrigatelog.Info(\"Defaulting for Frigate\", \"name\", frigate.GetName())\n",
+				"\tfrigate := obj.(*shipv1.Frigate)\n\t_ = fmt.Sprint(frigate)\n")
+			return map[string]string{frigateWebhook: s}
+		},
+		method: "(*FrigateCustomDefaulter).Default", call: "shipv1.SetObjectDefaults_Frigate(frigate)",
+		before: "frigate := obj.(*shipv1.Frigate)",
+	},
+	{
+		name: "legacy path: the kind is its own defaulter, WithDefaulter(r)",
+		files: func(t *testing.T, sh map[string]string) map[string]string {
+			return map[string]string{legacyWebhook: "package v1\n\nimport (\n\t\"context\"\n\n\tctrl \"sigs.k8s.io/controller-runtime\"\n)\n\n" +
+				"func (r *Frigate) SetupWebhookWithManager(mgr ctrl.Manager) error {\n\treturn ctrl.NewWebhookManagedBy(mgr, r).\n\t\tWithDefaulter(r).\n\t\tComplete()\n}\n\n" +
+				"func (r *Frigate) Default(_ context.Context, obj *Frigate) error {\n\treturn nil\n}\n"}
+		},
+		file:   legacyWebhook,
+		method: "(*Frigate).Default", call: "SetObjectDefaults_Frigate(obj)",
+	},
+}
+
 // TestDefaulterShapes: the plugin finds the defaulter by structure, the
 // value passed to WithDefaulter and its type's Default method, whatever the
 // type is called and however the value is written.
 func TestDefaulterShapes(t *testing.T) {
 	sh := shapes(t)
-	mainShape := sh["main/"+frigateWebhook]
-	renamed := sh["renamed/"+frigateWebhook]
-	const legacyWebhook = "api/v1/frigate_webhook.go"
-	for _, tc := range []struct {
-		name  string
-		files func(t *testing.T) map[string]string
-		// file gets the call; method is the edited method and its receiver
-		// as the log names it.
-		file, method, call string
-		// before is the statement the call must follow, "" for the body's
-		// start.
-		before string
-	}{
-		{
-			name:   "kubebuilder main: FrigateDefaulter",
-			files:  func(*testing.T) map[string]string { return map[string]string{frigateWebhook: mainShape} },
-			method: "(*FrigateDefaulter).Default", call: "shipv1.SetObjectDefaults_Frigate(obj)",
-			before: `frigatelog.Info("Defaulting for Frigate", "name", obj.GetName())`,
-		},
-		{
-			name: "kubebuilder v4.15.0: FrigateCustomDefaulter",
-			files: func(t *testing.T) map[string]string {
-				return map[string]string{frigateWebhook: webhookFiles(t)[frigateWebhook]}
-			},
-			method: "(*FrigateCustomDefaulter).Default", call: "shipv1.SetObjectDefaults_Frigate(obj)",
-			before: `frigatelog.Info("Defaulting for Frigate", "name", obj.GetName())`,
-		},
-		{
-			name:   "renamed: &ShipFiller{}, import ship, no log line",
-			files:  func(*testing.T) map[string]string { return map[string]string{frigateWebhook: renamed} },
-			method: "(*ShipFiller).Default", call: "ship.SetObjectDefaults_Frigate(vessel)",
-		},
-		{
-			name: "ShipFiller{} with a value receiver",
-			files: func(t *testing.T) map[string]string {
-				s := replace(t, renamed, "WithDefaulter(&ShipFiller{})", "WithDefaulter(ShipFiller{})")
-				return map[string]string{frigateWebhook: replace(t, s, "func (f *ShipFiller) Default(", "func (f ShipFiller) Default(")}
-			},
-			method: "(ShipFiller).Default", call: "ship.SetObjectDefaults_Frigate(vessel)",
-		},
-		{
-			name: "new(ShipFiller)",
-			files: func(t *testing.T) map[string]string {
-				return map[string]string{frigateWebhook: replace(t, renamed, "WithDefaulter(&ShipFiller{})", "WithDefaulter(new(ShipFiller))")}
-			},
-			method: "(*ShipFiller).Default", call: "ship.SetObjectDefaults_Frigate(vessel)",
-		},
-		{
-			name: "a variable, and the builder in another",
-			files: func(t *testing.T) map[string]string {
-				return map[string]string{frigateWebhook: replace(t, renamed,
-					"\treturn ctrl.NewWebhookManagedBy(mgr, &ship.Frigate{}).\n\t\tWithDefaulter(&ShipFiller{}).\n\t\tComplete()",
-					"\tfiller := &ShipFiller{}\n\tb := ctrl.NewWebhookManagedBy(mgr, &ship.Frigate{})\n\treturn b.WithDefaulter(filler).Complete()")}
-			},
-			method: "(*ShipFiller).Default", call: "ship.SetObjectDefaults_Frigate(vessel)",
-		},
-		{
-			name: "a constructor",
-			files: func(t *testing.T) map[string]string {
-				s := replace(t, renamed, "WithDefaulter(&ShipFiller{})", "WithDefaulter(NewShipFiller(mgr))")
-				return map[string]string{frigateWebhook: s + "\n// NewShipFiller is the defaulter of Frigates.\nfunc NewShipFiller(mgr ctrl.Manager) *ShipFiller {\n\treturn &ShipFiller{}\n}\n"}
-			},
-			method: "(*ShipFiller).Default", call: "ship.SetObjectDefaults_Frigate(vessel)",
-		},
-		{
-			name: "a constructor in another package, returning the interface, and Default in another file",
-			files: func(t *testing.T) map[string]string {
-				s := replace(t, renamed, "WithDefaulter(&ShipFiller{})", "WithDefaulter(fillers.New())")
-				s = replace(t, s, "\tship \"example.com/fleet/api/v1\"\n", "\tship \"example.com/fleet/api/v1\"\n\t\"example.com/fleet/internal/fillers\"\n")
-				s = s[:strings.Index(s, "// ShipFiller fills")]
-				return map[string]string{
-					frigateWebhook: s,
-					"internal/fillers/new.go": "package fillers\n\nimport (\n\t\"sigs.k8s.io/controller-runtime/pkg/webhook/admission\"\n\n\tship \"example.com/fleet/api/v1\"\n)\n\n" +
-						"// New is the defaulter of Frigates.\nfunc New() admission.Defaulter[*ship.Frigate] {\n\tf := &ShipFiller{}\n\treturn f\n}\n",
-					"internal/fillers/filler.go": "package fillers\n\n" + renamed[strings.Index(renamed, "import ("):strings.Index(renamed, "// Setup")] +
-						renamed[strings.Index(renamed, "// ShipFiller fills"):],
-				}
-			},
-			file:   "internal/fillers/filler.go",
-			method: "(*ShipFiller).Default", call: "ship.SetObjectDefaults_Frigate(vessel)",
-		},
-		{
-			name: "older v4: For(…) and a runtime.Object that Default type-asserts",
-			files: func(t *testing.T) map[string]string {
-				return map[string]string{frigateWebhook: sh["runtime-object/"+frigateWebhook]}
-			},
-			method: "(*FrigateCustomDefaulter).Default", call: "shipv1.SetObjectDefaults_Frigate(frigate)",
-			before: `frigatelog.Info("Defaulting for Frigate", "name", frigate.GetName())`,
-		},
-		{
-			name: "a runtime.Object asserted without ok, no log line",
-			files: func(t *testing.T) map[string]string {
-				s := replace(t, sh["runtime-object/"+frigateWebhook], "\tfrigate, ok := obj.(*shipv1.Frigate)\n\n\tif !ok {\n\t\treturn fmt.Errorf(\"expected an Frigate object but got %T\", obj)\n\t}\n\tfrigatelog.Info(\"Defaulting for Frigate\", \"name\", frigate.GetName())\n",
-					"\tfrigate := obj.(*shipv1.Frigate)\n\t_ = fmt.Sprint(frigate)\n")
-				return map[string]string{frigateWebhook: s}
-			},
-			method: "(*FrigateCustomDefaulter).Default", call: "shipv1.SetObjectDefaults_Frigate(frigate)",
-			before: "frigate := obj.(*shipv1.Frigate)",
-		},
-		{
-			name: "legacy path: the kind is its own defaulter, WithDefaulter(r)",
-			files: func(t *testing.T) map[string]string {
-				return map[string]string{legacyWebhook: "package v1\n\nimport (\n\t\"context\"\n\n\tctrl \"sigs.k8s.io/controller-runtime\"\n)\n\n" +
-					"func (r *Frigate) SetupWebhookWithManager(mgr ctrl.Manager) error {\n\treturn ctrl.NewWebhookManagedBy(mgr, r).\n\t\tWithDefaulter(r).\n\t\tComplete()\n}\n\n" +
-					"func (r *Frigate) Default(_ context.Context, obj *Frigate) error {\n\treturn nil\n}\n"}
-			},
-			file:   legacyWebhook,
-			method: "(*Frigate).Default", call: "SetObjectDefaults_Frigate(obj)",
-		},
-	} {
+	for _, tc := range defaulterShapes {
 		t.Run(tc.name, func(t *testing.T) {
-			files := tc.files(t)
+			files := tc.files(t, sh)
 			file := tc.file
 			if file == "" {
 				file = frigateWebhook
@@ -210,99 +226,103 @@ func TestDefaulterShapes(t *testing.T) {
 	}
 }
 
+// defaulterWarning is a defaulting webhook that the plugin cannot wire,
+// and the warning that TestDefaulterWarnings expects.
+type defaulterWarning struct {
+	name  string
+	files func(t *testing.T, sh map[string]string) map[string]string
+	// want is the warning: file, the line of the line containing
+	// lineOf in that file (0: no line), and the rest.
+	file, lineOf string
+	want         string
+	// edit: also with kubebuilder edit (create webhook otherwise only).
+	editWant string
+}
+
+var defaulterWarnings = []defaulterWarning{
+	{
+		name: "a WithDefaulter argument whose type the source does not tell",
+		files: func(_ *testing.T, sh map[string]string) map[string]string {
+			return map[string]string{frigateWebhook: sh["unrecognised/"+frigateWebhook]}
+		},
+		file:   frigateWebhook,
+		lineOf: `WithDefaulter(defaulters["Frigate"])`,
+		want: `warning: the defaulting webhook of Frigate is not wired to the declarative defaults: the plugin cannot tell from the source which type WithDefaulter(defaulters["Frigate"]) is ` +
+			`(it follows &T{}, T{}, new(T), variables and the module's constructors); add "shipv1.SetObjectDefaults_Frigate(obj)" as the first statement of that type's Default method`,
+	},
+	{
+		name: "the same with an older builder, For(…) after WithDefaulter",
+		files: func(t *testing.T, sh map[string]string) map[string]string {
+			return map[string]string{frigateWebhook: replace(t, sh["unrecognised/"+frigateWebhook], "NewWebhookManagedBy(mgr, &shipv1.Frigate{}).\n\t\tWithDefaulter(defaulters[\"Frigate\"]).",
+				"NewWebhookManagedBy(mgr).\n\t\tWithDefaulter(defaulters[\"Frigate\"]).\n\t\tFor(&shipv1.Frigate{}).")}
+		},
+		file:   frigateWebhook,
+		lineOf: `WithDefaulter(defaulters["Frigate"])`,
+		want: `warning: the defaulting webhook of Frigate is not wired to the declarative defaults: the plugin cannot tell from the source which type WithDefaulter(defaulters["Frigate"]) is ` +
+			`(it follows &T{}, T{}, new(T), variables and the module's constructors); add "shipv1.SetObjectDefaults_Frigate(obj)" as the first statement of that type's Default method`,
+	},
+	{
+		name: "a type without a Default method",
+		files: func(t *testing.T, sh map[string]string) map[string]string {
+			return map[string]string{frigateWebhook: replace(t, sh[shapeRenamed], ") Default(", ") Fill(")}
+		},
+		file:   frigateWebhook,
+		lineOf: "type ShipFiller struct{}",
+		want: "warning: the defaulting webhook of Frigate is not wired to the declarative defaults: ShipFiller, passed to WithDefaulter at @WithDefaulter(&ShipFiller{})@, " +
+			`has no Default method the plugin can edit (its package declares no Default method for it); add "ship.SetObjectDefaults_Frigate(obj)" as the first statement of (*ShipFiller).Default`,
+	},
+	{
+		name: "a runtime.Object that Default does not type-assert",
+		files: func(t *testing.T, sh map[string]string) map[string]string {
+			return map[string]string{frigateWebhook: replace(t, sh[shapeRuntimeObject], "frigate, ok := obj.(*shipv1.Frigate)", "frigate, ok := toFrigate(obj)")}
+		},
+		file:   frigateWebhook,
+		lineOf: ") Default(",
+		want: "warning: (*FrigateCustomDefaulter).Default is not wired to the declarative defaults: (*FrigateCustomDefaulter).Default takes obj runtime.Object and its body does not type-assert it " +
+			"to a pointer to the kind at its top level (`x, ok := obj.(*<pkg>.<Kind>)` then `if !ok { return … }`)",
+	},
+	{
+		name: "a runtime.Object type-asserted without a check",
+		files: func(t *testing.T, sh map[string]string) map[string]string {
+			return map[string]string{frigateWebhook: replace(t, sh[shapeRuntimeObject], "\tif !ok {", "\tif ok && false {")}
+		},
+		file:   frigateWebhook,
+		lineOf: ") Default(",
+		want: "warning: (*FrigateCustomDefaulter).Default is not wired to the declarative defaults: (*FrigateCustomDefaulter).Default type-asserts obj at @frigate, ok := obj.(*shipv1.Frigate)@ " +
+			"without an `if !ok { return … }` after it; add \"shipv1.SetObjectDefaults_Frigate(frigate)\" after that check",
+	},
+	{
+		name: "the builder's kind is not Default's",
+		files: func(t *testing.T, sh map[string]string) map[string]string {
+			return map[string]string{frigateWebhook: replace(t, sh["main/"+frigateWebhook], "NewWebhookManagedBy(mgr, &shipv1.Frigate{})", "NewWebhookManagedBy(mgr, &shipv1.Sloop{})")}
+		},
+		file:   frigateWebhook,
+		lineOf: ") Default(",
+		want: "warning: (*FrigateDefaulter).Default is not wired to the declarative defaults: it defaults a example.com/fleet/api/v1.Frigate, but WithDefaulter at @WithDefaulter(&FrigateDefaulter{})@ " +
+			"registers it for example.com/fleet/api/v1.Sloop; make them agree, then run `kubebuilder edit --plugins " + pluginKey + "`",
+	},
+	{
+		name: "go/v3: the API type as its own webhook.Defaulter",
+		files: func(_ *testing.T, sh map[string]string) map[string]string {
+			return map[string]string{"api/v1/frigate_webhook.go": sh["go-v3/api/v1/frigate_webhook.go"]}
+		},
+		file:   "api/v1/frigate_webhook.go",
+		lineOf: "",
+		want: "api/v1/frigate_webhook.go: warning: create webhook --defaulting --kind Frigate --version v1: the plugin found no WithDefaulter(…) for Frigate in the project's Go files, so no Default method is wired to the declarative defaults; " +
+			`add "<pkg>.SetObjectDefaults_Frigate(obj)" as the first statement of the Default method of the type passed to WithDefaulter`,
+		editWant: "@mutating=true@: warning: a mutating webhook (resources=frigates, versions=v1) that the plugin cannot wire to the declarative defaults: its package has no WithDefaulter(…) call. " +
+			"The plugin edits the Default method of types passed to controller-runtime's WithDefaulter; if this webhook defaults a kind of this module, add \"<pkg>.SetObjectDefaults_<Kind>(obj)\" as the first statement of its Default method",
+	},
+}
+
 // TestDefaulterWarnings: where the plugin cannot wire a defaulting webhook
 // it changes nothing and says so on stderr, with file:line and the line to
 // add.
 func TestDefaulterWarnings(t *testing.T) {
 	sh := shapes(t)
-	renamed := sh["renamed/"+frigateWebhook]
-	runtimeObject := sh["runtime-object/"+frigateWebhook]
-	for _, tc := range []struct {
-		name  string
-		files func(t *testing.T) map[string]string
-		// want is the warning: file, the line of the line containing
-		// lineOf in that file (0: no line), and the rest.
-		file, lineOf string
-		want         string
-		// edit: also with kubebuilder edit (create webhook otherwise only).
-		editWant string
-	}{
-		{
-			name: "a WithDefaulter argument whose type the source does not tell",
-			files: func(*testing.T) map[string]string {
-				return map[string]string{frigateWebhook: sh["unrecognised/"+frigateWebhook]}
-			},
-			file:   frigateWebhook,
-			lineOf: `WithDefaulter(defaulters["Frigate"])`,
-			want: `warning: the defaulting webhook of Frigate is not wired to the declarative defaults: the plugin cannot tell from the source which type WithDefaulter(defaulters["Frigate"]) is ` +
-				`(it follows &T{}, T{}, new(T), variables and the module's constructors); add "shipv1.SetObjectDefaults_Frigate(obj)" as the first statement of that type's Default method`,
-		},
-		{
-			name: "the same with an older builder, For(…) after WithDefaulter",
-			files: func(t *testing.T) map[string]string {
-				return map[string]string{frigateWebhook: replace(t, sh["unrecognised/"+frigateWebhook], "NewWebhookManagedBy(mgr, &shipv1.Frigate{}).\n\t\tWithDefaulter(defaulters[\"Frigate\"]).",
-					"NewWebhookManagedBy(mgr).\n\t\tWithDefaulter(defaulters[\"Frigate\"]).\n\t\tFor(&shipv1.Frigate{}).")}
-			},
-			file:   frigateWebhook,
-			lineOf: `WithDefaulter(defaulters["Frigate"])`,
-			want: `warning: the defaulting webhook of Frigate is not wired to the declarative defaults: the plugin cannot tell from the source which type WithDefaulter(defaulters["Frigate"]) is ` +
-				`(it follows &T{}, T{}, new(T), variables and the module's constructors); add "shipv1.SetObjectDefaults_Frigate(obj)" as the first statement of that type's Default method`,
-		},
-		{
-			name: "a type without a Default method",
-			files: func(t *testing.T) map[string]string {
-				return map[string]string{frigateWebhook: replace(t, renamed, ") Default(", ") Fill(")}
-			},
-			file:   frigateWebhook,
-			lineOf: "type ShipFiller struct{}",
-			want: "warning: the defaulting webhook of Frigate is not wired to the declarative defaults: ShipFiller, passed to WithDefaulter at @WithDefaulter(&ShipFiller{})@, " +
-				`has no Default method the plugin can edit (its package declares no Default method for it); add "ship.SetObjectDefaults_Frigate(obj)" as the first statement of (*ShipFiller).Default`,
-		},
-		{
-			name: "a runtime.Object that Default does not type-assert",
-			files: func(t *testing.T) map[string]string {
-				return map[string]string{frigateWebhook: replace(t, runtimeObject, "frigate, ok := obj.(*shipv1.Frigate)", "frigate, ok := toFrigate(obj)")}
-			},
-			file:   frigateWebhook,
-			lineOf: ") Default(",
-			want: "warning: (*FrigateCustomDefaulter).Default is not wired to the declarative defaults: (*FrigateCustomDefaulter).Default takes obj runtime.Object and its body does not type-assert it " +
-				"to a pointer to the kind at its top level (`x, ok := obj.(*<pkg>.<Kind>)` then `if !ok { return … }`)",
-		},
-		{
-			name: "a runtime.Object type-asserted without a check",
-			files: func(t *testing.T) map[string]string {
-				return map[string]string{frigateWebhook: replace(t, runtimeObject, "\tif !ok {", "\tif ok && false {")}
-			},
-			file:   frigateWebhook,
-			lineOf: ") Default(",
-			want: "warning: (*FrigateCustomDefaulter).Default is not wired to the declarative defaults: (*FrigateCustomDefaulter).Default type-asserts obj at @frigate, ok := obj.(*shipv1.Frigate)@ " +
-				"without an `if !ok { return … }` after it; add \"shipv1.SetObjectDefaults_Frigate(frigate)\" after that check",
-		},
-		{
-			name: "the builder's kind is not Default's",
-			files: func(t *testing.T) map[string]string {
-				return map[string]string{frigateWebhook: replace(t, sh["main/"+frigateWebhook], "NewWebhookManagedBy(mgr, &shipv1.Frigate{})", "NewWebhookManagedBy(mgr, &shipv1.Sloop{})")}
-			},
-			file:   frigateWebhook,
-			lineOf: ") Default(",
-			want: "warning: (*FrigateDefaulter).Default is not wired to the declarative defaults: it defaults a example.com/fleet/api/v1.Frigate, but WithDefaulter at @WithDefaulter(&FrigateDefaulter{})@ " +
-				"registers it for example.com/fleet/api/v1.Sloop; make them agree, then run `kubebuilder edit --plugins " + pluginKey + "`",
-		},
-		{
-			name: "go/v3: the API type as its own webhook.Defaulter",
-			files: func(*testing.T) map[string]string {
-				return map[string]string{"api/v1/frigate_webhook.go": sh["go-v3/api/v1/frigate_webhook.go"]}
-			},
-			file:   "api/v1/frigate_webhook.go",
-			lineOf: "",
-			want: "api/v1/frigate_webhook.go: warning: create webhook --defaulting --kind Frigate --version v1: the plugin found no WithDefaulter(…) for Frigate in the project's Go files, so no Default method is wired to the declarative defaults; " +
-				`add "<pkg>.SetObjectDefaults_Frigate(obj)" as the first statement of the Default method of the type passed to WithDefaulter`,
-			editWant: "@mutating=true@: warning: a mutating webhook (resources=frigates, versions=v1) that the plugin cannot wire to the declarative defaults: its package has no WithDefaulter(…) call. " +
-				"The plugin edits the Default method of types passed to controller-runtime's WithDefaulter; if this webhook defaults a kind of this module, add \"<pkg>.SetObjectDefaults_<Kind>(obj)\" as the first statement of its Default method",
-		},
-	} {
+	for _, tc := range defaulterWarnings {
 		t.Run(tc.name, func(t *testing.T) {
-			files := tc.files(t)
+			files := tc.files(t, sh)
 			u := shapeUniverse(t, files)
 			// @text@ is file:line of the line of tc.file that holds text.
 			at := func(s string) string {

@@ -227,12 +227,21 @@ func TestMultigroupWebhook(t *testing.T) {
 	}
 }
 
+// defaultHead is the first line of the scaffold's Default.
+const defaultHead = "func (d *FrigateCustomDefaulter) Default(_ context.Context, obj *shipv1.Frigate) error {\n"
+
+// scaffoldDefault is the Frigate webhook that kubebuilder v4.15.0
+// scaffolds, and its Default method.
+func scaffoldDefault(t *testing.T) (scaffold, body string) {
+	scaffold = webhookFiles(t)[frigateWebhook]
+	body = scaffold[strings.Index(scaffold, defaultHead):]
+	return scaffold, body[:strings.Index(body, "\n}\n")+3]
+}
+
 // User code in Default stays: the call is only added.
 func TestDefaultKeepsUserCode(t *testing.T) {
-	scaffold := webhookFiles(t)[frigateWebhook]
-	const head = "func (d *FrigateCustomDefaulter) Default(_ context.Context, obj *shipv1.Frigate) error {\n"
-	body := scaffold[strings.Index(scaffold, head):]
-	body = body[:strings.Index(body, "\n}\n")+3]
+	scaffold, body := scaffoldDefault(t)
+	const head = defaultHead
 	for _, tc := range []struct {
 		name, body string
 		gofmt      bool     // the result is gofmt'd
@@ -307,7 +316,13 @@ func TestDefaultKeepsUserCode(t *testing.T) {
 			}
 		})
 	}
+}
 
+// The file's line endings stay, and a Default on one line is laid out by
+// gofmt.
+func TestDefaultKeepsLineEndings(t *testing.T) {
+	scaffold, body := scaffoldDefault(t)
+	const head = defaultHead
 	// CRLF line endings stay CRLF.
 	u := webhookUniverse(t)
 	crlf := strings.ReplaceAll(scaffold, "\n", "\r\n")
