@@ -72,6 +72,56 @@ func TestKubebuilderE2E(t *testing.T) {
 			t.Skipf("no %s in PATH", tool)
 		}
 	}
+	e := newE2E(t)
+	t.Run("online: edit a project scaffolded without the plugin", e.editPlain)
+	if t.Failed() {
+		return
+	}
+
+	t.Run("offline: init with the plugin", e.initWithPlugin)
+	if t.Failed() {
+		return
+	}
+
+	t.Run("offline: create api", e.createAPI)
+	if t.Failed() {
+		return
+	}
+
+	t.Run("offline: create webhook", e.createWebhook)
+	if t.Failed() {
+		return
+	}
+
+	t.Run("offline: make generate manifests", e.generateManifests)
+	if t.Failed() {
+		return
+	}
+
+	t.Run("offline: normalize in the scaffold", e.normalizeInScaffold)
+	t.Logf("offline steps done at %s", time.Since(e.start).Round(time.Second))
+
+	t.Run("online: offline envtest", e.offlineEnvtest)
+
+	t.Run("offline: conversion webhook", e.conversionWebhook)
+	t.Logf("e2e took %s", time.Since(e.start).Round(time.Second))
+}
+
+// e2e is what the steps of TestKubebuilderE2E share: the checkout, the
+// work directory, the binaries built, the environments online (env) and
+// offline, whether controller-gen-default built, and the project that the
+// offline steps make (fleet).
+type e2e struct {
+	repo, work, bin, plugins, kb string
+	env, offline                 []string
+	cgdErr                       error
+	start                        time.Time
+	fleet                        string
+}
+
+// newE2E builds kubebuilder, installs the plugin and builds
+// controller-gen-default.
+func newE2E(t *testing.T) *e2e {
 	repo, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -119,368 +169,393 @@ func TestKubebuilderE2E(t *testing.T) {
 	// offline is env for step 2 (see above).
 	offline := append(slices.Clone(env), "GOPROXY=off", "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"), "GOTOOLCHAIN=local",
 		"HTTP_PROXY=http://127.0.0.1:9", "HTTPS_PROXY=http://127.0.0.1:9", "http_proxy=http://127.0.0.1:9", "https_proxy=http://127.0.0.1:9", "NO_PROXY=", "no_proxy=")
-	kubebuilder := func(t *testing.T, env []string, dir string, args ...string) string {
-		t.Helper()
-		return mustRun(t, dir, env, kb, args...)
-	}
-	const webhookFile = "internal/webhook/v1/frigate_webhook.go"
 
-	t.Run("online: edit a project scaffolded without the plugin", func(t *testing.T) {
-		dir := filepath.Join(work, "plain")
-		if err := os.Mkdir(dir, 0o755); err != nil {
+	return &e2e{repo: repo, work: work, bin: bin, plugins: plugins, kb: kb, env: env, offline: offline, cgdErr: cgdErr, start: start,
+		fleet: filepath.Join(work, "fleet")}
+}
+
+// kubebuilder runs kubebuilder in dir with env.
+func (e *e2e) kubebuilder(t *testing.T, env []string, dir string, args ...string) string {
+	t.Helper()
+	return mustRun(t, dir, env, e.kb, args...)
+}
+
+// webhookFile is the Frigate webhook that kubebuilder scaffolds.
+const webhookFile = "internal/webhook/v1/frigate_webhook.go"
+
+// editPlain: kubebuilder edit adopts a project scaffolded without the plugin, online.
+func (e *e2e) editPlain(t *testing.T) {
+	repo, work, env := e.repo, e.work, e.env
+	kubebuilder := e.kubebuilder
+	dir := filepath.Join(work, "plain")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// The same kinds of files as the offline project below, so that the
+	// module cache holds what that one needs.
+	kubebuilder(t, env, dir, "init", "--domain", "example.com", "--repo", "example.com/plain")
+	kubebuilder(t, env, dir, "create", "api", "--group", "ship", "--version", "v1", "--kind", "Frigate", "--resource", "--controller", "--make=false")
+	kubebuilder(t, env, dir, "create", "webhook", "--group", "ship", "--version", "v1", "--kind", "Frigate", "--defaulting", "--make=false")
+	webhookBefore := readFile(t, dir, webhookFile)
+	before := readFile(t, dir, "Makefile")
+	// A user edit that must survive.
+	before = strings.Replace(before, "IMG ?= controller:latest\n", "IMG ?= registry.example.com/plain:dev\n", 1)
+	writeFile(t, dir, "Makefile", before)
+
+	out := kubebuilder(t, env, dir, "edit", "--plugins", pluginKey)
+	after := readFile(t, dir, "Makefile")
+	// Exactly what the plugin writes for this checkout (the protocol
+	// tests check that text line by line).
+	want, _, err := editMakefile(before, makefileOptions{source: toolSource{checkout: repo}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after != want {
+		t.Errorf("edit wrote another Makefile than the plugin's for the checkout %s:\n%s", repo, lineDiff(want, after))
+	}
+	for _, want := range []string{"\n" + toolCheckoutVar + " ?= " + repo + "\n", "\n\t" + buildCall + "\n\t" + buildNormalizeCall + "\n", generateLine, manifestsLine,
+		"IMG ?= registry.example.com/plain:dev\n"} {
+		if !strings.Contains(after, want) {
+			t.Errorf("edited Makefile lacks %q", want)
+		}
+	}
+	if !strings.Contains(out, "make builds controller-gen-default and controller-gen-default-normalize into $(LOCALBIN) from the checkout "+repo) {
+		t.Errorf("edit does not say where the tools come from:\n%s", out)
+	}
+	// The webhook that was there calls the generated defaulter.
+	webhookAfter := readFile(t, dir, webhookFile)
+	if got, want := addedOnly(t, webhookBefore, webhookAfter), wantCall("\t", "shipv1.SetObjectDefaults_Frigate(obj)"); !slices.Equal(got, want) ||
+		!strings.Contains(out, webhookFile+":53: (*FrigateCustomDefaulter).Default now calls shipv1.SetObjectDefaults_Frigate(obj)") {
+		t.Errorf("edit added to %s:\n%q\nwant:\n%q\noutput:\n%s", webhookFile, got, want, out)
+	}
+
+	out = kubebuilder(t, env, dir, "edit", "--plugins", pluginKey)
+	if readFile(t, dir, "Makefile") != after || readFile(t, dir, webhookFile) != webhookAfter || !strings.Contains(out, "nothing to change") {
+		t.Errorf("second edit changed the Makefile or did not say so:\n%s", out)
+	}
+	dry := mustRun(t, dir, env, "make", "-n", "controller-gen")
+	for _, want := range []string{"go -C \"" + repo + "\" build -mod=readonly -o \"" + filepath.Join(dir, "bin", toolBinary) + "-checkout\" \"./cmd/" + toolBinary + "\"",
+		"go -C \"" + repo + "\" build -mod=readonly -o \"" + filepath.Join(dir, "bin", normalizeBinary) + "-checkout\" \"./cmd/" + normalizeBinary + "\""} {
+		if !strings.Contains(dry, want) {
+			t.Errorf("make -n controller-gen lacks %s:\n%s", want, dry)
+		}
+	}
+
+	e.refusesUnrecognised(t, dir, before, webhookBefore)
+	e.generatesAndBuilds(t, dir, after, webhookAfter)
+}
+
+// refusesUnrecognised: an unrecognisable Makefile (the plain project's
+// before, with a go install of controller-gen) makes edit fail, and
+// nothing changes.
+func (e *e2e) refusesUnrecognised(t *testing.T, dir, before, webhookBefore string) {
+	kb, env := e.kb, e.env
+	// An unrecognisable Makefile: kubebuilder fails with the plugin's
+	// instructions, and the Makefile stays as it was.
+	broken := strings.Replace(before, installCallStock, "GOBIN=$(LOCALBIN) go install "+stockToolPackage+"@$(CONTROLLER_TOOLS_VERSION)", 1)
+	writeFile(t, dir, "Makefile", broken)
+	writeFile(t, dir, webhookFile, webhookBefore)
+	out, err := run1(dir, env, kb, "edit", "--plugins", pluginKey)
+	if err == nil || !strings.Contains(out, "changed nothing") || !strings.Contains(out, installCall) {
+		t.Errorf("edit of an unrecognisable Makefile: %v\n%s", err, out)
+	}
+	if readFile(t, dir, "Makefile") != broken || readFile(t, dir, webhookFile) != webhookBefore {
+		t.Errorf("the unrecognisable Makefile or the webhook was changed")
+	}
+}
+
+// generatesAndBuilds: the plain project, edited (Makefile after, webhook
+// webhookAfter), runs make generate and go build.
+func (e *e2e) generatesAndBuilds(t *testing.T, dir, after, webhookAfter string) {
+	repo, env, cgdErr := e.repo, e.env, e.cgdErr
+	// The edited project generates and builds: make generate builds the
+	// tools from the checkout and writes SetObjectDefaults_Frigate, which
+	// the edited webhook calls before it exists (type errors do not stop
+	// controller-gen's generators).
+	if cgdErr != nil {
+		t.Skip("controller-gen-default does not build")
+	}
+	writeFile(t, dir, "Makefile", after)
+	writeFile(t, dir, webhookFile, webhookAfter)
+	if out := mustRun(t, dir, env, "make", "generate"); !strings.Contains(out, "Building ./cmd/"+toolBinary+" from "+repo) {
+		t.Errorf("make generate did not build controller-gen-default from the checkout:\n%s", out)
+	}
+	if !strings.Contains(readFile(t, dir, "api/v1/zz_generated.defaults.go"), "\nfunc SetObjectDefaults_Frigate(in *Frigate) {\n") {
+		t.Errorf("make generate wrote no SetObjectDefaults_Frigate")
+	}
+	mustRun(t, dir, env, "go", "build", "./...")
+}
+
+// initWithPlugin: kubebuilder init with the plugin, offline.
+func (e *e2e) initWithPlugin(t *testing.T) {
+	repo, offline, fleet := e.repo, e.offline, e.fleet
+	kubebuilder := e.kubebuilder
+	if err := os.Mkdir(fleet, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// The offline environment does cut go off: a module that is not in
+	// the module cache cannot be had.
+	if out, err := run1(fleet, offline, "go", "mod", "download", "-json", "golang.org/x/example@v0.0.0-20170904185048-46695d81d1fa"); err == nil ||
+		!strings.Contains(out, "GOPROXY=off") {
+		t.Fatalf("go mod download of an uncached module offline: %v\n%s", err, out)
+	}
+	out := kubebuilder(t, offline, fleet, "init", "--plugins", "go/v4,"+pluginKey, "--domain", "example.com", "--repo", "example.com/fleet")
+	if !strings.Contains(out, pluginKey+": the Makefile now runs controller-gen-default") ||
+		!strings.Contains(out, "from the checkout "+repo) {
+		t.Errorf("init output lacks the plugin's log:\n%s", out)
+	}
+	mk := readFile(t, fleet, "Makefile")
+	for _, want := range []string{
+		"\nCONTROLLER_GEN ?= $(LOCALBIN)/controller-gen-default\n",
+		"\n" + toolCheckoutVar + " ?= " + repo + "\n",
+		"\n\t" + buildCall + "\n\t" + buildNormalizeCall + "\n",
+		manifestsLine,
+		generateLine,
+	} {
+		if !strings.Contains(mk, want) {
+			t.Errorf("Makefile lacks %q", want)
+		}
+	}
+	if strings.Contains(mk, stockToolPackage) || strings.Contains(mk, toolVersionVar+" ?=") {
+		t.Errorf("Makefile installs %s or a version of controller-gen-default", stockToolPackage)
+	}
+	if project := readFile(t, fleet, "PROJECT"); !strings.Contains(project, "\n- "+pluginKey+"\n") {
+		t.Errorf("PROJECT layout lacks the plugin:\n%s", project)
+	}
+}
+
+// createAPI: create api runs make generate with both generators, offline; the test's types go in.
+func (e *e2e) createAPI(t *testing.T) {
+	repo, offline, cgdErr, fleet := e.repo, e.offline, e.cgdErr, e.fleet
+	kubebuilder := e.kubebuilder
+	args := []string{"create", "api", "--group", "ship", "--version", "v1", "--kind", "Frigate", "--resource", "--controller"}
+	if cgdErr != nil {
+		args = append(args, "--make=false")
+	}
+	out := kubebuilder(t, offline, fleet, args...)
+	if cgdErr != nil {
+		t.Skip("controller-gen-default does not build: CRD checks skipped")
+	}
+	for _, want := range []string{"Building ./cmd/" + toolBinary + " from " + repo, "Building ./cmd/" + normalizeBinary + " from " + repo,
+		"/bin/controller-gen-default\" object:headerFile=\"hack/boilerplate.go.txt\",year=", " defaults:headerFile=\"hack/boilerplate.go.txt\",year="} {
+		if !strings.Contains(out, want) {
+			t.Errorf("create api's make generate lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(readFile(t, fleet, "api/v1/zz_generated.defaults.go"), "\nfunc SetObjectDefaults_Frigate(in *Frigate) {\n") {
+		t.Errorf("create api's make generate wrote no SetObjectDefaults_Frigate")
+	}
+	// The types of the test, in the scaffolded files.
+	types := readFile(t, fleet, "api/v1/frigate_types.go")
+	i := strings.Index(types, "// FrigateSpec defines")
+	j := strings.Index(types, "// FrigateStatus defines")
+	if i < 0 || j < i {
+		t.Fatalf("the scaffolded frigate_types.go has no FrigateSpec:\n%s", types)
+	}
+	writeFile(t, fleet, "api/v1/frigate_types.go", types[:i]+frigateSpec+"\n"+types[j:])
+	writeFile(t, fleet, "api/v1/sloop_types.go", sloopTypes)
+	// The scaffold's controller test creates a Frigate: mode is required.
+	ct := readFile(t, fleet, "internal/controller/frigate_controller_test.go")
+	const todo = "// TODO(user): Specify other spec details if needed.\n"
+	if !strings.Contains(ct, todo) {
+		t.Fatalf("the scaffolded controller test has no %q", todo)
+	}
+	writeFile(t, fleet, "internal/controller/frigate_controller_test.go", strings.Replace(ct, todo, "Spec: shipv1.FrigateSpec{Mode: \"Cruise\"},\n", 1))
+}
+
+// createWebhook: create webhook wires the scaffolded Default, offline.
+func (e *e2e) createWebhook(t *testing.T) {
+	offline, cgdErr, fleet := e.offline, e.cgdErr, e.fleet
+	kubebuilder := e.kubebuilder
+	if cgdErr != nil {
+		t.Skip("controller-gen-default does not build")
+	}
+	// kubebuilder runs go/v4 first (layout order), then the plugin, which
+	// finds the scaffolded webhook in the universe; then go/v4's make
+	// generate runs.
+	out := kubebuilder(t, offline, fleet, "create", "webhook", "--group", "ship", "--version", "v1", "--kind", "Frigate", "--defaulting")
+	if !strings.Contains(out, pluginKey+": "+webhookFile+":53: (*FrigateCustomDefaulter).Default now calls shipv1.SetObjectDefaults_Frigate(obj)") {
+		t.Errorf("create webhook output lacks the plugin's log:\n%s", out)
+	}
+	if strings.Contains(out, "warning") {
+		t.Errorf("create webhook warned:\n%s", out)
+	}
+	got := readFile(t, fleet, webhookFile)
+	if b, err := format.Source([]byte(got)); err != nil || string(b) != got {
+		t.Errorf("%s is not gofmt'd: %v\n%s", webhookFile, err, lineDiff(got, string(b)))
+	}
+	// The Default method is the one of the protocol test's golden file.
+	want, err := os.ReadFile("testdata/frigate_webhook.go.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const from = "// Default implements webhook.CustomDefaulter"
+	if i, j := strings.Index(got, from), strings.Index(string(want), from); i < 0 || j < 0 || got[i:] != string(want[j:]) {
+		t.Errorf("%s differs from testdata/frigate_webhook.go.golden:\n%s", webhookFile, lineDiff(string(want), got))
+	}
+}
+
+// generateManifests: make generate manifests writes the defaults into the CRDs, offline.
+func (e *e2e) generateManifests(t *testing.T) {
+	offline, cgdErr, fleet := e.offline, e.cgdErr, e.fleet
+	if cgdErr != nil {
+		t.Skip("controller-gen-default does not build")
+	}
+	out := mustRun(t, fleet, offline, "make", "generate", "manifests")
+	if strings.Contains(out, "Downloading") || strings.Contains(out, "Building") {
+		t.Errorf("make installed or rebuilt a tool:\n%s", out)
+	}
+	if d := readFile(t, fleet, "api/v1/zz_generated.defaults.go"); !strings.Contains(d, "\nfunc SetObjectDefaults_Frigate(in *Frigate) {\n") ||
+		!strings.Contains(d, "\nfunc SetObjectDefaults_Sloop(in *Sloop) {\n") {
+		t.Errorf("zz_generated.defaults.go lacks SetObjectDefaults_Frigate or _Sloop:\n%s", d)
+	}
+	check := func(file string, cases []struct{ path, want string }) {
+		crd := readFile(t, fleet, "config/crd/bases/"+file)
+		spec := yamlChild(t, yamlChild(t, crd, "openAPIV3Schema", "properties"), "spec", "properties")
+		for _, c := range cases {
+			parts := strings.Split(c.path, "/")
+			b := spec
+			for _, p := range parts[:len(parts)-1] {
+				b = yamlChild(t, b, p)
+			}
+			if got := yamlScalar(b, parts[len(parts)-1]); got != c.want {
+				t.Errorf("%s: spec.%s = %q, want %q", file, strings.ReplaceAll(c.path, "/", "."), got, c.want)
+			}
+		}
+		if t.Failed() {
+			t.Logf("%s:\n%s", file, crd)
+		}
+	}
+	check("ship.example.com_frigates.yaml", []struct{ path, want string }{
+		{"engine/default/fuel", "diesel"}, // {} is not valid (minProperties: 1): the default is {fuel: diesel}
+		{"engine/properties/fuel/default", "diesel"},
+		{"deck/default", ""}, // an omitzero struct with a required field: no default
+		{"deck/properties/colour/default", "blue"},
+		{"mode/default", ""},
+	})
+	check("ship.example.com_sloops.yaml", []struct{ path, want string }{
+		{"color/default", "blue"},
+		{"crew/default", "0"},    // KEP-1929: a scalar without omitempty
+		{"engine/default", "{}"}, // KEP-1929: a non-pointer struct
+		{"engine/properties/cylinders/default", "4"},
+		{"engine/properties/fuel/default", "diesel"},
+		{"hull/default/material", "steel"}, // +default on the type
+	})
+}
+
+// normalizeInScaffold: the normalize binary next to controller-gen-default, offline.
+func (e *e2e) normalizeInScaffold(t *testing.T) {
+	offline, cgdErr, fleet := e.offline, e.cgdErr, e.fleet
+	if cgdErr != nil {
+		t.Skip("controller-gen-default does not build")
+	}
+	// Both binaries side by side, linked to their -checkout builds.
+	for _, name := range []string{toolBinary, normalizeBinary} {
+		p := filepath.Join(fleet, "bin", name)
+		if target, err := os.Readlink(p); err != nil || target != p+"-checkout" {
+			t.Errorf("bin/%s -> %q, %v", name, target, err)
+		}
+	}
+	cgd := filepath.Join(fleet, "bin", toolBinary)
+	if out := mustRun(t, fleet, offline, cgd, "normalize", "--help"); !strings.Contains(out, "usage: controller-gen-default normalize --crd PATH") {
+		t.Errorf("normalize --help:\n%s", out)
+	}
+	// A Frigate as the apiserver would store it: the CRD's defaults.
+	writeFile(t, fleet, "frigate.yaml", "apiVersion: ship.example.com/v1\nkind: Frigate\nmetadata:\n  name: cruise\n  namespace: default\nspec:\n  mode: Cruise\n")
+	out := mustRun(t, fleet, offline, cgd, "normalize", "--crd", "config/crd/bases", "frigate.yaml")
+	if spec := yamlChild(t, out, "spec"); yamlScalar(spec, "mode") != "Cruise" || yamlScalar(yamlChild(t, spec, "engine"), "fuel") != "diesel" || strings.Contains(spec, "deck") {
+		t.Errorf("normalize:\n%s", out)
+	}
+	// impact, the other command of the normalize binary.
+	if out, err := run1(fleet, offline, cgd, "impact", "--help"); !strings.Contains(out, "impact") {
+		t.Errorf("impact --help: %v\n%s", err, out)
+	}
+}
+
+// offlineEnvtest: edit --offline-envtest, then make test with envtest binaries of build.sh.
+func (e *e2e) offlineEnvtest(t *testing.T) {
+	repo, env, cgdErr, fleet := e.repo, e.env, e.cgdErr, e.fleet
+	kubebuilder := e.kubebuilder
+	webhook := ""
+	if cgdErr == nil {
+		webhook = readFile(t, fleet, webhookFile)
+	}
+	out := kubebuilder(t, env, fleet, "edit", "--plugins", pluginKey, "--"+flagOfflineEnvtest)
+	if !strings.Contains(out, "make envtest-assets") {
+		t.Errorf("edit --offline-envtest output:\n%s", out)
+	}
+	if cgdErr == nil && readFile(t, fleet, webhookFile) != webhook || strings.Contains(out, "Default now calls") {
+		t.Errorf("edit changed the webhook that create webhook had edited:\n%s", out)
+	}
+	if mk := readFile(t, fleet, "Makefile"); !strings.Contains(mk, "\nsetup-envtest: envtest-assets\ntest: envtest-assets\n") {
+		t.Errorf("Makefile lacks the offline-envtest block:\n%s", mk)
+	}
+	if cgdErr != nil {
+		t.Skip("controller-gen-default does not build")
+	}
+	assets := envtestAssets(repo)
+	if assets == "" {
+		t.Skip("no envtest binaries: set KUBEBUILDER_ASSETS or run `make envtest-assets` in the repository")
+	}
+	// The project's bin/k8s gets the binaries that build.sh would build:
+	// build.sh then finds them and builds nothing.
+	dst := filepath.Join(fleet, "bin", "k8s", envtestK8sVersion+"-"+runtime.GOOS+"-"+runtime.GOARCH)
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"kube-apiserver", "etcd"} {
+		if err := os.Symlink(filepath.Join(assets, name), filepath.Join(dst, name)); err != nil {
 			t.Fatal(err)
 		}
-		// The same kinds of files as the offline project below, so that the
-		// module cache holds what that one needs.
-		kubebuilder(t, env, dir, "init", "--domain", "example.com", "--repo", "example.com/plain")
-		kubebuilder(t, env, dir, "create", "api", "--group", "ship", "--version", "v1", "--kind", "Frigate", "--resource", "--controller", "--make=false")
-		kubebuilder(t, env, dir, "create", "webhook", "--group", "ship", "--version", "v1", "--kind", "Frigate", "--defaulting", "--make=false")
-		webhookBefore := readFile(t, dir, webhookFile)
-		before := readFile(t, dir, "Makefile")
-		// A user edit that must survive.
-		before = strings.Replace(before, "IMG ?= controller:latest\n", "IMG ?= registry.example.com/plain:dev\n", 1)
-		writeFile(t, dir, "Makefile", before)
-
-		out := kubebuilder(t, env, dir, "edit", "--plugins", pluginKey)
-		after := readFile(t, dir, "Makefile")
-		// Exactly what the plugin writes for this checkout (the protocol
-		// tests check that text line by line).
-		want, _, err := editMakefile(before, makefileOptions{source: toolSource{checkout: repo}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if after != want {
-			t.Errorf("edit wrote another Makefile than the plugin's for the checkout %s:\n%s", repo, lineDiff(want, after))
-		}
-		for _, want := range []string{"\n" + toolCheckoutVar + " ?= " + repo + "\n", "\n\t" + buildCall + "\n\t" + buildNormalizeCall + "\n", generateLine, manifestsLine,
-			"IMG ?= registry.example.com/plain:dev\n"} {
-			if !strings.Contains(after, want) {
-				t.Errorf("edited Makefile lacks %q", want)
-			}
-		}
-		if !strings.Contains(out, "make builds controller-gen-default and controller-gen-default-normalize into $(LOCALBIN) from the checkout "+repo) {
-			t.Errorf("edit does not say where the tools come from:\n%s", out)
-		}
-		// The webhook that was there calls the generated defaulter.
-		webhookAfter := readFile(t, dir, webhookFile)
-		if got, want := addedOnly(t, webhookBefore, webhookAfter), wantCall("\t", "shipv1.SetObjectDefaults_Frigate(obj)"); !slices.Equal(got, want) ||
-			!strings.Contains(out, webhookFile+":53: (*FrigateCustomDefaulter).Default now calls shipv1.SetObjectDefaults_Frigate(obj)") {
-			t.Errorf("edit added to %s:\n%q\nwant:\n%q\noutput:\n%s", webhookFile, got, want, out)
-		}
-
-		out = kubebuilder(t, env, dir, "edit", "--plugins", pluginKey)
-		if readFile(t, dir, "Makefile") != after || readFile(t, dir, webhookFile) != webhookAfter || !strings.Contains(out, "nothing to change") {
-			t.Errorf("second edit changed the Makefile or did not say so:\n%s", out)
-		}
-		dry := mustRun(t, dir, env, "make", "-n", "controller-gen")
-		for _, want := range []string{"go -C \"" + repo + "\" build -mod=readonly -o \"" + filepath.Join(dir, "bin", toolBinary) + "-checkout\" \"./cmd/" + toolBinary + "\"",
-			"go -C \"" + repo + "\" build -mod=readonly -o \"" + filepath.Join(dir, "bin", normalizeBinary) + "-checkout\" \"./cmd/" + normalizeBinary + "\""} {
-			if !strings.Contains(dry, want) {
-				t.Errorf("make -n controller-gen lacks %s:\n%s", want, dry)
-			}
-		}
-
-		// An unrecognisable Makefile: kubebuilder fails with the plugin's
-		// instructions, and the Makefile stays as it was.
-		broken := strings.Replace(before, installCallStock, "GOBIN=$(LOCALBIN) go install "+stockToolPackage+"@$(CONTROLLER_TOOLS_VERSION)", 1)
-		writeFile(t, dir, "Makefile", broken)
-		writeFile(t, dir, webhookFile, webhookBefore)
-		out, err = run1(dir, env, kb, "edit", "--plugins", pluginKey)
-		if err == nil || !strings.Contains(out, "changed nothing") || !strings.Contains(out, installCall) {
-			t.Errorf("edit of an unrecognisable Makefile: %v\n%s", err, out)
-		}
-		if readFile(t, dir, "Makefile") != broken || readFile(t, dir, webhookFile) != webhookBefore {
-			t.Errorf("the unrecognisable Makefile or the webhook was changed")
-		}
-
-		// The edited project generates and builds: make generate builds the
-		// tools from the checkout and writes SetObjectDefaults_Frigate, which
-		// the edited webhook calls before it exists (type errors do not stop
-		// controller-gen's generators).
-		if cgdErr != nil {
-			t.Skip("controller-gen-default does not build")
-		}
-		writeFile(t, dir, "Makefile", after)
-		writeFile(t, dir, webhookFile, webhookAfter)
-		if out := mustRun(t, dir, env, "make", "generate"); !strings.Contains(out, "Building ./cmd/"+toolBinary+" from "+repo) {
-			t.Errorf("make generate did not build controller-gen-default from the checkout:\n%s", out)
-		}
-		if !strings.Contains(readFile(t, dir, "api/v1/zz_generated.defaults.go"), "\nfunc SetObjectDefaults_Frigate(in *Frigate) {\n") {
-			t.Errorf("make generate wrote no SetObjectDefaults_Frigate")
-		}
-		mustRun(t, dir, env, "go", "build", "./...")
-	})
-	if t.Failed() {
-		return
 	}
-
-	fleet := filepath.Join(work, "fleet")
-	t.Run("offline: init with the plugin", func(t *testing.T) {
-		if err := os.Mkdir(fleet, 0o755); err != nil {
-			t.Fatal(err)
+	writeFile(t, fleet, "internal/controller/defaults_test.go", defaultsTest)
+	writeFile(t, fleet, "internal/webhook/v1/defaults_test.go", webhookDefaultsTest)
+	// The builder is the checkout's e2e/assets: the Makefile's default
+	// when the tools come from a checkout.
+	out = mustRun(t, fleet, append(env, "KUBEBUILDER_ASSETS="), "make", "test")
+	for _, want := range []string{"envtest binaries for Kubernetes " + envtestK8sVersion + " in " + dst,
+		"ok  \texample.com/fleet/internal/controller", "ok  \texample.com/fleet/internal/webhook/v1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("make test output lacks %q:\n%s", want, out)
 		}
-		// The offline environment does cut go off: a module that is not in
-		// the module cache cannot be had.
-		if out, err := run1(fleet, offline, "go", "mod", "download", "-json", "golang.org/x/example@v0.0.0-20170904185048-46695d81d1fa"); err == nil ||
-			!strings.Contains(out, "GOPROXY=off") {
-			t.Fatalf("go mod download of an uncached module offline: %v\n%s", err, out)
-		}
-		out := kubebuilder(t, offline, fleet, "init", "--plugins", "go/v4,"+pluginKey, "--domain", "example.com", "--repo", "example.com/fleet")
-		if !strings.Contains(out, pluginKey+": the Makefile now runs controller-gen-default") ||
-			!strings.Contains(out, "from the checkout "+repo) {
-			t.Errorf("init output lacks the plugin's log:\n%s", out)
-		}
-		mk := readFile(t, fleet, "Makefile")
-		for _, want := range []string{
-			"\nCONTROLLER_GEN ?= $(LOCALBIN)/controller-gen-default\n",
-			"\n" + toolCheckoutVar + " ?= " + repo + "\n",
-			"\n\t" + buildCall + "\n\t" + buildNormalizeCall + "\n",
-			manifestsLine,
-			generateLine,
-		} {
-			if !strings.Contains(mk, want) {
-				t.Errorf("Makefile lacks %q", want)
-			}
-		}
-		if strings.Contains(mk, stockToolPackage) || strings.Contains(mk, toolVersionVar+" ?=") {
-			t.Errorf("Makefile installs %s or a version of controller-gen-default", stockToolPackage)
-		}
-		if project := readFile(t, fleet, "PROJECT"); !strings.Contains(project, "\n- "+pluginKey+"\n") {
-			t.Errorf("PROJECT layout lacks the plugin:\n%s", project)
-		}
-	})
-	if t.Failed() {
-		return
 	}
+}
 
-	t.Run("offline: create api", func(t *testing.T) {
-		args := []string{"create", "api", "--group", "ship", "--version", "v1", "--kind", "Frigate", "--resource", "--controller"}
-		if cgdErr != nil {
-			args = append(args, "--make=false")
-		}
-		out := kubebuilder(t, offline, fleet, args...)
-		if cgdErr != nil {
-			t.Skip("controller-gen-default does not build: CRD checks skipped")
-		}
-		for _, want := range []string{"Building ./cmd/" + toolBinary + " from " + repo, "Building ./cmd/" + normalizeBinary + " from " + repo,
-			"/bin/controller-gen-default\" object:headerFile=\"hack/boilerplate.go.txt\",year=", " defaults:headerFile=\"hack/boilerplate.go.txt\",year="} {
-			if !strings.Contains(out, want) {
-				t.Errorf("create api's make generate lacks %q:\n%s", want, out)
-			}
-		}
-		if !strings.Contains(readFile(t, fleet, "api/v1/zz_generated.defaults.go"), "\nfunc SetObjectDefaults_Frigate(in *Frigate) {\n") {
-			t.Errorf("create api's make generate wrote no SetObjectDefaults_Frigate")
-		}
-		// The types of the test, in the scaffolded files.
-		types := readFile(t, fleet, "api/v1/frigate_types.go")
-		i := strings.Index(types, "// FrigateSpec defines")
-		j := strings.Index(types, "// FrigateStatus defines")
-		if i < 0 || j < i {
-			t.Fatalf("the scaffolded frigate_types.go has no FrigateSpec:\n%s", types)
-		}
-		writeFile(t, fleet, "api/v1/frigate_types.go", types[:i]+frigateSpec+"\n"+types[j:])
-		writeFile(t, fleet, "api/v1/sloop_types.go", sloopTypes)
-		// The scaffold's controller test creates a Frigate: mode is required.
-		ct := readFile(t, fleet, "internal/controller/frigate_controller_test.go")
-		const todo = "// TODO(user): Specify other spec details if needed.\n"
-		if !strings.Contains(ct, todo) {
-			t.Fatalf("the scaffolded controller test has no %q", todo)
-		}
-		writeFile(t, fleet, "internal/controller/frigate_controller_test.go", strings.Replace(ct, todo, "Spec: shipv1.FrigateSpec{Mode: \"Cruise\"},\n", 1))
-	})
-	if t.Failed() {
-		return
+// conversionWebhook: create webhook --conversion adds make test-conversion, which finds the scaffold's lost fields, offline.
+func (e *e2e) conversionWebhook(t *testing.T) {
+	offline, cgdErr, fleet := e.offline, e.cgdErr, e.fleet
+	kubebuilder := e.kubebuilder
+	if cgdErr != nil {
+		t.Skip("controller-gen-default does not build")
 	}
-
-	t.Run("offline: create webhook", func(t *testing.T) {
-		if cgdErr != nil {
-			t.Skip("controller-gen-default does not build")
-		}
-		// kubebuilder runs go/v4 first (layout order), then the plugin, which
-		// finds the scaffolded webhook in the universe; then go/v4's make
-		// generate runs.
-		out := kubebuilder(t, offline, fleet, "create", "webhook", "--group", "ship", "--version", "v1", "--kind", "Frigate", "--defaulting")
-		if !strings.Contains(out, pluginKey+": "+webhookFile+":53: (*FrigateCustomDefaulter).Default now calls shipv1.SetObjectDefaults_Frigate(obj)") {
-			t.Errorf("create webhook output lacks the plugin's log:\n%s", out)
-		}
-		if strings.Contains(out, "warning") {
-			t.Errorf("create webhook warned:\n%s", out)
-		}
-		got := readFile(t, fleet, webhookFile)
-		if b, err := format.Source([]byte(got)); err != nil || string(b) != got {
-			t.Errorf("%s is not gofmt'd: %v\n%s", webhookFile, err, lineDiff(got, string(b)))
-		}
-		// The Default method is the one of the protocol test's golden file.
-		want, err := os.ReadFile("testdata/frigate_webhook.go.golden")
-		if err != nil {
-			t.Fatal(err)
-		}
-		const from = "// Default implements webhook.CustomDefaulter"
-		if i, j := strings.Index(got, from), strings.Index(string(want), from); i < 0 || j < 0 || got[i:] != string(want[j:]) {
-			t.Errorf("%s differs from testdata/frigate_webhook.go.golden:\n%s", webhookFile, lineDiff(string(want), got))
-		}
-	})
-	if t.Failed() {
-		return
+	// Frigate at v2 too, and a conversion webhook with v1 the hub:
+	// go/v4 scaffolds ConvertTo/ConvertFrom that copy only ObjectMeta,
+	// so every spec field is lost in a round trip, and make
+	// test-conversion, which the plugin adds, says so at the fields.
+	kubebuilder(t, offline, fleet, "create", "api", "--group", "ship", "--version", "v2", "--kind", "Frigate", "--resource", "--controller=false", "--make=false")
+	out := kubebuilder(t, offline, fleet, "create", "webhook", "--group", "ship", "--version", "v1", "--kind", "Frigate", "--conversion", "--spoke", "v2")
+	if !strings.Contains(out, pluginKey+": make "+conversionTarget+" checks the conversion code") {
+		t.Errorf("create webhook --conversion output lacks the plugin's log:\n%s", out)
 	}
-
-	t.Run("offline: make generate manifests", func(t *testing.T) {
-		if cgdErr != nil {
-			t.Skip("controller-gen-default does not build")
-		}
-		out := mustRun(t, fleet, offline, "make", "generate", "manifests")
-		if strings.Contains(out, "Downloading") || strings.Contains(out, "Building") {
-			t.Errorf("make installed or rebuilt a tool:\n%s", out)
-		}
-		if d := readFile(t, fleet, "api/v1/zz_generated.defaults.go"); !strings.Contains(d, "\nfunc SetObjectDefaults_Frigate(in *Frigate) {\n") ||
-			!strings.Contains(d, "\nfunc SetObjectDefaults_Sloop(in *Sloop) {\n") {
-			t.Errorf("zz_generated.defaults.go lacks SetObjectDefaults_Frigate or _Sloop:\n%s", d)
-		}
-		check := func(file string, cases []struct{ path, want string }) {
-			crd := readFile(t, fleet, "config/crd/bases/"+file)
-			spec := yamlChild(t, yamlChild(t, crd, "openAPIV3Schema", "properties"), "spec", "properties")
-			for _, c := range cases {
-				parts := strings.Split(c.path, "/")
-				b := spec
-				for _, p := range parts[:len(parts)-1] {
-					b = yamlChild(t, b, p)
-				}
-				if got := yamlScalar(b, parts[len(parts)-1]); got != c.want {
-					t.Errorf("%s: spec.%s = %q, want %q", file, strings.ReplaceAll(c.path, "/", "."), got, c.want)
-				}
-			}
-			if t.Failed() {
-				t.Logf("%s:\n%s", file, crd)
-			}
-		}
-		check("ship.example.com_frigates.yaml", []struct{ path, want string }{
-			{"engine/default/fuel", "diesel"}, // {} is not valid (minProperties: 1): the default is {fuel: diesel}
-			{"engine/properties/fuel/default", "diesel"},
-			{"deck/default", ""}, // an omitzero struct with a required field: no default
-			{"deck/properties/colour/default", "blue"},
-			{"mode/default", ""},
-		})
-		check("ship.example.com_sloops.yaml", []struct{ path, want string }{
-			{"color/default", "blue"},
-			{"crew/default", "0"},    // KEP-1929: a scalar without omitempty
-			{"engine/default", "{}"}, // KEP-1929: a non-pointer struct
-			{"engine/properties/cylinders/default", "4"},
-			{"engine/properties/fuel/default", "diesel"},
-			{"hull/default/material", "steel"}, // +default on the type
-		})
-	})
-	if t.Failed() {
-		return
+	if mk := readFile(t, fleet, "Makefile"); strings.Count(mk, "\n"+conversionRule("./api/...")) != 1 {
+		t.Errorf("Makefile lacks the %s rule:\n%s", conversionTarget, mk)
 	}
-
-	t.Run("offline: normalize in the scaffold", func(t *testing.T) {
-		if cgdErr != nil {
-			t.Skip("controller-gen-default does not build")
+	out, err := run1(fleet, offline, "make", "--no-print-directory", conversionTarget)
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+		t.Fatalf("make %s: %v, want make's exit status 2 (the command's 1: findings)\n%s", conversionTarget, err, out)
+	}
+	for _, want := range []string{
+		"\"$(pwd)/bin/controller-gen-default\" conversion ./api/...",
+		"api/v2/frigate_types.go:",
+		": error: FrigateSpec.Foo (spec.foo): lost in a round trip v2 → v1 → v2",
+		"[conversion-lost-field]",
+	} {
+		want = strings.ReplaceAll(want, "$(pwd)", fleet)
+		if !strings.Contains(out, want) {
+			t.Errorf("make %s output lacks %q:\n%s", conversionTarget, want, out)
 		}
-		// Both binaries side by side, linked to their -checkout builds.
-		for _, name := range []string{toolBinary, normalizeBinary} {
-			p := filepath.Join(fleet, "bin", name)
-			if target, err := os.Readlink(p); err != nil || target != p+"-checkout" {
-				t.Errorf("bin/%s -> %q, %v", name, target, err)
-			}
-		}
-		cgd := filepath.Join(fleet, "bin", toolBinary)
-		if out := mustRun(t, fleet, offline, cgd, "normalize", "--help"); !strings.Contains(out, "usage: controller-gen-default normalize --crd PATH") {
-			t.Errorf("normalize --help:\n%s", out)
-		}
-		// A Frigate as the apiserver would store it: the CRD's defaults.
-		writeFile(t, fleet, "frigate.yaml", "apiVersion: ship.example.com/v1\nkind: Frigate\nmetadata:\n  name: cruise\n  namespace: default\nspec:\n  mode: Cruise\n")
-		out := mustRun(t, fleet, offline, cgd, "normalize", "--crd", "config/crd/bases", "frigate.yaml")
-		if spec := yamlChild(t, out, "spec"); yamlScalar(spec, "mode") != "Cruise" || yamlScalar(yamlChild(t, spec, "engine"), "fuel") != "diesel" || strings.Contains(spec, "deck") {
-			t.Errorf("normalize:\n%s", out)
-		}
-		// impact, the other command of the normalize binary.
-		if out, err := run1(fleet, offline, cgd, "impact", "--help"); !strings.Contains(out, "impact") {
-			t.Errorf("impact --help: %v\n%s", err, out)
-		}
-	})
-	t.Logf("offline steps done at %s", time.Since(start).Round(time.Second))
-
-	t.Run("online: offline envtest", func(t *testing.T) {
-		webhook := ""
-		if cgdErr == nil {
-			webhook = readFile(t, fleet, webhookFile)
-		}
-		out := kubebuilder(t, env, fleet, "edit", "--plugins", pluginKey, "--"+flagOfflineEnvtest)
-		if !strings.Contains(out, "make envtest-assets") {
-			t.Errorf("edit --offline-envtest output:\n%s", out)
-		}
-		if cgdErr == nil && readFile(t, fleet, webhookFile) != webhook || strings.Contains(out, "Default now calls") {
-			t.Errorf("edit changed the webhook that create webhook had edited:\n%s", out)
-		}
-		if mk := readFile(t, fleet, "Makefile"); !strings.Contains(mk, "\nsetup-envtest: envtest-assets\ntest: envtest-assets\n") {
-			t.Errorf("Makefile lacks the offline-envtest block:\n%s", mk)
-		}
-		if cgdErr != nil {
-			t.Skip("controller-gen-default does not build")
-		}
-		assets := envtestAssets(repo)
-		if assets == "" {
-			t.Skip("no envtest binaries: set KUBEBUILDER_ASSETS or run `make envtest-assets` in the repository")
-		}
-		// The project's bin/k8s gets the binaries that build.sh would build:
-		// build.sh then finds them and builds nothing.
-		dst := filepath.Join(fleet, "bin", "k8s", envtestK8sVersion+"-"+runtime.GOOS+"-"+runtime.GOARCH)
-		if err := os.MkdirAll(dst, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		for _, name := range []string{"kube-apiserver", "etcd"} {
-			if err := os.Symlink(filepath.Join(assets, name), filepath.Join(dst, name)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		writeFile(t, fleet, "internal/controller/defaults_test.go", defaultsTest)
-		writeFile(t, fleet, "internal/webhook/v1/defaults_test.go", webhookDefaultsTest)
-		// The builder is the checkout's e2e/assets: the Makefile's default
-		// when the tools come from a checkout.
-		out = mustRun(t, fleet, append(env, "KUBEBUILDER_ASSETS="), "make", "test")
-		for _, want := range []string{"envtest binaries for Kubernetes " + envtestK8sVersion + " in " + dst,
-			"ok  \texample.com/fleet/internal/controller", "ok  \texample.com/fleet/internal/webhook/v1"} {
-			if !strings.Contains(out, want) {
-				t.Errorf("make test output lacks %q:\n%s", want, out)
-			}
-		}
-	})
-
-	t.Run("offline: conversion webhook", func(t *testing.T) {
-		if cgdErr != nil {
-			t.Skip("controller-gen-default does not build")
-		}
-		// Frigate at v2 too, and a conversion webhook with v1 the hub:
-		// go/v4 scaffolds ConvertTo/ConvertFrom that copy only ObjectMeta,
-		// so every spec field is lost in a round trip, and make
-		// test-conversion, which the plugin adds, says so at the fields.
-		kubebuilder(t, offline, fleet, "create", "api", "--group", "ship", "--version", "v2", "--kind", "Frigate", "--resource", "--controller=false", "--make=false")
-		out := kubebuilder(t, offline, fleet, "create", "webhook", "--group", "ship", "--version", "v1", "--kind", "Frigate", "--conversion", "--spoke", "v2")
-		if !strings.Contains(out, pluginKey+": make "+conversionTarget+" checks the conversion code") {
-			t.Errorf("create webhook --conversion output lacks the plugin's log:\n%s", out)
-		}
-		if mk := readFile(t, fleet, "Makefile"); strings.Count(mk, "\n"+conversionRule("./api/...")) != 1 {
-			t.Errorf("Makefile lacks the %s rule:\n%s", conversionTarget, mk)
-		}
-		out, err := run1(fleet, offline, "make", "--no-print-directory", conversionTarget)
-		var exit *exec.ExitError
-		if !errors.As(err, &exit) || exit.ExitCode() != 2 {
-			t.Fatalf("make %s: %v, want make's exit status 2 (the command's 1: findings)\n%s", conversionTarget, err, out)
-		}
-		for _, want := range []string{
-			"\"$(pwd)/bin/controller-gen-default\" conversion ./api/...",
-			"api/v2/frigate_types.go:",
-			": error: FrigateSpec.Foo (spec.foo): lost in a round trip v2 → v1 → v2",
-			"[conversion-lost-field]",
-		} {
-			want = strings.ReplaceAll(want, "$(pwd)", fleet)
-			if !strings.Contains(out, want) {
-				t.Errorf("make %s output lacks %q:\n%s", conversionTarget, want, out)
-			}
-		}
-	})
-	t.Logf("e2e took %s", time.Since(start).Round(time.Second))
+	}
 }
 
 // generateLine is the generate recipe of a v4.15.0 Makefile, edited.
