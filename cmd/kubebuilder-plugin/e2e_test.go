@@ -73,31 +73,22 @@ func TestKubebuilderE2E(t *testing.T) {
 		}
 	}
 	e := newE2E(t)
-	t.Run("online: edit a project scaffolded without the plugin", e.editPlain)
-	if t.Failed() {
-		return
+	// Each step needs the ones before.
+	for _, step := range []struct {
+		name string
+		run  func(t *testing.T)
+	}{
+		{"online: edit a project scaffolded without the plugin", e.editPlain},
+		{"offline: init with the plugin", e.initWithPlugin},
+		{"offline: create api", e.createAPI},
+		{"offline: create webhook", e.createWebhook},
+		{"offline: make generate manifests", e.generateManifests},
+	} {
+		t.Run(step.name, step.run)
+		if t.Failed() {
+			return
+		}
 	}
-
-	t.Run("offline: init with the plugin", e.initWithPlugin)
-	if t.Failed() {
-		return
-	}
-
-	t.Run("offline: create api", e.createAPI)
-	if t.Failed() {
-		return
-	}
-
-	t.Run("offline: create webhook", e.createWebhook)
-	if t.Failed() {
-		return
-	}
-
-	t.Run("offline: make generate manifests", e.generateManifests)
-	if t.Failed() {
-		return
-	}
-
 	t.Run("offline: normalize in the scaffold", e.normalizeInScaffold)
 	t.Logf("offline steps done at %s", time.Since(e.start).Round(time.Second))
 
