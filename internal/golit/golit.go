@@ -36,6 +36,7 @@ import (
 	"fmt"
 	"go/types"
 	"math"
+	"math/big"
 	"reflect"
 	"slices"
 	"strconv"
@@ -43,6 +44,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 	"github.com/controller-gen-default/controller-gen-default/internal/jsontag"
@@ -520,6 +522,198 @@ func Float(lit string, bits int) (string, error) {
 	return string(enc), nil
 }
 
+// keptByGo is the rule of Float for the known types with their own JSON
+// encoding (resource.Quantity, metav1.Duration, metav1.Time,
+// metav1.MicroTime), run through the types' own UnmarshalJSON and
+// MarshalJSON: the Go value a client decodes the literal lit (JSON, as the
+// apiserver stores the default) into, written back as Go clients send it
+// and decoded again, must be the value lit denotes. Otherwise Go clients
+// send another value than the CRD default: a quantity below a nanounit is
+// rounded up (0.5n is 1n), a binary quantity above 2^63-1 is capped, a
+// duration loses what lies below a nanosecond (1.5ns is 1ns), a Time
+// loses its fraction of a second (it is sent to the second). It returns
+// the JSON Go clients send, or why lit is refused: the value Go makes of
+// it and the literal to write instead. Another form of the same value is
+// kept ("60s", which Go sends as "1m0s"; an offset, which Go sends in
+// UTC): every client reads it as the same value.
+func keptByGo(k known, lit []byte) (sent []byte, err error) {
+	var (
+		v     interface{ UnmarshalJSON([]byte) error }
+		again interface{ UnmarshalJSON([]byte) error }
+		same  func() (bool, error)
+		name  string
+	)
+	switch k {
+	case knownQuantity:
+		var q, q2 resource.Quantity
+		v, again, name = &q, &q2, "a resource.Quantity is rounded up to a whole nanounit, and capped at 2^63-1 when binary"
+		same = func() (bool, error) {
+			exact, err := quantityValue(unquote(lit))
+			if err != nil {
+				return true, nil // ParseQuantity read it: so do we, or trust it
+			}
+			held, _ := new(big.Rat).SetString(q2.AsDec().String())
+			return held != nil && exact.Cmp(held) == 0, nil
+		}
+	case knownDuration:
+		var d, d2 metav1.Duration
+		v, again, name = &d, &d2, "a metav1.Duration counts whole nanoseconds"
+		same = func() (bool, error) {
+			exact, ok := durationValue(unquote(lit))
+			return !ok || exact.Cmp(new(big.Rat).SetInt64(int64(d2.Duration))) == 0, nil
+		}
+	case knownTime, knownMicroTime:
+		var t, t2 metav1.Time
+		var m, m2 metav1.MicroTime
+		v, again, name = &t, &t2, "a metav1.Time is sent to the second"
+		if k == knownMicroTime {
+			v, again, name = &m, &m2, "a metav1.MicroTime is sent to the microsecond"
+		}
+		same = func() (bool, error) {
+			s := unquote(lit)
+			if sub := subNanosecond(s); sub {
+				return false, nil
+			}
+			exact, err := time.Parse(time.RFC3339Nano, s)
+			if err != nil {
+				return true, nil
+			}
+			if k == knownMicroTime {
+				return exact.Equal(m2.Time), nil
+			}
+			return exact.Equal(t2.Time), nil
+		}
+	default:
+		return lit, nil
+	}
+	if err := v.UnmarshalJSON(lit); err != nil {
+		return nil, fail("%s: %v", lit, err)
+	}
+	sent, err = json.Marshal(v)
+	if err != nil {
+		return nil, fail("%s: %v", lit, err)
+	}
+	if err := again.UnmarshalJSON(sent); err != nil {
+		return nil, fail("%s is written %s by Go, which Go cannot read: %v", lit, sent, err)
+	}
+	if ok, _ := same(); !ok {
+		return nil, fail("%s: Go clients would send %s where the apiserver stores %s; write %s", name, sent, lit, sent)
+	}
+	return sent, nil
+}
+
+// keptValue is keptByGo on v, a JSON value of the known type k.
+func keptValue(k known, v any) error {
+	lit, err := jsonnum.Marshal(v)
+	if err != nil {
+		return fail("%v", err)
+	}
+	_, err = keptByGo(k, lit)
+	return err
+}
+
+// unquote is the string of a JSON string, or the JSON as it is (a number).
+func unquote(lit []byte) string {
+	var s string
+	if json.Unmarshal(lit, &s) == nil {
+		return s
+	}
+	return string(lit)
+}
+
+// quantityValue is the exact value of a quantity as written: its number
+// times its suffix (a decimal exponent e3, an SI suffix, a binary suffix),
+// without ParseQuantity's rounding to a nanounit and capping.
+func quantityValue(s string) (*big.Rat, error) {
+	s = strings.TrimSpace(s)
+	i := strings.IndexFunc(s, func(r rune) bool { return !strings.ContainsRune("+-0123456789.", r) })
+	num, suffix := s, ""
+	if i >= 0 {
+		num, suffix = s[:i], s[i:]
+	}
+	r, ok := new(big.Rat).SetString(num)
+	if !ok {
+		return nil, fmt.Errorf("no number")
+	}
+	if exp, err := strconv.Atoi(strings.TrimLeft(suffix, "eE")); err == nil && len(suffix) > 1 && strings.ContainsRune("eE", rune(suffix[0])) {
+		if exp > 1000 || exp < -1000 {
+			return nil, fmt.Errorf("exponent out of range")
+		}
+		p := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs(exp))), nil))
+		if exp < 0 {
+			p.Inv(p)
+		}
+		return r.Mul(r, p), nil
+	}
+	unit, err := resource.ParseQuantity("1" + suffix) // exact: 1n to 1Ei
+	if err != nil {
+		return nil, err
+	}
+	u, ok := new(big.Rat).SetString(unit.AsDec().String())
+	if !ok {
+		return nil, fmt.Errorf("no unit")
+	}
+	return r.Mul(r, u), nil
+}
+
+func abs(i int) int {
+	if i < 0 {
+		return -i
+	}
+	return i
+}
+
+// durationUnits are time.ParseDuration's units, in nanoseconds.
+var durationUnits = map[string]int64{"ns": 1, "us": 1e3, "µs": 1e3, "μs": 1e3, "ms": 1e6, "s": 1e9, "m": 60e9, "h": 3600e9}
+
+// durationValue is the exact value in nanoseconds of a duration as
+// written, which time.ParseDuration truncates to the nanosecond.
+func durationValue(s string) (*big.Rat, bool) {
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimLeft(s, "+-")
+	total := new(big.Rat)
+	if s == "0" {
+		return total, true
+	}
+	for s != "" {
+		i := strings.IndexFunc(s, func(r rune) bool { return !strings.ContainsRune("0123456789.", r) })
+		if i <= 0 {
+			return nil, false
+		}
+		num := s[:i]
+		s = s[i:]
+		j := strings.IndexFunc(s, func(r rune) bool { return strings.ContainsRune("0123456789.", r) })
+		if j < 0 {
+			j = len(s)
+		}
+		unit, ok := durationUnits[s[:j]]
+		s = s[j:]
+		n, ok2 := new(big.Rat).SetString(num)
+		if !ok || !ok2 {
+			return nil, false
+		}
+		total.Add(total, n.Mul(n, new(big.Rat).SetInt64(unit)))
+	}
+	if neg {
+		total.Neg(total)
+	}
+	return total, true
+}
+
+// subNanosecond reports a time whose fraction of a second has a non-zero
+// digit beyond the ninth, which time.Parse drops.
+func subNanosecond(s string) bool {
+	i := strings.IndexByte(s, '.')
+	if i < 0 {
+		return false
+	}
+	frac := s[i+1:]
+	if j := strings.IndexFunc(frac, func(r rune) bool { return r < '0' || r > '9' }); j >= 0 {
+		frac = frac[:j]
+	}
+	return len(frac) > 9 && strings.Trim(frac[9:], "0") != ""
+}
+
 // structLit is a composite literal of a struct type.
 func (b *builder) structLit(v any, t types.Type, u *types.Struct) (expr, error) {
 	obj, ok := v.(map[string]any)
@@ -955,6 +1149,9 @@ func (b *builder) known(k known, v any, n *types.Named) (expr, error) {
 		if _, err := resource.ParseQuantity(canon); err != nil {
 			return expr{}, fail("%q is not a quantity once written as %q: %v", s, canon, err)
 		}
+		if err := keptValue(k, v); err != nil {
+			return expr{}, err
+		}
 		return expr{src: b.pkgName(n) + "MustParse(" + strconv.Quote(canon) + ")", typed: true}, nil
 	case knownDuration:
 		s, ok := v.(string)
@@ -964,6 +1161,9 @@ func (b *builder) known(k known, v any, n *types.Named) (expr, error) {
 		d, err := time.ParseDuration(s)
 		if err != nil {
 			return expr{}, fail("%q is not a duration: %v", s, err)
+		}
+		if err := keptValue(k, v); err != nil {
+			return expr{}, err
 		}
 		return expr{src: te + "{Duration: " + strconv.FormatInt(int64(d), 10) + "}", typed: true, composite: true}, nil
 	case knownTime, knownMicroTime:
@@ -978,6 +1178,9 @@ func (b *builder) known(k known, v any, n *types.Named) (expr, error) {
 		ts, err := time.Parse(layout, s)
 		if err != nil {
 			return expr{}, fail("%q is not an RFC 3339 time: %v", s, err)
+		}
+		if err := keptValue(k, v); err != nil {
+			return expr{}, err
 		}
 		tq := b.qualify(types.NewPackage("time", "time"))
 		// encoding/json reads it as time.Parse(...).Local(), time.Unix's
