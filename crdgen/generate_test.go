@@ -318,6 +318,7 @@ func TestLintIsTheGenerators(t *testing.T) {
 		"omitempty-struct": true, "struct-default-not-empty": true, "default-needs-omitempty": true,
 		"invalid-default": true, "unresolved-ref": true, "default-type-mismatch": true, "conflicting-defaults": true,
 		"duplicate-markers": true, "inline-default": true, "recursive-default": true, "default-on-required": true,
+		"ignored-field-default": true, "json-name-mismatch": true,
 	}
 	line := regexp.MustCompile(`^(\S+?):(\d+):(\d+): (\w+): (\S+)(?: \([^)]*\))?: (.*) \[([\w-]+)\]$`)
 	key := func(file, l, c, sev, goPath, msg, rule string) string {

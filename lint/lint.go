@@ -4,7 +4,8 @@
 //
 //	struct-default-not-empty  default-needs-omitempty  omitempty-struct
 //	invalid-default           unresolved-ref           default-type-mismatch
-//	conflicting-defaults
+//	conflicting-defaults      default-on-required      ignored-field-default
+//	json-name-mismatch
 //
 // They derive nothing themselves. Each package is loaded once more with
 // controller-tools' loader, with the crd generator's markers, and
@@ -47,17 +48,21 @@ var Rules = []string{
 	model.RuleTypeMismatch,
 	model.RuleConflict,
 	model.RuleDefaultOnRequired,
+	model.RuleIgnoredFieldDefault,
+	model.RuleJSONNameMismatch,
 }
 
 var ruleDocs = map[string]string{
-	model.RuleStructDefaultEmpty: "a +default on a non-pointer struct must be {} (KEP-1929 \"Non-pointer structs\")",
-	model.RuleNeedsOmitempty:     "a scalar whose default is not its zero value needs omitempty/omitzero or a pointer (KEP-1929 rule 3)",
-	model.RuleOmitemptyStruct:    "omitempty on a non-pointer struct does nothing in encoding/json (KEP-1929 rule 2)",
-	model.RuleInvalidJSON:        "a +default value must be one-line JSON",
-	model.RuleUnresolvedRef:      "+default=ref(...) must name a constant of the package or of a package it imports",
-	model.RuleTypeMismatch:       "a default must have the JSON kind of the field's schema and fit its Go type",
-	model.RuleConflict:           "+default and +kubebuilder:default on one field must agree",
-	model.RuleDefaultOnRequired:  "a default on a field the schema requires disarms required: the apiserver defaults before it validates",
+	model.RuleStructDefaultEmpty:  "a +default on a non-pointer struct must be {} (KEP-1929 \"Non-pointer structs\")",
+	model.RuleNeedsOmitempty:      "a scalar whose default is not its zero value needs omitempty/omitzero or a pointer (KEP-1929 rule 3)",
+	model.RuleOmitemptyStruct:     "omitempty on a non-pointer struct does nothing in encoding/json (KEP-1929 rule 2)",
+	model.RuleInvalidJSON:         "a +default value must be one-line JSON",
+	model.RuleUnresolvedRef:       "+default=ref(...) must name a constant of the package or of a package it imports",
+	model.RuleTypeMismatch:        "a default must have the JSON kind of the field's schema and fit its Go type",
+	model.RuleConflict:            "+default and +kubebuilder:default on one field must agree",
+	model.RuleDefaultOnRequired:   "a default on a field the schema requires disarms required: the apiserver defaults before it validates",
+	model.RuleIgnoredFieldDefault: "a default marker on a field encoding/json ignores (json:\"-\", unexported) sets nothing Go clients send or read",
+	model.RuleJSONNameMismatch:    "a json tag must put the field where encoding/json and controller-gen both put it (a name encoding/json accepts; inline only on embedded structs)",
 }
 
 // Config changes what the analyzers report.

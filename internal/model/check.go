@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/jsontag"
 )
 
 // Check is the part of a field's decision that needs neither the generated
@@ -34,6 +36,13 @@ type Check struct {
 // read.
 func (m *Model) CheckField(f *Field, prop *apiextensionsv1.JSONSchemaProps) Check {
 	var c Check
+	// an unexported field controller-gen writes into the CRD: no Go client
+	// sends or reads it, so it takes no default (StructFindings reports a
+	// marker there, ignoredFieldDefault)
+	if jsontag.EncodingJSON(m.jsonField(f.FieldInfo, f.Pkg)).Skip {
+		c.Refused, c.Why, c.Rule = true, "encoding/json ignores the field (it is unexported): no Go client sends or reads it", RuleIgnoredFieldDefault
+		return c
+	}
 	// Rule 2 exists because of rule 1: a struct that encoding/json always
 	// writes gets the implicit default {}. With implicit defaults off
 	// (crd:implicitDefaults=false, controller-gen's output), it concerns

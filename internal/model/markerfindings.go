@@ -36,6 +36,12 @@ const (
 	RuleRecursiveType = "recursive-type"
 	// RuleInlineDefault is a default marker on an inline (embedded) field.
 	RuleInlineDefault = "inline-default"
+	// RuleIgnoredFieldDefault is a default marker on a field that
+	// encoding/json ignores (ignoredFieldDefault).
+	RuleIgnoredFieldDefault = "ignored-field-default"
+	// RuleJSONNameMismatch is a json tag that controller-gen and
+	// encoding/json read differently (jsontag.Mismatch).
+	RuleJSONNameMismatch = "json-name-mismatch"
 )
 
 // oneDefault reads the +default values of one field or type (vals, as the
@@ -171,6 +177,19 @@ func (m *Model) StructFindings(id TypeIdent) []Finding {
 	if info := m.idx.TypeInfo(id); info != nil {
 		out = append(out, m.implicitTwice(info.Markers, id.Package, id.Package.Fset.Position(info.RawSpec.Pos()), info.Name)...)
 		for _, fi := range info.Fields {
+			name := embeddedName(fi) // the Go name, as diagnostics name fields
+			pos := id.Package.Fset.Position(fi.RawField.Pos())
+			// errors in the user's types; in other modules' types, which the
+			// user cannot change, warnings (the default is left out all the same)
+			jf, sev := m.jsonField(fi, id.Package), Error
+			if !m.own.is(id.Package) {
+				sev = Warning
+			}
+			if msg := m.ignoredFieldDefault(fi, jf); msg != "" {
+				out = append(out, m.markerFinding(sev, RuleIgnoredFieldDefault, id.Package, pos, info.Name+"."+name, msg))
+			} else if msg := jsontag.Mismatch(jf, m.idx.IgnoreUnexportedFields()); msg != "" {
+				out = append(out, m.markerFinding(sev, RuleJSONNameMismatch, id.Package, pos, info.Name+"."+name, msg))
+			}
 			if fi.Name != "" && m.idx.IgnoreUnexportedFields() && !ast.IsExported(fi.Name) {
 				continue
 			}
@@ -178,8 +197,6 @@ func (m *Model) StructFindings(id TypeIdent) []Finding {
 			if !ok {
 				continue
 			}
-			name := embeddedName(fi) // the Go name, as diagnostics name fields
-			pos := id.Package.Fset.Position(fi.RawField.Pos())
 			out = append(out, m.implicitTwice(fi.Markers, id.Package, pos, info.Name+"."+name)...)
 			if tag.Inline {
 				out = append(out, m.inlineMarkers(id, info.Name, fi, name, pos)...)
@@ -322,4 +339,56 @@ func (m *Model) inlineMarkers(id TypeIdent, owner string, fi ctmarkers.FieldInfo
 		}
 	}
 	return out
+}
+
+// jsonField is fi as jsontag's readers of its tag see it.
+func (m *Model) jsonField(fi ctmarkers.FieldInfo, pkg *loader.Package) jsontag.Field {
+	jf := jsontag.Field{Name: embeddedName(fi), Embedded: fi.Name == "", Tag: fi.Tag}
+	if jf.Embedded {
+		if t := pkg.TypesInfo.TypeOf(fi.RawField.Type); t != nil {
+			if p, ok := types.Unalias(t).(*types.Pointer); ok {
+				t = p.Elem()
+			}
+			_, jf.Struct = types.Unalias(t).Underlying().(*types.Struct)
+		}
+	}
+	return jf
+}
+
+// ignoredFieldDefault refuses a default marker (+default,
+// +kubebuilder:default) on a field that encoding/json ignores: tagged
+// `json:"-"`, which controller-gen leaves out of the CRD too, so the
+// marker was dropped without a word; or unexported, which controller-gen
+// writes into the CRD (unless crd:ignoreUnexportedFields=true), where its
+// default would be stored in every object and read by no Go client. It
+// returns the finding, or "".
+func (m *Model) ignoredFieldDefault(fi ctmarkers.FieldInfo, jf jsontag.Field) string {
+	if !jsontag.EncodingJSON(jf).Skip {
+		return ""
+	}
+	var marks []string
+	for _, d := range defaultValues(fi.Markers) {
+		marks = append(marks, "+"+markers.DefaultName+"="+string(d))
+	}
+	for _, v := range fi.Markers[markers.KubebuilderDefaultName] {
+		if mk, ok := v.(crdmarkers.Default); ok {
+			raw, _ := json.Marshal(mk.Value)
+			marks = append(marks, "+"+markers.KubebuilderDefaultName+"="+string(raw))
+		}
+	}
+	if len(marks) == 0 {
+		return ""
+	}
+	what := "the field is tagged `json:\"-\"`: encoding/json ignores it and controller-gen leaves it out of the CRD, so the default applies to nothing"
+	fix := "remove the marker, or give the field a json name"
+	if fi.Tag.Get("json") != "-" {
+		what = "the field is unexported: encoding/json ignores it, so no Go client sends or reads it"
+		if m.idx.IgnoreUnexportedFields() {
+			what += ", and crd:ignoreUnexportedFields=true leaves it out of the CRD: the default applies to nothing"
+		} else {
+			what += ", while controller-gen writes it into the CRD, where the default would be stored in objects no Go client reads it from"
+		}
+		fix = "remove the marker, or export the field"
+	}
+	return fmt.Sprintf("%s: %s. Fix: %s", strings.Join(marks, " and "), what, fix)
 }

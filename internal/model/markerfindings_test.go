@@ -35,13 +35,31 @@ func TestStructFindings(t *testing.T) {
 				`Put it on type Inlines (for all its fields, InlineImplicit's among them), or on the fields of InlineImplicit`,
 			`error inline-default: +default=3 on an inline field sets nothing: InlineNotObject has no property of its own, its fields are Inlines's. ` +
 				`Put the default on the fields of InlineNotObject, on a field of type Inlines, or on type Inlines itself`,
+			// Unmarked InlineNone `json:",inline"`: a named field, which
+			// encoding/json does not inline
+			`error json-name-mismatch: json tag ",inline": controller-gen writes its fields inline into the CRD, encoding/json (Go clients) "Unmarked": ` +
+				`encoding/json inlines embedded structs only: it gives any other field without a name its Go name, and ignores the option inline; ` +
+				"Go clients' values there are pruned by the apiserver, and the CRD's are never read. Fix: embed the struct to inline it, or write `json:\"unmarked\"` to keep a key",
 			"error conflicting-defaults: two different settings: +implicitDefaults=false and +implicitDefaults=true; keep one", // InlineWithFindings.Sixth
+		}},
+		// A marker on a field encoding/json ignores is not dropped without
+		// a word; a tag encoding/json reads otherwise is an error.
+		{"Ignored", true, []string{
+			"error ignored-field-default: +default=\"x\": the field is tagged `json:\"-\"`: encoding/json ignores it and controller-gen leaves it out of the CRD, " +
+				"so the default applies to nothing. Fix: remove the marker, or give the field a json name",
+			"error ignored-field-default: +kubebuilder:default=3: the field is tagged `json:\"-\"`",
+			`error json-name-mismatch: json tag "a\"b,omitempty": controller-gen writes "a\"b" into the CRD, encoding/json (Go clients) "Quote": ` +
+				`encoding/json refuses the name "a\"b" (a name has letters, digits and !#$%&()*+-./:;<=>?@[]^_{|}~ and spaces only) and reads the field as if it had none; ` +
+				"Go clients' values there are pruned by the apiserver, and the CRD's are never read. Fix: rename the key with those characters only",
+			`error json-name-mismatch: json tag "spec,inline": controller-gen writes its fields inline into the CRD, encoding/json (Go clients) "spec": ` +
+				"encoding/json inlines embedded structs only: it gives any other field without a name its Go name, and ignores the option inline; " +
+				"Go clients' values there are pruned by the apiserver, and the CRD's are never read. Fix: embed the struct to inline it, or write `json:\"spec\"` to keep a key",
 		}},
 		// Under crd:implicitDefaults=false, which promises controller-gen's
 		// output, a +default there is a warning, and +implicitDefaults means
 		// nothing anyway.
 		{"Inlines", false, []string{"warning inline-default: +default={", "warning inline-default: +kubebuilder:default=", "warning inline-default: +default=3",
-			"error conflicting-defaults"}},
+			"error json-name-mismatch", "error conflicting-defaults"}},
 	} {
 		m := newModel(t, Options{Implicit: tc.implicit})
 		id := typeID(t, m, tc.typ)

@@ -45,6 +45,14 @@ func TestCheckField(t *testing.T) {
 		{field: "Rules.quantity", rule: RuleNeedsOmitempty, want: []string{`error default-needs-omitempty: +default="1" is not the zero value "0"`}},
 		{field: "Rules.intOrString", rule: RuleNeedsOmitempty, want: []string{"error default-needs-omitempty: +default=3 is not the zero value 0"}},
 		{field: "Rules.badQuantity", rule: RuleTypeMismatch, want: []string{`error default-type-mismatch: +default="lots": "lots" is not a quantity`}},
+		// a default Go clients would send as another value
+		{field: "Rules.roundedQuantity", rule: RuleTypeMismatch, want: []string{`error default-type-mismatch: +default="0.5n": a resource.Quantity is rounded up to a whole nanounit, ` +
+			`and capped at 2^63-1 when binary: Go clients would send "1n" where the apiserver stores "0.5n"; write "1n"`}},
+		{field: "Rules.fractionTime", rule: RuleTypeMismatch, want: []string{`error default-type-mismatch: +default="2020-01-01T00:00:00.5Z": a metav1.Time is sent to the second: ` +
+			`Go clients would send "2020-01-01T00:00:00Z" where the apiserver stores "2020-01-01T00:00:00.5Z"; write "2020-01-01T00:00:00Z"`}},
+		{field: "Rules.fractionDuration", rule: RuleTypeMismatch, want: []string{`error default-type-mismatch: +default="1.5ns": a metav1.Duration counts whole nanoseconds: Go clients would send "1ns"`}},
+		{field: "Rules.offsetTime"},    // the same instant
+		{field: "Rules.milliQuantity"}, // 100u, exactly
 		{field: "Rules.wrongType", rule: RuleTypeMismatch, want: []string{`error default-type-mismatch: +default="three": the field's schema type is integer, the default is a JSON string`}},
 		{field: "Rules.overflow", rule: RuleTypeMismatch, want: []string{"error default-type-mismatch: +default=128: 128 does not fit in an int8"}},
 		{field: "Rules.null", rule: RuleTypeMismatch, want: []string{"error default-type-mismatch: +default=null: default null is ignored by the apiserver; remove it, or omit the marker"}},

@@ -1,6 +1,7 @@
 package v1
 
 import (
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -72,4 +73,32 @@ type Chain struct {
 
 type Branch struct {
 	Branches []Branch `json:"branches,omitempty"` // want `error: Branch.Branches \(spec.branches\[\*\].branches\[\*\]\): Branch.branches\[\*\] → Branch: a CRD schema cannot express a recursive type.*\[recursive-type\]`
+}
+
+// Values dropped or changed without a word: a default on a field that
+// encoding/json ignores, a json tag that it reads otherwise than
+// controller-gen, a default that Go clients send as another value.
+type Tagged struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec *TaggedSpec `json:"spec,omitempty"`
+}
+
+type TaggedSpec struct {
+	// +default="x"
+	Skipped string `json:"-"` // want `error: TaggedSpec.Skipped: \+default="x": the field is tagged .json:"-".: encoding/json ignores it and controller-gen leaves it out of the CRD, so the default applies to nothing. Fix: remove the marker, or give the field a json name \[ignored-field-default\]`
+
+	// +default=3
+	hidden int32 `json:"hidden,omitempty"` // want `error: TaggedSpec.hidden: \+default=3: the field is unexported: encoding/json ignores it, so no Go client sends or reads it, while controller-gen writes it into the CRD, where the default would be stored in objects no Go client reads it from. Fix: remove the marker, or export the field \[ignored-field-default\]`
+
+	Settings Embedded `json:",inline"` // want `error: TaggedSpec.Settings: json tag ",inline": controller-gen writes its fields inline into the CRD, encoding/json \(Go clients\) "Settings": encoding/json inlines embedded structs only: it gives any other field without a name its Go name, and ignores the option inline; Go clients' values there are pruned by the apiserver, and the CRD's are never read. Fix: embed the struct to inline it, or write .json:"settings". to keep a key \[json-name-mismatch\]`
+
+	Odd string `json:"odd\"name,omitempty"` // want `error: TaggedSpec.Odd: json tag "odd\\"name,omitempty": controller-gen writes "odd\\"name" into the CRD, encoding/json \(Go clients\) "Odd": encoding/json refuses the name "odd\\"name" \(a name has letters, digits and .* and spaces only\) and reads the field as if it had none; .* Fix: rename the key with those characters only \[json-name-mismatch\]`
+
+	// +default="0.5n"
+	Tiny *resource.Quantity `json:"tiny,omitempty"` // want `error: TaggedSpec.Tiny \(spec.tiny\): \+default="0.5n": a resource.Quantity is rounded up to a whole nanounit, and capped at 2\^63-1 when binary: Go clients would send "1n" where the apiserver stores "0.5n"; write "1n" \[default-type-mismatch\]`
+
+	// +default="2020-01-01T00:00:00.5Z"
+	Since *metav1.Time `json:"since,omitempty"` // want `error: TaggedSpec.Since \(spec.since\): \+default="2020-01-01T00:00:00.5Z": a metav1.Time is sent to the second: Go clients would send "2020-01-01T00:00:00Z" where the apiserver stores "2020-01-01T00:00:00.5Z"; write "2020-01-01T00:00:00Z" \[default-type-mismatch\]`
 }

@@ -197,6 +197,16 @@ type Rules struct {
 	Quantity resource.Quantity `json:"quantity"`
 	// +default="lots"
 	BadQuantity *resource.Quantity `json:"badQuantity,omitempty"`
+	// +default="0.5n"
+	RoundedQuantity *resource.Quantity `json:"roundedQuantity,omitempty"`
+	// +default="2020-01-01T00:00:00.5Z"
+	FractionTime *metav1.Time `json:"fractionTime,omitempty"`
+	// +default="2020-01-01T01:00:00+01:00"
+	OffsetTime *metav1.Time `json:"offsetTime,omitempty"`
+	// +default="1.5ns"
+	FractionDuration *metav1.Duration `json:"fractionDuration,omitempty"`
+	// +default="0.1m"
+	MilliQuantity *resource.Quantity `json:"milliQuantity,omitempty"`
 	// +optional
 	// +default=3
 	IntOrString intstr.IntOrString `json:"intOrString"`
@@ -422,4 +432,18 @@ type Target struct {
 	// +optional
 	// +kubebuilder:default=3
 	Sent int32 `json:"sent"`
+}
+
+// Ignored: default markers on fields that encoding/json ignores, and json
+// tags that it reads otherwise than controller-gen.
+type Ignored struct {
+	// +default="x"
+	Dropped string `json:"-"`
+	// +kubebuilder:default=3
+	DroppedKubebuilder int `json:"-"`
+	// +default="y"
+	Dash  string     `json:"-,omitempty"` // named "-" by both
+	Quote string     `json:"a\"b,omitempty"`
+	Spec  InlineNone `json:"spec,inline"`
+	Kept  string     `json:"kept,omitempty"`
 }
