@@ -88,3 +88,12 @@ func TestStructFindings(t *testing.T) {
 		t.Errorf("finding about %q, want Implicit.FieldBoth (the Go name)", fs[0].GoPath)
 	}
 }
+
+// TestIgnoredFieldsForeign: in other modules' types, which the user cannot
+// change, ignored-field-default and json-name-mismatch are warnings.
+func TestIgnoredFieldsForeign(t *testing.T) {
+	own := newModel(t, Options{Implicit: true})
+	m := New(own.Index(), fixture.col, nil, Options{Implicit: true}) // no roots: nothing is the user's
+	fs := m.StructFindings(typeID(t, m, "Ignored"))
+	matchFindings(t, "Ignored", fs, "warning ignored-field-default", "warning ignored-field-default", "warning json-name-mismatch", "warning json-name-mismatch")
+}
