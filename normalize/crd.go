@@ -14,6 +14,7 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
@@ -82,9 +83,36 @@ func prepareForCreate(crd *apiextensions.CustomResourceDefinition) {
 }
 
 // LoadCRDs reads CRDs from files and directories of YAML (multi-document) or
-// JSON files. Documents of other kinds are skipped.
+// JSON files. Documents of other kinds are skipped. CRDs that the
+// apiserver would not all serve are refused (a *CRDConflictError: see
+// sameNameConflict and namesConflicts); a CRD given twice, identical, is
+// kept once (dedupeIdentical).
 func LoadCRDs(paths ...string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
-	var out []*apiextensionsv1.CustomResourceDefinition
+	loaded, err := loadSourced(paths)
+	if err != nil {
+		return nil, err
+	}
+	loaded, conflicts := dedupeIdentical(loaded)
+	conflicts = append(conflicts, namesConflicts(loaded)...)
+	if len(conflicts) > 0 {
+		return nil, &CRDConflictError{Conflicts: conflicts}
+	}
+	out := make([]*apiextensionsv1.CustomResourceDefinition, len(loaded))
+	for i, l := range loaded {
+		out[i] = l.crd
+	}
+	return out, nil
+}
+
+// sourcedCRD is a CRD and where it was read.
+type sourcedCRD struct {
+	crd *apiextensionsv1.CustomResourceDefinition
+	at  string // FILE:DOC, DOC counted among the documents neither empty nor null
+}
+
+// loadSourced reads the CRDs of paths, in order, with where each is.
+func loadSourced(paths []string) ([]sourcedCRD, error) {
+	var out []sourcedCRD
 	for _, p := range paths {
 		files, err := crdFiles(p)
 		if err != nil {
@@ -99,18 +127,159 @@ func LoadCRDs(paths ...string) ([]*apiextensionsv1.CustomResourceDefinition, err
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", f, err)
 			}
-			for i, d := range docs {
+			n := 0
+			for _, d := range docs {
 				c, err := decodeCRD(d)
+				if c == nil && err == nil && isNull(d) {
+					continue // not a document, as normalize/manifest counts them
+				}
+				n++
 				if err != nil {
-					return nil, fmt.Errorf("%s: document %d: %w", f, i+1, err)
+					return nil, fmt.Errorf("%s:%d: %w", f, n, err)
 				}
 				if c != nil {
-					out = append(out, c)
+					out = append(out, sourcedCRD{crd: c, at: fmt.Sprintf("%s:%d", f, n)})
 				}
 			}
 		}
 	}
 	return out, nil
+}
+
+// isNull says whether a YAML document is null (`null`, `~`), which
+// kubectl, and normalize/manifest, do not count as a document.
+func isNull(d []byte) bool {
+	j, err := yaml.YAMLToJSON(d)
+	return err == nil && bytes.Equal(bytes.TrimSpace(j), []byte("null"))
+}
+
+// CRDConflict is two CRDs that the apiserver would not both serve: it
+// keeps Kept, the first given, and refuses or does not serve Refused.
+type CRDConflict struct {
+	Kept, Refused     string // the CRDs' metadata.name
+	KeptAt, RefusedAt string // FILE:DOC of each
+	// Shared is what both claim: "" for the same metadata.name, else their
+	// names in the group (`spec.names.kind "Widget"`).
+	Shared    []string
+	Apiserver string // what the apiserver does with Refused
+}
+
+func (c CRDConflict) String() string {
+	if len(c.Shared) == 0 {
+		return fmt.Sprintf("%s: CRD %s is also at %s, with different content; the apiserver keeps the first: %s; remove one of them",
+			c.RefusedAt, c.Refused, c.KeptAt, c.Apiserver)
+	}
+	return fmt.Sprintf("%s: CRD %s claims %s, which CRD %s at %s has; the apiserver keeps the first: %s; remove one of them, or rename",
+		c.RefusedAt, c.Refused, strings.Join(c.Shared, ", "), c.Kept, c.KeptAt, c.Apiserver)
+}
+
+// CRDConflictError is the CRDs of LoadCRDs's paths that conflict, one
+// line each, in input order.
+type CRDConflictError struct{ Conflicts []CRDConflict }
+
+func (e *CRDConflictError) Error() string {
+	lines := make([]string, len(e.Conflicts))
+	for i, c := range e.Conflicts {
+		lines[i] = c.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// dedupeIdentical keeps the first of CRDs of the same metadata.name when
+// they are identical (a file and a kustomize build of it, given together:
+// the apiserver holds one CRD either way), and reports the others as
+// conflicts (sameNameConflict).
+func dedupeIdentical(loaded []sourcedCRD) ([]sourcedCRD, []CRDConflict) {
+	first := map[string]int{}
+	var out []sourcedCRD
+	var conflicts []CRDConflict
+	for _, l := range loaded {
+		i, seen := first[l.crd.Name]
+		if !seen {
+			first[l.crd.Name] = len(out)
+			out = append(out, l)
+			continue
+		}
+		if c, ok := sameNameConflict(out[i], l); ok {
+			conflicts = append(conflicts, c)
+		}
+	}
+	return out, conflicts
+}
+
+// sameNameConflict is the rule for two CRDs of the same metadata.name: the
+// apiserver creates the first and refuses the second (`kubectl create`:
+// AlreadyExists; `kubectl apply` would replace the first with it), so two
+// that differ are a conflict; identical ones are none.
+func sameNameConflict(first, second sourcedCRD) (CRDConflict, bool) {
+	if apiequality.Semantic.DeepEqual(first.crd, second.crd) {
+		return CRDConflict{}, false
+	}
+	return CRDConflict{Kept: first.crd.Name, KeptAt: first.at, Refused: second.crd.Name, RefusedAt: second.at,
+		Apiserver: "kubectl create refuses the second (AlreadyExists), kubectl apply would replace the first with it"}, true
+}
+
+// namesConflicts is the apiserver's naming rule
+// (k8s.io/apiextensions-apiserver pkg/controller/status
+// naming_controller.go, calculateNamesAndConditions): in one API group,
+// the plural, singular and short names of all CRDs are one set of resource
+// names, and their kinds and list kinds one set of kind names; a CRD
+// created after another that has accepted one of its names is not given
+// that name (its condition NamesAccepted is False, reason PluralConflict,
+// SingularConflict, ShortNamesConflict, KindConflict or ListKindConflict:
+// the last of them) and is not served (Established False, NotAccepted).
+// Its other names are accepted, and conflict with the CRDs after it. CRDs
+// are taken in input order, as `kubectl create -f` creates them; singular
+// and listKind default as the apiserver defaults them. One conflict is
+// reported per pair of CRDs.
+func namesConflicts(loaded []sourcedCRD) []CRDConflict {
+	resources := map[string]map[string]sourcedCRD{} // group -> name -> CRD that accepted it
+	kinds := map[string]map[string]sourcedCRD{}
+	var out []CRDConflict
+	for _, l := range loaded {
+		g := l.crd.Spec.Group
+		if resources[g] == nil {
+			resources[g], kinds[g] = map[string]sourcedCRD{}, map[string]sourcedCRD{}
+		}
+		names := l.crd.Spec.Names
+		if names.Singular == "" {
+			names.Singular = strings.ToLower(names.Kind)
+		}
+		if names.ListKind == "" && names.Kind != "" {
+			names.ListKind = names.Kind + "List"
+		}
+		var accepted []func()
+		byOwner := map[string]int{} // the earlier CRD's name -> index in out
+		claim := func(set map[string]sourcedCRD, field, name, reason string) {
+			if name == "" {
+				return
+			}
+			by, taken := set[name]
+			if !taken || by.crd.Name == l.crd.Name {
+				accepted = append(accepted, func() { set[name] = l })
+				return
+			}
+			i, ok := byOwner[by.crd.Name]
+			if !ok {
+				i = len(out)
+				byOwner[by.crd.Name] = i
+				out = append(out, CRDConflict{Kept: by.crd.Name, KeptAt: by.at, Refused: l.crd.Name, RefusedAt: l.at})
+			}
+			out[i].Shared = append(out[i].Shared, fmt.Sprintf("%s %q", field, name))
+			out[i].Apiserver = fmt.Sprintf("the second is not served (condition NamesAccepted False, reason %s: %q is already in use)", reason, name)
+		}
+		claim(resources[g], "spec.names.plural", names.Plural, "PluralConflict")
+		claim(resources[g], "spec.names.singular", names.Singular, "SingularConflict")
+		for _, s := range names.ShortNames {
+			claim(resources[g], "spec.names.shortNames", s, "ShortNamesConflict")
+		}
+		claim(kinds[g], "spec.names.kind", names.Kind, "KindConflict")
+		claim(kinds[g], "spec.names.listKind", names.ListKind, "ListKindConflict")
+		for _, a := range accepted {
+			a()
+		}
+	}
+	return out
 }
 
 // decodeCRD decodes one document: a v1 CRD, strictly; nil for a document

@@ -12,7 +12,8 @@
 //     with the nested defaults applied, never validates defaults under
 //     additionalProperties, never checks list-type uniqueness in defaults,
 //     and ignores `default: null`.
-//   - LoadCRDs: CRDs from files and directories.
+//   - LoadCRDs: CRDs from files and directories, refusing those the
+//     apiserver would not all serve (namesConflicts, sameNameConflict).
 //
 // Package normalize/manifest reads objects from files as kubectl reads them.
 // The decode and create path of objects, and the normalize command, are in

@@ -285,10 +285,10 @@ func startConversion(ctx context.Context, a *Analyzer, patterns []string, setup 
 // loadBoth loads the CRDs of OLD and NEW (normalize.LoadCRDs).
 func loadBoth(o *options) (old, new []*apiextensionsv1.CustomResourceDefinition, err error) {
 	if old, err = normalize.LoadCRDs(o.old...); err != nil {
-		return nil, nil, fmt.Errorf("--old: %w", err)
+		return nil, nil, onSide("--old", err)
 	}
 	if new, err = normalize.LoadCRDs(o.new...); err != nil {
-		return nil, nil, fmt.Errorf("--new: %w", err)
+		return nil, nil, onSide("--new", err)
 	}
 	if len(old) == 0 {
 		return nil, nil, fmt.Errorf("--old: no CustomResourceDefinition in %s", strings.Join(o.old, ", "))
@@ -300,6 +300,21 @@ func loadBoth(o *options) (old, new []*apiextensionsv1.CustomResourceDefinition,
 	}
 	return old, new, nil
 }
+
+// onSide prefixes each line of err (one per conflict of a
+// normalize.CRDConflictError) with the flag of the side.
+func onSide(flag string, err error) error {
+	return fmt.Errorf("%s: %w", flag, lineError{err, strings.ReplaceAll(err.Error(), "\n", "\n"+flag+": ")})
+}
+
+// lineError is err with its text rewritten.
+type lineError struct {
+	err  error
+	text string
+}
+
+func (e lineError) Error() string { return e.text }
+func (e lineError) Unwrap() error { return e.err }
 
 // printInvalidCRD writes an InvalidCRDError as normalize writes CRD
 // errors: one line per error.

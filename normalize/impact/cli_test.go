@@ -130,6 +130,12 @@ func TestCLIUnusable(t *testing.T) {
 		{"a missing file", append(oldNew, "testdata/nope.yaml"), "no such file"},
 		{"no OLD CRD", []string{"--old", "testdata/objects.yaml", "--new", "testdata/new.yaml"}, "--old: no CustomResourceDefinition in testdata/objects.yaml"},
 		{"no NEW CRD", []string{"--old", "testdata/old.yaml", "--new", "testdata/objects.yaml", "testdata/objects.yaml"}, "--new: no CustomResourceDefinition in testdata/objects.yaml"},
+		{"two OLD CRDs of one name", []string{"--old", "testdata/old.yaml", "--old", "testdata/conflicts.yaml", "--new", "testdata/new.yaml"},
+			"--old: testdata/conflicts.yaml:1: CRD widgets.impact.example.com is also at testdata/old.yaml:1, with different content; the apiserver keeps the first: " +
+				"kubectl create refuses the second (AlreadyExists), kubectl apply would replace the first with it; remove one of them\n" +
+				`--old: testdata/conflicts.yaml:2: CRD sprockets.impact.example.com claims spec.names.kind "Gadget", spec.names.listKind "GadgetList", which CRD gadgets.impact.example.com at testdata/old.yaml:2 has; ` +
+				`the apiserver keeps the first: the second is not served (condition NamesAccepted False, reason ListKindConflict: "GadgetList" is already in use); remove one of them, or rename` + "\n"},
+		{"two NEW CRDs of one kind", []string{"--old", "testdata/old.yaml", "--new", "testdata/new.yaml", "--new", "testdata/conflicts.yaml"}, "--new: testdata/conflicts.yaml:2: CRD sprockets"},
 		{"no --new", []string{"--old", "testdata/old.yaml"}, "impact: --new is required\nusage: controller-gen-default impact"},
 		{"no --old", []string{"--new", "testdata/old.yaml"}, "impact: --old is required\nusage: controller-gen-default impact"},
 		{"a bad -o", append(oldNew, "-o", "yaml"), "impact: -o \"yaml\": must be text or json\nusage: controller-gen-default impact"},

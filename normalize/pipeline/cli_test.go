@@ -437,3 +437,38 @@ func TestCLIBadAPIVersion(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2, %q", code, out, stderr, want)
 	}
 }
+
+// TestCLIConflictingCRDs: two CRDs of one name with different content, or
+// of one kind, end the run before any object (exit 2), naming both and
+// where each is; the same CRD given twice (a file and a directory holding
+// it) is read once.
+func TestCLIConflictingCRDs(t *testing.T) {
+	b, err := os.ReadFile("testdata/crds/clusterthings.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := filepath.Join(t.TempDir(), "changed.yaml")
+	if err := os.WriteFile(changed, bytes.Replace(b, []byte("type: object"), []byte("type: object\n        description: changed"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := runCLI(t, "", "--crd", "testdata/crds", "--crd", changed, "testdata/two.yaml")
+	want := changed + ":1: CRD clusterthings.example.com is also at testdata/crds/clusterthings.yaml:1, with different content; the apiserver keeps the first: " +
+		"kubectl create refuses the second (AlreadyExists), kubectl apply would replace the first with it; remove one of them\n"
+	if code != ExitUnusable || out != "" || stderr != want {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit 2 and:\n%s", code, out, stderr, want)
+	}
+	kind := filepath.Join(t.TempDir(), "kind.yaml")
+	other := bytes.ReplaceAll(b, []byte("clusterthings"), []byte("otherthings"))
+	if err := os.WriteFile(kind, other, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code = runCLI(t, "", "--crd", "testdata/crds", "--crd", kind, "testdata/two.yaml")
+	if code != ExitUnusable || !strings.HasPrefix(stderr, kind+`:1: CRD otherthings.example.com claims spec.names.singular "clusterthing", spec.names.kind "ClusterThing", spec.names.listKind "ClusterThingList", which CRD clusterthings.example.com at testdata/crds/clusterthings.yaml:1 has; the apiserver keeps the first: the second is not served (condition NamesAccepted False, reason ListKindConflict`) {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+	once, stderrOnce, codeOnce := runCLI(t, "", "--crd", "testdata/crds", "testdata/two.yaml")
+	twice, stderrTwice, codeTwice := runCLI(t, "", "--crd", "testdata/crds", "--crd", "testdata/crds/clusterthings.yaml", "testdata/two.yaml")
+	if once != twice || stderrOnce != stderrTwice || codeOnce != codeTwice || once == "" {
+		t.Errorf("a CRD given twice: exit %d\n%s%s\nonce: exit %d\n%s%s", codeTwice, twice, stderrTwice, codeOnce, once, stderrOnce)
+	}
+}
