@@ -435,3 +435,42 @@ func TestReplacedFileNotesSummarised(t *testing.T) {
 		t.Errorf("allFindings: %d default-added notes, want 2 and nothing else:\n%s", n, all.diags)
 	}
 }
+
+// TestLongEnum: the findings about a 20,000-value enum (an explicit
+// default it refuses, an implicit zero value it would refuse) quote its
+// values capped (refusal.ValueLists), where the apiserver's error lists
+// them all (189 KB a line). The package is written into testdata for the
+// test, in the module, and removed afterwards.
+func TestLongEnum(t *testing.T) {
+	if err := os.MkdirAll("testdata", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("testdata", "longenum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		os.RemoveAll(dir)
+		os.Remove("testdata") // if the test made it
+	})
+	vals := make([]string, 20000)
+	for i := range vals {
+		vals[i] = fmt.Sprint("v", i)
+	}
+	src := "// +groupName=example.com\n// +kubebuilder:object:generate=false\npackage v1\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\n" +
+		"// +kubebuilder:validation:Enum=" + strings.Join(vals, ";") + "\ntype Big string\n\n" +
+		"type EnumSpec struct {\n\t// +default=\"nope\"\n\t// +optional\n\tA Big `json:\"a,omitempty\"`\n\t// +optional\n\tB Big `json:\"b\"`\n}\n\n" +
+		"// +kubebuilder:object:root=true\ntype Enum struct {\n\tmetav1.TypeMeta   `json:\",inline\"`\n\tmetav1.ObjectMeta `json:\"metadata,omitempty\"`\n\tSpec EnumSpec `json:\"spec,omitzero\"`\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "types.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := generate(t, crdgen.Generator{}, true, "./"+filepath.ToSlash(dir))
+	if !res.failed || strings.Count(res.diags, `"v9", ... and 19990 more (20000 in all) (enum)`) != 2 {
+		t.Errorf("failed %v:\n%.3000s", res.failed, res.diags)
+	}
+	for line := range strings.Lines(res.diags) {
+		if len(line) > 2048 {
+			t.Errorf("a line of %d bytes: %.300s", len(line), line)
+		}
+	}
+}

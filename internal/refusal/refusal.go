@@ -33,6 +33,7 @@ import (
 // Required properties that one object leaves out are named in one
 // sentence.
 func Text(errs field.ErrorList, raw []byte) string {
+	var lists ValueLists
 	parts := make([]string, 0, len(errs))
 	for i := 0; i < len(errs); i++ {
 		e := errs[i]
@@ -51,7 +52,7 @@ func Text(errs field.ErrorList, raw []byte) string {
 				e.Field = parent + "." + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 			}
 		}
-		parts = append(parts, One(e, raw))
+		parts = append(parts, one(e, raw, &lists))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -73,7 +74,16 @@ func requiredBelow(e *field.Error) (parent, name string, ok bool) {
 }
 
 // One is one error in words, as Text writes it.
-func One(e *field.Error, raw []byte) string {
+func One(e *field.Error, raw []byte) string { return one(e, raw, &ValueLists{}) }
+
+// one is One with the lists of allowed values of the errors before it
+// (ValueLists.Shorten).
+func one(e *field.Error, raw []byte, lists *ValueLists) string {
+	if e.Type == field.ErrorTypeNotSupported {
+		short := *e
+		short.Detail = lists.Shorten(e.Field, e.Detail)
+		e = &short
+	}
 	at, below, ok := splitDefault(e.Field)
 	if !ok {
 		return e.Error() // not about a default: the apiserver's words

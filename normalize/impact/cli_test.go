@@ -3,6 +3,10 @@ package impact
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -172,5 +176,34 @@ func TestCLIFlagsAfterFiles(t *testing.T) {
 	after, stderr, code2 := runCLI(t, "", append([]string{"testdata/objects.yaml", "-o", "json"}, oldNew...)...)
 	if code1 != code2 || first != after || first == "" {
 		t.Errorf("flags after the file: exit %d, stdout differs from flags first (exit %d): %v\nstderr:\n%s", code2, code1, first != after, stderr)
+	}
+}
+
+// TestCLILongEnum: the problems of an object about a 20,000-value enum
+// list its values once, capped (refusal.ValueLists), in text and JSON,
+// where the apiserver writes them all on every error (189 KB each).
+func TestCLILongEnum(t *testing.T) {
+	vals := make([]string, 20000)
+	for i := range vals {
+		vals[i] = strconv.Quote(fmt.Sprint("v", i))
+	}
+	enum := `{"type":"string","enum":[` + strings.Join(vals, ",") + `]}`
+	crd := filepath.Join(t.TempDir(), "crd.json")
+	if err := os.WriteFile(crd, []byte(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"enums.example.com"},`+
+		`"spec":{"group":"example.com","scope":"Namespaced","names":{"plural":"enums","kind":"Enum"},"versions":[{"name":"v1","served":true,"storage":true,`+
+		`"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object","properties":{"a":`+enum+`,"b":{"type":"array","items":`+enum+`}}}}}}}]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	obj := "apiVersion: example.com/v1\nkind: Enum\nmetadata: {name: e, namespace: default}\nspec: {a: x, b: [y, z]}\n"
+	for _, format := range []string{"text", "json"} {
+		out, stderr, code := runCLI(t, obj, "--old", crd, "--new", crd, "-o", format, "-")
+		if code != ExitImpact || !strings.Contains(out, `... and 19990 more (20000 in all)`) || !strings.Contains(out, `as for spec.a (20000 values)`) {
+			t.Errorf("-o %s: exit %d, stderr %q:\n%.3000s", format, code, stderr, out)
+		}
+		for line := range strings.Lines(out + stderr) {
+			if len(line) > 4096 {
+				t.Errorf("-o %s: a line of %d bytes: %.300s", format, len(line), line)
+			}
+		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/refusal"
 )
 
 // Problem is one error of the apiserver, in its words.
@@ -65,7 +67,8 @@ func (p Problem) notChecked() bool { return strings.Contains(p.Message, notCheck
 
 // sortProblems orders problems by field and message, the error that CEL
 // rules were not checked last, after the errors that caused it (where the
-// strategy puts it).
+// strategy puts it). A long list of an enum's values is written once
+// (refusal.ValueLists).
 func sortProblems(ps []Problem) []Problem {
 	slices.SortStableFunc(ps, func(a, b Problem) int {
 		if a.notChecked() != b.notChecked() {
@@ -79,5 +82,10 @@ func sortProblems(ps []Problem) []Problem {
 		}
 		return strings.Compare(a.Message, b.Message)
 	})
-	return slices.Compact(ps)
+	ps = slices.Compact(ps)
+	var lists refusal.ValueLists // an enum's values once per list of problems
+	for i := range ps {
+		ps[i].Message = lists.Shorten(ps[i].Field, ps[i].Message)
+	}
+	return ps
 }

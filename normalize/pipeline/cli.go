@@ -21,6 +21,7 @@ import (
 
 	"github.com/controller-gen-default/controller-gen-default/internal/interspersed"
 	"github.com/controller-gen-default/controller-gen-default/internal/ordered"
+	"github.com/controller-gen-default/controller-gen-default/internal/refusal"
 	"github.com/controller-gen-default/controller-gen-default/normalize/manifest"
 )
 
@@ -397,11 +398,12 @@ func normalizeOne(ctx context.Context, pipelines map[schema.GroupVersionKind]*Pi
 		code = ExitInvalid
 	}
 	if res.Refused != nil && !strictRefused {
-		fmt.Fprintf(stderr, "%s: %s\n", src, res.Refused.Error())
+		fmt.Fprintf(stderr, "%s: %s\n", src, refusal.CapValues(res.Refused.Error()))
 		code = ExitInvalid
 	}
+	var lists refusal.ValueLists // an enum's values once per object
 	for _, e := range sortErrors(res.Errors) {
-		fmt.Fprintf(stderr, "%s: %s\n", src, e.Error())
+		fmt.Fprintf(stderr, "%s: %s\n", src, lists.Shorten(e.Field, e.Error()))
 		code = ExitInvalid
 	}
 	for _, w := range res.Warnings {

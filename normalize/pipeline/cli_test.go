@@ -472,3 +472,46 @@ func TestCLIConflictingCRDs(t *testing.T) {
 		t.Errorf("a CRD given twice: exit %d\n%s%s\nonce: exit %d\n%s%s", codeTwice, twice, stderrTwice, codeOnce, once, stderrOnce)
 	}
 }
+
+// TestCLILongEnum: the errors about a 20,000-value enum list its values
+// once per object, capped (refusal.ValueLists), where the apiserver writes
+// them all on every line (189 KB each), for objects and for a CRD whose
+// default the enum refuses.
+func TestCLILongEnum(t *testing.T) {
+	vals := make([]string, 20000)
+	for i := range vals {
+		vals[i] = fmt.Sprintf("%q", fmt.Sprint("v", i))
+	}
+	crd := func(def string) string {
+		return `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"enums.example.com"},"spec":{"group":"example.com","scope":"Namespaced","names":{"plural":"enums","kind":"Enum"},` +
+			`"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object","properties":{` +
+			`"a":{"type":"string",` + def + `"enum":[` + strings.Join(vals, ",") + `]},"b":{"type":"array","items":{"type":"string","enum":[` + strings.Join(vals, ",") + `]}}}}}}}}]}}`
+	}
+	dir := t.TempDir()
+	good, bad := filepath.Join(dir, "good.json"), filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(good, []byte(crd("")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, []byte(crd(`"default":"nope",`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	obj := "apiVersion: example.com/v1\nkind: Enum\nmetadata: {name: e}\nspec: {a: x, b: [y, z]}\n"
+	for _, tc := range []struct {
+		crd  string
+		code int
+		want string
+	}{
+		{good, ExitInvalid, `-:1: spec.b[1]: Unsupported value: "z": supported values: as for spec.a (20000 values)`},
+		{bad, ExitUnusable, `supported values: "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", ... and 19990 more (20000 in all)`},
+	} {
+		_, stderr, code := runCLI(t, obj, "--crd", tc.crd)
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("exit %d, want %d and %q:\n%.2000s", code, tc.code, tc.want, stderr)
+		}
+		for line := range strings.Lines(stderr) {
+			if len(line) > 2048 {
+				t.Errorf("a line of %d bytes: %.300s", len(line), line)
+			}
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/refusal"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
@@ -32,8 +33,9 @@ func loadPipelines(ctx context.Context, paths []string, stderr io.Writer) (map[s
 	// the first invalid CRD, in input order, ends the run
 	for i, errs := range normalize.OpenCheckCache().ValidateCRDs(ctx, crds) {
 		if len(errs) > 0 {
+			var lists refusal.ValueLists // an enum's values once per CRD
 			for _, e := range sortErrors(errs) {
-				fmt.Fprintf(stderr, "CRD %s: %s\n", crds[i].Name, e.Error())
+				fmt.Fprintf(stderr, "CRD %s: %s\n", crds[i].Name, lists.Shorten(e.Field, e.Error()))
 			}
 			return nil, nil, ExitUnusable
 		}
