@@ -436,16 +436,14 @@ func TestReplacedFileNotesSummarised(t *testing.T) {
 	}
 }
 
-// TestLongEnum: the findings about a 20,000-value enum (an explicit
-// default it refuses, an implicit zero value it would refuse) quote its
-// values capped (refusal.ValueLists), where the apiserver's error lists
-// them all (189 KB a line). The package is written into testdata for the
-// test, in the module, and removed afterwards.
-func TestLongEnum(t *testing.T) {
+// tempPackage writes src as the package of a test into testdata, in the
+// module, removed after the test, and returns its pattern.
+func tempPackage(t *testing.T, src string) string {
+	t.Helper()
 	if err := os.MkdirAll("testdata", 0o755); err != nil {
 		t.Fatal(err)
 	}
-	dir, err := os.MkdirTemp("testdata", "longenum")
+	dir, err := os.MkdirTemp("testdata", "tmp")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -453,6 +451,17 @@ func TestLongEnum(t *testing.T) {
 		os.RemoveAll(dir)
 		os.Remove("testdata") // if the test made it
 	})
+	if err := os.WriteFile(filepath.Join(dir, "types.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return "./" + filepath.ToSlash(dir)
+}
+
+// TestLongEnum: the findings about a 20,000-value enum (an explicit
+// default it refuses, an implicit zero value it would refuse) quote its
+// values capped (refusal.ValueLists), where the apiserver's error lists
+// them all (189 KB a line).
+func TestLongEnum(t *testing.T) {
 	vals := make([]string, 20000)
 	for i := range vals {
 		vals[i] = fmt.Sprint("v", i)
@@ -461,16 +470,65 @@ func TestLongEnum(t *testing.T) {
 		"// +kubebuilder:validation:Enum=" + strings.Join(vals, ";") + "\ntype Big string\n\n" +
 		"type EnumSpec struct {\n\t// +default=\"nope\"\n\t// +optional\n\tA Big `json:\"a,omitempty\"`\n\t// +optional\n\tB Big `json:\"b\"`\n}\n\n" +
 		"// +kubebuilder:object:root=true\ntype Enum struct {\n\tmetav1.TypeMeta   `json:\",inline\"`\n\tmetav1.ObjectMeta `json:\"metadata,omitempty\"`\n\tSpec EnumSpec `json:\"spec,omitzero\"`\n}\n"
-	if err := os.WriteFile(filepath.Join(dir, "types.go"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res := generate(t, crdgen.Generator{}, true, "./"+filepath.ToSlash(dir))
+	res := generate(t, crdgen.Generator{}, true, tempPackage(t, src))
 	if !res.failed || strings.Count(res.diags, `"v9", ... and 19990 more (20000 in all) (enum)`) != 2 {
 		t.Errorf("failed %v:\n%.3000s", res.failed, res.diags)
 	}
 	for line := range strings.Lines(res.diags) {
 		if len(line) > 2048 {
 			t.Errorf("a line of %d bytes: %.300s", len(line), line)
+		}
+	}
+}
+
+// TestOneMessagePerDefault: a default out of its field's range is
+// reported once, at the field: a uint32 above 2^31-1 (format int32, which
+// the apiserver refuses, and which the struct default above it, stored
+// with it applied, repeated), a uint16, int32 and int64 out of range (the
+// generator's own check). A ref() is quoted as written, with its value,
+// and a ref() to a variable, function or type says so in words.
+func TestOneMessagePerDefault(t *testing.T) {
+	src := "// +groupName=example.com\n// +kubebuilder:object:generate=false\npackage v1\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\n" +
+		"// +kubebuilder:validation:Enum=TCP;UDP\ntype Protocol string\n\nconst Bad Protocol = \"SCTP\"\nconst Big = 3000000000\n\nvar AVar = \"x\"\n\nfunc AFunc() string { return \"x\" }\n\ntype AType string\n\n" +
+		"type RangeSpec struct {\n" +
+		"\t// +default=3000000000\n\t// +optional\n\tU32 uint32 `json:\"u32,omitempty\"`\n" + // line 20
+		"\t// +default=ref(Big)\n\t// +optional\n\tU32r uint32 `json:\"u32r,omitempty\"`\n" +
+		"\t// +default=70000\n\t// +optional\n\tU16 uint16 `json:\"u16,omitempty\"`\n" +
+		"\t// +default=3000000000\n\t// +optional\n\tI32 int32 `json:\"i32,omitempty\"`\n" +
+		"\t// +default=9223372036854775808\n\t// +optional\n\tI64 int64 `json:\"i64,omitempty\"`\n" +
+		"\t// +default=ref(Bad)\n\t// +optional\n\tP Protocol `json:\"p,omitempty\"`\n" +
+		"\t// +default=ref(AVar)\n\t// +optional\n\tV string `json:\"v,omitempty\"`\n" +
+		"\t// +default=ref(AFunc)\n\t// +optional\n\tF string `json:\"f,omitempty\"`\n" +
+		"\t// +default=ref(AType)\n\t// +optional\n\tT string `json:\"t,omitempty\"`\n" +
+		"}\n\n// +kubebuilder:object:root=true\ntype Range struct {\n\tmetav1.TypeMeta   `json:\",inline\"`\n\tmetav1.ObjectMeta `json:\"metadata,omitempty\"`\n\tSpec RangeSpec `json:\"spec,omitzero\"`\n}\n"
+	res := generate(t, crdgen.Generator{}, true, tempPackage(t, src))
+	want := map[int]string{
+		22: `the default 3000000000 is outside format int32, -2147483648 to 2147483647 (format) (+default) [apiserver]`,
+		25: `the default 3000000000 is outside format int32, -2147483648 to 2147483647 (format) (+default=ref(Big)) [apiserver]`,
+		28: `+default=70000: 70000 does not fit in a uint16`,
+		31: `+default=3000000000: 3000000000 does not fit in an int32`,
+		34: `+default=9223372036854775808: 9223372036854775808 does not fit in an int64`,
+		37: `the default "SCTP" is not one of the values the schema allows, "TCP", "UDP" (enum) (+default=ref(Bad)) [apiserver]`,
+		40: `+default=ref(AVar): AVar in package ` + "\x00" + ` is a variable, not a constant; ref() takes a constant [unresolved-ref]`,
+		43: `+default=ref(AFunc): AFunc in package ` + "\x00" + ` is a function, not a constant; ref() takes a constant [unresolved-ref]`,
+		46: `+default=ref(AType): AType in package ` + "\x00" + ` is a type, not a constant; ref() takes a constant [unresolved-ref]`,
+	}
+	got := map[int][]string{}
+	for line := range strings.Lines(res.diags) {
+		if m := diagLine.FindStringSubmatch(strings.TrimSuffix(line, "\n")); m != nil {
+			n, _ := strconv.Atoi(m[2])
+			got[n] = append(got[n], m[5])
+		}
+	}
+	for n, w := range want {
+		before, after, _ := strings.Cut(w, "\x00")
+		if len(got[n]) != 1 || !strings.Contains(got[n][0], before) || !strings.Contains(got[n][0], after) {
+			t.Errorf("line %d: %q, want one message with %q", n, got[n], w)
+		}
+	}
+	for n, msgs := range got {
+		if _, ok := want[n]; !ok {
+			t.Errorf("line %d: unexpected %q", n, msgs)
 		}
 	}
 }

@@ -92,9 +92,30 @@ func resolveRef(ref string, pkg *loader.Package) (any, error) {
 	}
 	c, ok := obj.(*types.Const)
 	if !ok {
-		return nil, fmt.Errorf("%s in package %s is a %T, not a constant", name, scopePkg.PkgPath, obj)
+		return nil, fmt.Errorf("%s in package %s is %s, not a constant; ref() takes a constant", name, scopePkg.PkgPath, objectKind(obj))
 	}
 	return constValue(c.Val())
+}
+
+// objectKind is what a Go object that is not a constant is, in words:
+// "a variable", "a function", "a type"; ref() names constants only, the
+// values the type checker knows when the package compiles.
+func objectKind(obj types.Object) string {
+	switch obj.(type) {
+	case *types.Var:
+		return "a variable"
+	case *types.Func:
+		return "a function"
+	case *types.TypeName:
+		return "a type"
+	case *types.PkgName:
+		return "an imported package"
+	case *types.Builtin:
+		return "a builtin"
+	case *types.Nil:
+		return "nil"
+	}
+	return "not a constant"
 }
 
 // constValue is the JSON value of a Go constant, its numbers exact: an

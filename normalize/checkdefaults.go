@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -179,7 +180,7 @@ func checkDefault(ctx context.Context, pth *field.Path, n node, underMap bool) f
 	}
 	var out field.ErrorList
 	for _, e := range errs {
-		if invalidBelow(ctx, n, strings.TrimPrefix(e.Field, pth.Child("default").String())) {
+		if invalidBelow(ctx, n, valuePathOf(e, pth.Child("default").String())) {
 			continue // a nested default is itself invalid, and reported where it is
 		}
 		e.Detail += cause
@@ -222,6 +223,27 @@ func invalidBelow(ctx context.Context, n node, rest string) bool {
 		}
 	}
 	return false
+}
+
+// formatIn is the end of kube-openapi's format error, which names the value
+// that fails in its message, not in its path: "Checked value must be of
+// type integer with format int32 in u" is at the default's path, about
+// the default's property u.
+var formatIn = regexp.MustCompile(`^Checked value must be of type \S+ with format \S+ in (\S+)$`)
+
+// valuePathOf is the path of e in the default at dflt, ".a.b[0]": the rest
+// of its field path, or, for a format error at the default itself, the
+// value its message names (formatIn). A nested default out of its format's
+// range (a uint32 default above 2^31-1, format int32) is then reported
+// once, where it is, not again at each default above it.
+func valuePathOf(e *field.Error, dflt string) string {
+	rest := strings.TrimPrefix(e.Field, dflt)
+	if rest == "" {
+		if m := formatIn.FindStringSubmatch(e.Detail); m != nil {
+			return "." + m[1]
+		}
+	}
+	return rest
 }
 
 // valuePath splits ".a.b[0][k]" into a, b, [], k.

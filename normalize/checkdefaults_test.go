@@ -60,6 +60,24 @@ func TestCheckDefaultsDoesNotRepeatValidateCRD(t *testing.T) {
 	}
 }
 
+// TestCheckDefaultsFormatOnce: a nested default out of its format's range
+// (a Go uint32 above 2^31-1 is format int32) is ValidateCRD's to report,
+// once, where it is; kube-openapi names the value in the message of the
+// parent's error ("... with format int32 in size"), not in its path, and
+// CheckDefaults did not tell it was the nested default's.
+func TestCheckDefaultsFormatOnce(t *testing.T) {
+	for _, format := range []string{"int32"} {
+		crd := exampleCRD("type: object\nproperties:\n  spec:\n    type: object\n    default: {}\n    properties:\n      inner:\n        type: object\n        default: {}\n" +
+			"        properties:\n          size:\n            type: integer\n            format: " + format + "\n            default: 3000000000\n")
+		if errs := normalize.ValidateCRD(context.Background(), crd); len(errs) != 1 || !strings.Contains(errs[0].Field, "properties[size].default") {
+			t.Fatalf("format %s: ValidateCRD = %v, want the size default", format, errs)
+		}
+		if errs := normalize.CheckDefaults(context.Background(), crd); len(errs) > 0 {
+			t.Errorf("format %s: CheckDefaults repeats it: %v", format, errs)
+		}
+	}
+}
+
 // TestCheckDefaultsOrder: findings come in schema order (properties by
 // name), the same on every run, though schemas are Go maps.
 func TestCheckDefaultsOrder(t *testing.T) {

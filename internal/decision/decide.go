@@ -300,11 +300,11 @@ func (m *Model) writeExplicit(d *Decision, prop *apiextensionsv1.JSONSchemaProps
 	f, ex := d.Field, d.explicit
 	if m.Options().Implicit && !presenceMatters && f.Shape.NonPointerStruct() && f.Tag.OmitZero && ex.EmptyObject() {
 		m.decideStruct(d, prop)
-		d.Source = ex.Source + "={} on an omitzero struct, as " + d.Source
+		d.Source = ex.Origin() + "={} on an omitzero struct, as " + d.Source
 		d.Why = ex.Source + "={} on an omitzero struct, as " + model.RuleImplicitStruct + ": " + d.Why
 		return
 	}
-	d.Default, d.value, d.Source = ex.Raw, ex.Value, ex.Source
+	d.Default, d.value, d.Source = ex.Raw, ex.Value, ex.Origin()
 	if m.Options().Implicit && !authorsLiteral(prop, ex.Raw) {
 		m.asGoEncodes(d, prop, f.Type, f.Pkg)
 	}
@@ -382,7 +382,7 @@ func (m *Model) DecideElement(s *apiextensionsv1.JSONSchemaProps, sh model.Shape
 		return d
 	}
 	ex := c.Explicit
-	d.Default, d.value, d.Source = ex.Raw, ex.Value, ex.Source
+	d.Default, d.value, d.Source = ex.Raw, ex.Value, ex.Origin()
 	if m.Options().Implicit && sh.Named != nil && !authorsLiteral(s, ex.Raw) {
 		m.asGoEncodes(d, s, sh.Named, sh.Ident.Package)
 	}

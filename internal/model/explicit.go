@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/token"
+	"strings"
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
@@ -22,6 +23,9 @@ type Explicit struct {
 	// Kubebuilder is true for +kubebuilder:default, which keeps
 	// controller-gen's meaning of a plain OpenAPI default.
 	Kubebuilder bool
+	// Ref is the marker's value as written when it is a ref() ("ref(Name)"),
+	// else "".
+	Ref string
 }
 
 // explicitResult is an explicit default, or the findings that keep it out.
@@ -54,7 +58,7 @@ func (m *Model) Explicit(f *Field) (*Explicit, []Finding) {
 	case own != nil && kb != nil:
 		if !bytes.Equal(canonical(own.Raw), canonical(kb.Raw)) {
 			findings = append(findings, m.FieldFinding(f, Error, RuleConflict,
-				fmt.Sprintf("two different defaults: +default=%s and +kubebuilder:default=%s; keep one", own.Raw, kb.Raw)))
+				fmt.Sprintf("two different defaults: +default=%s and +kubebuilder:default=%s; keep one", own.Written(), kb.Raw)))
 			return nil, findings
 		}
 	case kb != nil:
@@ -134,7 +138,11 @@ func (m *Model) evaluate(d markers.Default, pkg *loader.Package, pos token.Posit
 		}
 		return nil, &Finding{Sev: Error, Pos: pos, GoPath: goPath, Rule: rule, Own: m.own.is(pkg), Msg: err.Error()}
 	}
-	return &Explicit{Raw: raw, Value: v, Pos: pos}, nil
+	e := &Explicit{Raw: raw, Value: v, Pos: pos}
+	if _, ok := d.Ref(); ok {
+		e.Ref = strings.TrimSpace(string(d))
+	}
+	return e, nil
 }
 
 // FieldFinding is a finding about f, at f.
@@ -142,14 +150,37 @@ func (m *Model) FieldFinding(f *Field, sev Severity, rule, msg string) Finding {
 	return Finding{Sev: sev, Pos: f.Pos(), GoPath: f.GoPath(), Rule: rule, Own: m.own.is(f.Pkg), Msg: msg}
 }
 
-// Written is the default with its numbers as the author wrote them, for
-// messages about them (Raw writes them as the apiserver stores them:
-// 9223372036854775808 as 9223372036854776000).
+// Written is the default as the author wrote it, for messages about it:
+// its numbers as written (Raw writes them as the apiserver stores them:
+// 9223372036854775808 as 9223372036854776000), and a ref() as written,
+// with its value (writtenRef).
 func (e *Explicit) Written() string {
+	v := string(e.Raw)
 	if b, err := jsonnum.MarshalAsWritten(e.Value); err == nil {
-		return string(b)
+		v = string(b)
 	}
-	return string(e.Raw)
+	return writtenRef(e.Ref, v)
+}
+
+// writtenRef is the rule for quoting a +default=ref(Name) in a message:
+// ref(Name) as the author wrote it, then the constant's value, which is
+// what the schema and the apiserver see: `ref(Bad) (= "SCTP")`. A value
+// that is not a ref() is quoted alone.
+func writtenRef(ref, value string) string {
+	if ref == "" {
+		return value
+	}
+	return ref + " (= " + value + ")"
+}
+
+// Origin is where the default comes from, for the messages that name it
+// after a refusal of its value: Source, with a ref() as written
+// (`+default=ref(Bad)`).
+func (e *Explicit) Origin() string {
+	if e.Ref == "" {
+		return e.Source
+	}
+	return e.Source + "=" + e.Ref
 }
 
 // EmptyObject reports a default of {}.

@@ -218,15 +218,19 @@ var (
 	minLengthRx = detailRx(`should be at least (\d+) chars long`)
 	maxLengthRx = detailRx(`should be at most (\d+) chars long`)
 	patternRx   = detailRx(`should match '(.*)'`)
-	minIncRx    = detailRx(`should be greater than or equal to (\S+)`)
-	minExcRx    = detailRx(`should be greater than (\S+)`)
-	maxIncRx    = detailRx(`should be less than or equal to (\S+)`)
-	maxExcRx    = detailRx(`should be less than (\S+)`)
-	multipleRx  = detailRx(`should be a multiple of (\S+)`)
-	uniqueRx    = detailRx(`shouldn't contain duplicates`)
-	typeRx      = detailRx(`must be of type ([\w-]+)(?:: .*|, because: .*)?`)
-	atMostRx    = regexp.MustCompile(`^must have at most (\d+) items?$`)
-	notMoreRx   = regexp.MustCompile(`^may not be more than (\d+) bytes?$`)
+	// formatRangeRx is kube-openapi's error for a number its format cannot
+	// hold (a Go uint32 default above 2^31-1 is format int32), which names
+	// the value below the default in its message, not in its path
+	formatRangeRx = regexp.MustCompile(`^Checked value must be of type (\S+) with format (\S+) in (\S*)$`)
+	minIncRx      = detailRx(`should be greater than or equal to (\S+)`)
+	minExcRx      = detailRx(`should be greater than (\S+)`)
+	maxIncRx      = detailRx(`should be less than or equal to (\S+)`)
+	maxExcRx      = detailRx(`should be less than (\S+)`)
+	multipleRx    = detailRx(`should be a multiple of (\S+)`)
+	uniqueRx      = detailRx(`shouldn't contain duplicates`)
+	typeRx        = detailRx(`must be of type ([\w-]+)(?:: .*|, because: .*)?`)
+	atMostRx      = regexp.MustCompile(`^must have at most (\d+) items?$`)
+	notMoreRx     = regexp.MustCompile(`^may not be more than (\d+) bytes?$`)
 )
 
 func detailRx(s string) *regexp.Regexp {
@@ -371,6 +375,9 @@ func reason(e *field.Error, detail, base, below string, value any, known bool) (
 			return r.words(m), true
 		}
 	}
+	if m := formatRangeRx.FindStringSubmatch(detail); m != nil {
+		return formatWords(subject(false), m[2], m[3]), true
+	}
 	if m := typeRx.FindStringSubmatch(detail); m != nil && !jsonTypes[m[1]] {
 		return fmt.Sprintf("%s is not a valid %s (format)", subject(true), m[1]), true
 	}
@@ -387,6 +394,21 @@ func reason(e *field.Error, detail, base, below string, value any, known bool) (
 		return fmt.Sprintf("%s fails a validation rule of the schema: %s (x-kubernetes-validations)", subject(false), detail), true
 	}
 	return "", false
+}
+
+// formatWords is the rule for a number outside its format's range: the
+// value, where it is below the default (in, "" for the default itself),
+// the format and the range it holds.
+func formatWords(subject, format, in string) string {
+	if in != "" {
+		subject += "'s " + in
+		subject = strings.Replace(subject, "the default 's", "the default's", 1)
+	}
+	ranges := map[string]string{"int32": "-2147483648 to 2147483647", "int64": "-9223372036854775808 to 9223372036854775807"}
+	if r, ok := ranges[format]; ok {
+		return fmt.Sprintf("%s is outside format %s, %s (format)", subject, format, r)
+	}
+	return fmt.Sprintf("%s is outside format %s (format)", subject, format)
 }
 
 // jsonType names the JSON type of a value, "a string", "an object".
