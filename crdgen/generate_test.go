@@ -532,3 +532,18 @@ func TestOneMessagePerDefault(t *testing.T) {
 		}
 	}
 }
+
+// TestTypeErrorOnce: a field of an undefined type is reported once, by
+// controller-tools' "unknown type" (which controller-gen's runtime prints
+// with the packages' errors), not a second time as the apiserver's error
+// about the property without a type that the CRD then has
+// (packagesFailed); nothing is written.
+func TestTypeErrorOnce(t *testing.T) {
+	src := "// +groupName=example.com\n// +kubebuilder:object:generate=false\npackage v1\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\n" +
+		"type BrokenSpec struct {\n\t// +optional\n\tP Undefined `json:\"p,omitempty\"`\n}\n\n" +
+		"// +kubebuilder:object:root=true\ntype Broken struct {\n\tmetav1.TypeMeta   `json:\",inline\"`\n\tmetav1.ObjectMeta `json:\"metadata,omitempty\"`\n\tSpec BrokenSpec `json:\"spec,omitzero\"`\n}\n"
+	res := generate(t, crdgen.Generator{}, true, tempPackage(t, src))
+	if !res.failed || len(res.files) != 0 || strings.Contains(res.diags, "[apiserver]") || !strings.Contains(res.diags, "crd: the packages do not load") {
+		t.Errorf("failed %v, %d files:\n%s", res.failed, len(res.files), res.diags)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"golang.org/x/tools/go/packages"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-tools/pkg/crd"
@@ -160,6 +161,11 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 		return nil
 	}
 	checks.generatorDone()
+	if packagesFailed(ctx.Roots) {
+		checks.wg.Wait()
+		b.release()
+		return fmt.Errorf("crd: the packages do not load (their errors follow); no CRD was written")
+	}
 	checks.report(b.d)
 	for _, f := range b.d.recursive {
 		b.d.diags.Add(f) // the CRD's, not the Go defaulter's: defaults does not report them
@@ -180,6 +186,30 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 	}
 	b.d.noteChanges(DiagnosticsOutput, ropts, ctx.OutputRule, &staged, b.crds)
 	return staged.Commit()
+}
+
+// packagesFailed is the rule for packages that do not load: when a root
+// package, or a package it imports, has an error that controller-gen's
+// runtime prints after the generators (loader.PrintErrors: every error but
+// the type checker's, such as controller-tools' "unknown type X" for a
+// field of an undefined type), that error is the one report. The CRDs
+// built from such packages lack what failed (a property without a type),
+// and the apiserver's errors about them would say the same thing again, at
+// the same field; they are not checked, and nothing is written.
+func packagesFailed(roots []*loader.Package) bool {
+	raw := make([]*packages.Package, len(roots))
+	for i, p := range roots {
+		raw[i] = p.Package
+	}
+	failed := false
+	packages.Visit(raw, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			if e.Kind != packages.TypeError {
+				failed = true
+			}
+		}
+	})
+	return failed
 }
 
 // reportOptions are how much the generator lists: crd:allFindings=true
