@@ -99,7 +99,9 @@ func resolveRef(ref string, pkg *loader.Package) (any, error) {
 
 // objectKind is what a Go object that is not a constant is, in words:
 // "a variable", "a function", "a type"; ref() names constants only, the
-// values the type checker knows when the package compiles.
+// values the type checker knows when the package compiles. (A package's
+// scope holds no other kind of object: imports and builtins are in the
+// file and universe scopes.)
 func objectKind(obj types.Object) string {
 	switch obj.(type) {
 	case *types.Var:
@@ -108,12 +110,6 @@ func objectKind(obj types.Object) string {
 		return "a function"
 	case *types.TypeName:
 		return "a type"
-	case *types.PkgName:
-		return "an imported package"
-	case *types.Builtin:
-		return "a builtin"
-	case *types.Nil:
-		return "nil"
 	}
 	return "not a constant"
 }
