@@ -14,6 +14,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
 	"github.com/controller-gen-default/controller-gen-default/internal/convprog"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
 )
@@ -114,7 +115,12 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if acc != nil {
 		findings = acc.filter(findings, stderr)
 	}
-	if err := Write(stdout, findings, *format); err != nil {
+	report := atomicout.NewReport(stdout, "standard output")
+	err = Write(report, findings, *format)
+	if err == nil {
+		err = report.Close()
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "controller-gen-default conversion: %v\n", err)
 		return ExitUsage
 	}

@@ -184,7 +184,9 @@ func mainCode() int {
 	if err := cmd.Execute(); err != nil {
 		if werr, ok := errors.AsType[*atomicout.Error](err); ok {
 			// an I/O error: the usage text would not help
-			fmt.Fprintln(cmd.OutOrStderr(), werr.Fix)
+			if werr.Fix != "" {
+				fmt.Fprintln(cmd.OutOrStderr(), werr.Fix)
+			}
 			return 1
 		}
 		if _, ok := errors.AsType[noUsageError](err); !ok {

@@ -3,6 +3,7 @@ package main_test
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -73,6 +74,34 @@ func TestOutputFiles(t *testing.T) {
 		}
 		if strings.Contains(stderr, "Usage:") {
 			t.Error("an I/O error printed the usage text")
+		}
+	})
+
+	t.Run("standard output on a full device is one line not the usage", func(t *testing.T) {
+		full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+		if err != nil {
+			t.Skip("no /dev/full:", err)
+		}
+		defer full.Close()
+		for _, args := range [][]string{
+			{"crd", "paths=./testdata/api/features/...", "output:crd:stdout"},
+			{"object", "paths=./testdata/api/features/...", "output:object:stdout"},
+		} {
+			cmd := exec.Command(bin, args...)
+			cmd.Dir = "../.."
+			var stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = full, &stderr
+			err := cmd.Run()
+			var lines []string
+			for _, l := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
+				if !strings.Contains(l, ": warning: ") {
+					lines = append(lines, l)
+				}
+			}
+			if err == nil || len(lines) != 1 || !strings.HasPrefix(lines[0], "Error: writing ") ||
+				!strings.HasSuffix(lines[0], " to standard output: write /dev/stdout: no space left on device") {
+				t.Errorf("%v: %v, stderr, warnings aside:\n%s\nwant a failure and one line naming standard output", args, err, strings.Join(lines, "\n"))
+			}
 		}
 	})
 }

@@ -12,6 +12,7 @@ package atomicout
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"path/filepath"
 	"sync"
@@ -103,7 +104,11 @@ func (s *Staging) Commit() error {
 	}
 	for _, it := range others {
 		if err := writeThrough(it); err != nil {
-			return err
+			var written []string
+			for _, f := range files {
+				written = append(written, f.path)
+			}
+			return &Error{Path: it.path, Err: err, Written: written, Through: ruleName(it.rule)}
 		}
 	}
 	s.items = nil
@@ -121,6 +126,14 @@ func writeThrough(it *item) error {
 		return err
 	}
 	return w.Close()
+}
+
+// ruleName names a rule that writes no file of its own, for errors.
+func ruleName(r genall.OutputRule) string {
+	if r == genall.OutputToStdout {
+		return "standard output"
+	}
+	return fmt.Sprintf("%T", r)
 }
 
 // filePath returns where a directory-based controller-tools rule would

@@ -21,11 +21,21 @@ import (
 type Error struct {
 	Path    string   // the output file, as the generator's rule names it
 	Err     error    // what failed
-	Fix     string   // one line: how to fix it
+	Fix     string   // one line: how to fix it, or empty when the error says it
 	Written []string // files replaced before a rename failed
+	// Through is the stream that Path went to when the rule writes no
+	// file ("standard output"); empty for a file.
+	Through string
 }
 
 func (e *Error) Error() string {
+	if e.Through != "" {
+		msg := fmt.Sprintf("writing %s to %s: %v", e.Path, e.Through, e.Err)
+		if len(e.Written) > 0 {
+			msg += fmt.Sprintf("; the files were written before it: %s", strings.Join(e.Written, ", "))
+		}
+		return msg
+	}
 	msg := fmt.Sprintf("writing %s: %v", e.Path, e.Err)
 	if len(e.Written) == 0 {
 		return msg + "; no file was written"

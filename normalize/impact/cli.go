@@ -12,6 +12,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
 	"github.com/controller-gen-default/controller-gen-default/internal/convprog"
 	"github.com/controller-gen-default/controller-gen-default/internal/interspersed"
 	"github.com/controller-gen-default/controller-gen-default/internal/ordered"
@@ -154,7 +155,20 @@ func RunCLI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return ExitUnusable
 	}
 	a.Namespace, a.ExplicitNamespace = o.namespace, o.explicitNamespace
-	out := newPrinter(o.output, stdout, stderr)
+	report := atomicout.NewReport(stdout, "standard output")
+	code = runReport(ctx, a, o, oldCRDs, newCRDs, stdin, report, stderr)
+	if err := report.Close(); err != nil {
+		fmt.Fprintf(stderr, "impact: %v\n", err)
+		return ExitUnusable
+	}
+	return code
+}
+
+// runReport writes the report to report: the CRD changes without FILE,
+// else each object's record, then the table.
+func runReport(ctx context.Context, a *Analyzer, o *options, oldCRDs, newCRDs []*apiextensionsv1.CustomResourceDefinition,
+	stdin io.Reader, report *atomicout.Report, stderr io.Writer) int {
+	out := newPrinter(o.output, report, stderr)
 	if len(o.convert) > 0 {
 		conv, converted, err := startConversion(ctx, a, o.convert, o.setup, stderr)
 		if err != nil {
@@ -223,6 +237,9 @@ func streamReport(ctx context.Context, a *Analyzer, files []string, stdin io.Rea
 	}
 	rep := out.startObjects(a.Findings())
 	report := func(r analyzed) error {
+		if err := out.writeErr(); err != nil {
+			return err // the report is cut short: no use going on
+		}
 		if r.skipped {
 			rep.skipped++
 			return nil
@@ -240,6 +257,9 @@ func streamReport(ctx context.Context, a *Analyzer, files []string, stdin io.Rea
 		return nil
 	}
 	if err := ordered.Run(ctx, n, inputs, analyze, report); err != nil {
+		if out.writeErr() != nil {
+			return ExitUnusable // RunCLI says why
+		}
 		if !errors.Is(err, errUnusable) {
 			fmt.Fprintln(out.stderr, err)
 		}

@@ -207,3 +207,28 @@ func TestCLILongEnum(t *testing.T) {
 		}
 	}
 }
+
+// TestCLIReportWriteError: a report that cannot be written (stdout on a
+// full device) is exit 2 with one line naming standard output, with FILE
+// or without, in text and JSON; the run stops at the first failed write.
+func TestCLIReportWriteError(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full:", err)
+	}
+	defer full.Close()
+	for _, args := range [][]string{
+		oldNew,
+		append(oldNew, "-o", "json"),
+		append(oldNew, "testdata/objects.yaml"),
+		append(oldNew, "-o", "json", "testdata/objects.yaml"),
+	} {
+		var stderr bytes.Buffer
+		code := RunCLI(args, strings.NewReader(""), full, &stderr)
+		want := "impact: writing the report to standard output: write /dev/full: no space left on device; the report is incomplete\n"
+		// -o json writes its table to stderr, before the error
+		if code != ExitUnusable || !strings.HasSuffix(stderr.String(), want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", args, code, stderr.String(), want)
+		}
+	}
+}

@@ -23,6 +23,15 @@ func newPrinter(format string, stdout, stderr io.Writer) *printer {
 	return &printer{json: format == "json", stdout: stdout, stderr: stderr}
 }
 
+// writeErr is the error that cut the report short, if any: the first
+// failed write to stdout (atomicout.Report).
+func (p *printer) writeErr() error {
+	if r, ok := p.stdout.(interface{ Err() error }); ok {
+		return r.Err()
+	}
+	return nil
+}
+
 // conversionNote ends every text report: what this command does not do.
 const conversionNote = "Conversion webhooks are not called: objects are converted between versions as with the None strategy (only apiVersion changes)."
 

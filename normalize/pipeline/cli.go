@@ -19,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
 	"github.com/controller-gen-default/controller-gen-default/internal/interspersed"
 	"github.com/controller-gen-default/controller-gen-default/internal/ordered"
 	"github.com/controller-gen-default/controller-gen-default/internal/refusal"
@@ -152,7 +153,8 @@ func runCLIWorkers(args []string, stdin io.Reader, stdout, stderr io.Writer, n i
 // order (internal/ordered). With o.skipOtherGroups, an object whose API
 // group is not among groups, the CRDs' groups, is skipped with a note.
 func run(ctx context.Context, pipelines map[schema.GroupVersionKind]*Pipeline, groups map[string]bool, o *options, stdin io.Reader, stdout, stderr io.Writer, n int) int {
-	p := &printer{stdout: stdout, stderr: stderr, yaml: o.output == "yaml"}
+	report := atomicout.NewReport(stdout, "standard output")
+	p := &printer{stdout: report, stderr: stderr, yaml: o.output == "yaml"}
 	err := ordered.Run(ctx, n, objects(o.files, stdin),
 		func(ctx context.Context, d manifest.Object) (outcome, error) {
 			if o.skipOtherGroups && !groups[APIGroup(d.Object)] {
@@ -163,11 +165,16 @@ func run(ctx context.Context, pipelines map[schema.GroupVersionKind]*Pipeline, g
 	if ferr := p.flush(); err == nil {
 		err = ferr
 	}
+	if rerr := report.Close(); rerr != nil {
+		err = rerr // the first write error, or the file's fsync
+	}
 	switch {
 	case err == nil:
 		return p.code
 	case errors.Is(err, errUnusable): // its messages are printed
-	default: // an unreadable file or document, or stdout failing
+	case errors.As(err, new(*atomicout.ReportError)): // stdout failing
+		fmt.Fprintf(stderr, "normalize: %v\n", err)
+	default: // an unreadable file or document
 		fmt.Fprintln(stderr, err)
 	}
 	return ExitUnusable
@@ -341,7 +348,7 @@ func (p *printer) write(oc outcome, sep bool) error {
 		b = b[len(separator):]
 	}
 	if _, err := p.stdout.Write(b); err != nil {
-		return fmt.Errorf("stdout: %w", err)
+		return err
 	}
 	return nil
 }

@@ -367,7 +367,7 @@ func TestStreamWriteError(t *testing.T) {
 	var stderr bytes.Buffer
 	in := strings.Repeat("---\n"+documents[0](0), 50)
 	code := run(context.Background(), pipelines, nil, o, strings.NewReader(in), failingWriter{}, &stderr, 4)
-	if code != ExitUnusable || stderr.String() != "stdout: io: read/write on closed pipe\n" {
+	if code != ExitUnusable || stderr.String() != "normalize: writing the report to standard output: io: read/write on closed pipe; the report is incomplete\n" {
 		t.Errorf("exit %d, stderr %q", code, stderr.String())
 	}
 }
