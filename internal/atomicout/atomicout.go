@@ -3,11 +3,13 @@
 // but atomically: through symbolic links (to the final target), keeping an
 // existing file's mode, a new file with controller-gen's mode (0666 before
 // umask). Every file of a commit is staged beside its target first
-// (".NAME~controller-gen-default-PID-RAND") and renamed over it only when
-// all are staged. A run with errors writes nothing; on an I/O error, SIGINT
-// or SIGTERM the staged files are removed, and a later run removes those
-// that a killed run left. A file being replaced is never seen half-written
-// or truncated.
+// (".NAME~controller-gen-default-HOST-PID-RAND"), synced to disk, and
+// renamed over it only when all are staged; the directories are synced
+// after the renames. A run with errors writes nothing; on an I/O error,
+// SIGINT or SIGTERM the staged files are removed, and a later run removes
+// those that a killed run of the same host and PID namespace left (or any
+// older than an hour). A file being replaced is never seen half-written or
+// truncated, nor empty after a crash.
 package atomicout
 
 import (

@@ -135,35 +135,32 @@ func TestKilledRunLeftoversRemoved(t *testing.T) {
 	}
 }
 
-// TestStaleOnlyOurs: only regular files with the staged pattern whose
-// process is gone are removed; this process's pid counts as gone (an
-// earlier run with the same pid: PID 1 in a container), other live
-// processes' staged files and anything else stay.
+// TestStaleOnlyOurs: only regular files with the staged pattern of this
+// host, boot and PID namespace whose process is gone are removed; this
+// process's pid counts as gone (an earlier run with the same pid: PID 1 in
+// a container), other live processes' staged files and anything else stay.
 func TestStaleOnlyOurs(t *testing.T) {
 	dir := t.TempDir()
-	gone := exec.Command(os.Args[0], "-test.run=^$")
-	if err := gone.Run(); err != nil {
-		t.Fatal(err)
-	}
-	dead := gone.Process.Pid
+	dead := deadPID(t)
+	ours := func(base string, pid int) string { return stagedName(base, hostID(), pid, 0x0123abcd) }
 	stale := []string{
-		fmt.Sprintf(".a.yaml~controller-gen-default-%d-0123abcd", dead),
-		fmt.Sprintf(".gone.yaml~controller-gen-default-%d-0123abcd", dead), // an output no longer generated
-		fmt.Sprintf(".a.yaml~controller-gen-default-%d-0123abcd", os.Getpid()),
+		ours("a.yaml", dead),
+		ours("gone.yaml", dead), // an output no longer generated
+		ours("a.yaml", os.Getpid()),
 	}
 	kept := []string{
-		fmt.Sprintf(".a.yaml~controller-gen-default-%d-0123abcd", os.Getppid()), // a run still going
-		".a.yaml.tmp-123456",                       // another tool's
-		"a.yaml~controller-gen-default-1-0123abcd", // not hidden
-		fmt.Sprintf(".a.yaml~controller-gen-default-%d-0123abcz", dead),
-		fmt.Sprintf(".a.yaml~controller-gen-default-%d-0123abcd.yaml", dead),
+		ours("a.yaml", os.Getppid()),                                // a run still going
+		".a.yaml.tmp-123456",                                        // another tool's
+		"a.yaml~controller-gen-default-" + hostID() + "-1-0123abcd", // not hidden
+		strings.Replace(ours("a.yaml", dead), "0123abcd", "0123abcz", 1),
+		ours("a.yaml", dead) + ".yaml",
 	}
 	for _, n := range append(slices.Clone(stale), kept...) {
 		mustWrite(t, filepath.Join(dir, n), "x\n", 0o644)
 	}
 	// not regular files
-	dirLike := fmt.Sprintf(".d.yaml~controller-gen-default-%d-0123abcd", dead)
-	linkLike := fmt.Sprintf(".l.yaml~controller-gen-default-%d-0123abcd", dead)
+	dirLike := ours("d.yaml", dead)
+	linkLike := ours("l.yaml", dead)
 	if err := os.Mkdir(filepath.Join(dir, dirLike), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -177,6 +174,56 @@ func TestStaleOnlyOurs(t *testing.T) {
 	want := append(slices.Clone(kept), "a.yaml")
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
+		t.Errorf("after the run, %s holds\n%s\nwant\n%s", dir, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// deadPID is the pid of a process that has exited.
+func deadPID(t *testing.T) int {
+	t.Helper()
+	gone := exec.Command(os.Args[0], "-test.run=^$")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return gone.Process.Pid
+}
+
+// TestStaleOtherNamespace: a staged file of another host, boot or PID
+// namespace (a CI container sharing the output directory) is live as far
+// as this process can tell, whatever its PID is here, and so is one named
+// as earlier versions named them; each is removed only once older than
+// staleAge.
+func TestStaleOtherNamespace(t *testing.T) {
+	dir := t.TempDir()
+	dead := deadPID(t)
+	foreign := "ffffffff"
+	if hostID() == foreign {
+		foreign = "00000000"
+	}
+	live := []string{
+		stagedName("a.yaml", foreign, dead, 1),
+		stagedName("a.yaml", foreign, os.Getpid(), 2),                   // its PID 1 is not ours
+		fmt.Sprintf(".a.yaml~controller-gen-default-%d-0123abcd", dead), // legacy
+	}
+	old := []string{
+		stagedName("b.yaml", foreign, dead, 3),
+		fmt.Sprintf(".b.yaml~controller-gen-default-%d-0123abcd", dead),
+	}
+	for _, n := range append(slices.Clone(live), old...) {
+		mustWrite(t, filepath.Join(dir, n), "x\n", 0o644)
+	}
+	long := time.Now().Add(-staleAge - time.Minute)
+	for _, n := range old {
+		if err := os.Chtimes(filepath.Join(dir, n), long, long); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := commitFiles(t, dir, "a.yaml", "new\n"); err != nil {
+		t.Fatal(err)
+	}
+	want := append(slices.Clone(live), "a.yaml")
+	slices.Sort(want)
+	if got := names(t, dir); !slices.Equal(got, want) {
 		t.Errorf("after the run, %s holds\n%s\nwant\n%s", dir, strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -62,6 +63,10 @@ type staged struct {
 // testHookStaged, when set (by tests only), runs once every file of a
 // commit is staged and before any is renamed.
 var testHookStaged func()
+
+// testHookSynced, when set (by tests only), is told each staged file and
+// each directory synced.
+var testHookSynced func(path string)
 
 // writeFiles replaces every file atomically, all or nothing as far as the
 // file system allows: each is staged in its target's directory first, and
@@ -115,7 +120,9 @@ func writeFiles(files []file) (err error) {
 	}
 	// Renames hold the registry's lock: a signal that arrives now waits for
 	// them (they take microseconds), so a run is never left half-renamed by
-	// SIGINT or SIGTERM.
+	// SIGINT or SIGTERM. The directories are synced after, without it.
+	var renamed []staged
+	defer func() { syncDirs(renamed) }()
 	reg.Lock()
 	defer func() {
 		reg.changedLocked()
@@ -136,9 +143,25 @@ func writeFiles(files []file) (err error) {
 				Fix: fmt.Sprintf("check %s and run again", filepath.Dir(s.target))}
 		}
 		delete(reg.live, s.name)
+		renamed = append(renamed, s)
 	}
 	pending = nil
 	return nil
+}
+
+// syncDirs makes the renames into the targets' directories durable (each
+// directory's entry now names the new file), where the system allows it.
+func syncDirs(renamed []staged) {
+	synced := map[string]bool{}
+	for _, s := range renamed {
+		if dir := filepath.Dir(s.target); !synced[dir] {
+			synced[dir] = true
+			syncDir(dir)
+			if testHookSynced != nil {
+				testHookSynced(dir)
+			}
+		}
+	}
 }
 
 // WriteFile replaces path with data atomically, as a commit of one file
@@ -241,7 +264,7 @@ func stage(path, target string, info fs.FileInfo, data []byte) (name string, err
 	}
 	var f *os.File
 	for range 100 {
-		name = filepath.Join(dir, stagedName(filepath.Base(target), os.Getpid(), rand.Uint32()))
+		name = filepath.Join(dir, stagedName(filepath.Base(target), hostID(), os.Getpid(), rand.Uint32()))
 		// created and registered under the lock, so that a signal handler
 		// never misses it
 		reg.Lock()
@@ -272,21 +295,37 @@ func stage(path, target string, info fs.FileInfo, data []byte) (name string, err
 			return fail(err)
 		}
 	}
+	// on disk before the rename makes it the file: else a crash after the
+	// rename can leave the target empty (ext4, XFS and others order the
+	// rename before the data)
+	if err := syncFile(f); err != nil {
+		return fail(err)
+	}
+	if testHookSynced != nil {
+		testHookSynced(name)
+	}
 	if err := f.Close(); err != nil {
 		return fail(err)
 	}
 	return name, nil
 }
 
-// stagedSuffix marks staged files: ".NAME~controller-gen-default-PID-RAND",
-// hidden, and with no extension that a YAML or Go tool would pick up.
+// stagedSuffix marks staged files:
+// ".NAME~controller-gen-default-HOST-PID-RAND", hidden, and with no
+// extension that a YAML or Go tool would pick up. HOST is hostID: the PID
+// is only meaningful to the host, boot and PID namespace that gave it.
 const stagedSuffix = "~controller-gen-default-"
 
-var stagedPattern = regexp.MustCompile(`^\..*~controller-gen-default-([1-9][0-9]{0,9})-[0-9a-f]{8}$`)
+var (
+	stagedPattern = regexp.MustCompile(`^\..*~controller-gen-default-([0-9a-f]{8})-([1-9][0-9]{0,9})-[0-9a-f]{8}$`)
+	// legacyPattern is the name earlier versions gave (no HOST): whose PID
+	// it is cannot be told.
+	legacyPattern = regexp.MustCompile(`^\..*~controller-gen-default-([1-9][0-9]{0,9})-[0-9a-f]{8}$`)
+)
 
 // stagedName is the name of a staged file for base, short enough for any
 // file system (255 bytes).
-func stagedName(base string, pid int, r uint32) string {
+func stagedName(base string, host string, pid int, r uint32) string {
 	const maxBase = 200
 	if len(base) > maxBase {
 		base = base[:maxBase]
@@ -294,34 +333,62 @@ func stagedName(base string, pid int, r uint32) string {
 			base = base[:len(base)-1]
 		}
 	}
-	return fmt.Sprintf(".%s%s%d-%08x", base, stagedSuffix, pid, r)
+	return fmt.Sprintf(".%s%s%s-%d-%08x", base, stagedSuffix, host, pid, r)
+}
+
+// staleAge is the age past which any staged file is a dead run's: a run
+// stages its files and renames them within seconds.
+const staleAge = time.Hour
+
+// isStale is the rule that decides whether a staged file (a regular file
+// whose name matches stagedPattern or legacyPattern) was left by a run
+// that is gone, and may be removed: either it is older than staleAge,
+// or it was staged under this process's own hostID (same host name, boot
+// and PID namespace) by a process that is gone or has this process's pid
+// (an earlier run: PID 1 in a container) and is not one of this process's
+// own live files. A PID from another host, boot or PID namespace (two CI
+// containers sharing a volume) says nothing here, so such a file is left
+// until it is old, as is a legacy file, whose namespace is unknown.
+func isStale(name string, modTime time.Time, live bool, now time.Time) bool {
+	if live {
+		return false
+	}
+	if now.Sub(modTime) > staleAge {
+		return true
+	}
+	m := stagedPattern.FindStringSubmatch(name)
+	if m == nil || m[1] != hostID() {
+		return false
+	}
+	pid, err := strconv.Atoi(m[2])
+	if err != nil {
+		return false
+	}
+	return pid == os.Getpid() || !processAlive(pid)
 }
 
 // removeStale removes the staged files that a run killed before it could
 // clean up (SIGKILL, a crash, power loss) left in dir: regular files whose
-// name has the staged pattern and whose process is gone. Anything else,
-// and the staged files of runs still going, are left alone.
+// name has the staged pattern and that isStale says are a dead run's.
+// Anything else, and the staged files of runs still going, here or in
+// another container, are left alone.
 func removeStale(dir string) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
+	now := time.Now()
 	for _, e := range entries {
-		m := stagedPattern.FindStringSubmatch(e.Name())
-		if m == nil || !e.Type().IsRegular() {
+		if !e.Type().IsRegular() || (!stagedPattern.MatchString(e.Name()) && !legacyPattern.MatchString(e.Name())) {
 			continue
 		}
-		pid, err := strconv.Atoi(m[1])
+		info, err := e.Info()
 		if err != nil {
 			continue
 		}
 		name := filepath.Join(dir, e.Name())
 		reg.Lock()
-		// This process's own staged files are live; any other with its pid
-		// is from an earlier run that had the same pid (as PID 1 in a
-		// container always does).
-		stale := !reg.live[name] && (pid == os.Getpid() || !processAlive(pid))
-		if stale {
+		if isStale(e.Name(), info.ModTime(), reg.live[name], now) {
 			os.Remove(name)
 		}
 		reg.Unlock()

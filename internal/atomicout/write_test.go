@@ -293,9 +293,30 @@ func TestWriteFile(t *testing.T) {
 func TestStagedName(t *testing.T) {
 	long := "x" + strings.Repeat("é", 200) + ".yaml" // 406 bytes, cut inside a rune
 	for _, base := range []string{"a.yaml", long} {
-		n := stagedName(base, 4194304, 0xdeadbeef)
+		n := stagedName(base, hostID(), 4194304, 0xdeadbeef)
 		if !stagedPattern.MatchString(n) || len(n) > 255 || strings.HasSuffix(n, ".yaml") || !strings.HasPrefix(n, ".") {
 			t.Errorf("stagedName(%.20q…) = %q (%d bytes): want hidden, ≤ 255 bytes, no .yaml suffix, and matching the pattern", base, n, len(n))
 		}
+	}
+}
+
+// TestSynced: every staged file is synced before it is renamed, and each
+// target directory once after the renames, so that a crash leaves either
+// the old file or the new one, never an empty one.
+func TestSynced(t *testing.T) {
+	dir := t.TempDir()
+	var synced []string
+	testHookSynced = func(p string) {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("synced %s, which is not there: %v", p, err)
+		}
+		synced = append(synced, p)
+	}
+	defer func() { testHookSynced = nil }()
+	if err := writeFiles([]file{{path: filepath.Join(dir, "a.yaml"), data: []byte("a\n")}, {path: filepath.Join(dir, "b.yaml"), data: []byte("b\n")}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(synced) != 3 || !stagedPattern.MatchString(filepath.Base(synced[0])) || !stagedPattern.MatchString(filepath.Base(synced[1])) || synced[2] != dir {
+		t.Errorf("synced %q; want the two staged files, then %s", synced, dir)
 	}
 }
