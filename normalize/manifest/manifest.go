@@ -68,7 +68,8 @@
 //   - Either way, memory is one item and the List's own fields, whatever
 //     the number of items; disk is the document and its items' JSON
 //     (beyond 4 MiB each), for the time the List is read; without a
-//     temporary file, the spills stay in memory.
+//     temporary file, or when writing it fails (a full TMPDIR), the spills
+//     stay in (or come back to) memory.
 //
 // The scanner gives up, and the document is decoded whole, whenever
 // streaming could differ: items in flow style (`items: [...]`), an empty

@@ -1,8 +1,8 @@
 package manifest
 
 import (
-	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 )
@@ -11,52 +11,109 @@ import (
 // them to a temporary file. Tests lower it to exercise the file.
 var spillThreshold = 4 << 20
 
+// tempFile is the temporary file of a spill.
+type tempFile interface {
+	io.ReadWriteSeeker
+	io.Closer
+	Name() string
+}
+
+// createTemp creates a spill's temporary file; tests replace it with files
+// that fail.
+var createTemp = func() (tempFile, error) {
+	return os.CreateTemp("", "controller-gen-default-manifest-*")
+}
+
+// spillBuffer is how many bytes a spill gathers before it writes them to
+// its file.
+const spillBuffer = 64 << 10
+
 // spill holds bytes written once and read back once, in order: in memory up
 // to spillThreshold, then in a temporary file (os.CreateTemp in TMPDIR).
 // The file is unlinked as soon as it is created where the system allows it
 // (it then disappears with the process, whatever happens), else when the
-// spill is closed. When no file can be created, the bytes stay in memory.
+// spill is closed. When no file can be created, or writing it fails (a
+// full TMPDIR), the bytes stay in memory (fallBack): a valid input is read
+// as kubectl reads it, whole, at the cost of the memory the file saved.
 type spill struct {
 	mem  bytes.Buffer
-	f    *os.File
-	w    *bufio.Writer
+	f    tempFile
+	buf  []byte // bytes not yet written to f
 	name string // the file's name while it is still linked
-	err  error  // the first error writing the file
-	// noFile: no temporary file could be created; the bytes stay in memory
+	// inFileN is how many bytes f holds
+	inFileN int64
+	// noFile: no temporary file could be created or written; the bytes
+	// stay in memory
 	noFile bool
 	n      int64
+	// lost: the file failed and could not be read back
+	lost error
 }
 
 func (s *spill) Write(p []byte) (int, error) {
-	if s.err != nil {
-		return 0, s.err
-	}
 	s.n += int64(len(p))
 	if s.f == nil && (s.noFile || s.mem.Len()+len(p) <= spillThreshold) {
 		return s.mem.Write(p)
 	}
 	if s.f == nil {
-		f, err := os.CreateTemp("", "controller-gen-default-manifest-*")
+		f, err := createTemp()
 		if err != nil {
 			// no temporary file: memory, as the whole decode would take
 			s.noFile = true
 			return s.mem.Write(p)
 		}
-		s.f, s.w = f, bufio.NewWriterSize(f, 64<<10)
+		s.f = f
 		if os.Remove(f.Name()) != nil {
 			s.name = f.Name()
 		}
-		if _, err := s.w.Write(s.mem.Bytes()); err != nil {
-			s.err = err
-			return 0, err
-		}
+		s.buf = append(make([]byte, 0, spillBuffer), s.mem.Bytes()...)
 		s.mem = bytes.Buffer{}
 	}
-	if _, err := s.w.Write(p); err != nil {
-		s.err = err
-		return 0, err
+	s.buf = append(s.buf, p...)
+	if len(s.buf) >= spillBuffer {
+		s.flush()
 	}
 	return len(p), nil
+}
+
+// flush writes the buffered bytes to the file, or falls back to memory.
+func (s *spill) flush() {
+	if s.f == nil || len(s.buf) == 0 {
+		return
+	}
+	n, err := s.f.Write(s.buf)
+	s.inFileN += int64(n)
+	if err != nil {
+		s.fallBack(s.buf[n:])
+		return
+	}
+	s.buf = s.buf[:0]
+}
+
+// fallBack moves what the file holds, then rest, back into memory, and
+// drops the file: the rule for a temporary file that cannot be written
+// (ENOSPC, a quota) is to go on in memory, not to fail a valid input.
+func (s *spill) fallBack(rest []byte) {
+	var mem bytes.Buffer
+	mem.Grow(int(s.inFileN) + len(rest))
+	_, err := s.f.Seek(0, io.SeekStart)
+	if err == nil {
+		_, err = io.CopyN(&mem, s.f, s.inFileN)
+	}
+	s.f.Close()
+	if s.name != "" {
+		os.Remove(s.name)
+	}
+	if err != nil {
+		// what the file holds cannot be read back: the bytes are lost
+		s.f, s.buf = nil, nil
+		s.mem, s.noFile = bytes.Buffer{}, true
+		s.lost = fmt.Errorf("the temporary file in %s cannot be read back: %w", os.TempDir(), err)
+		return
+	}
+	mem.Write(rest)
+	s.f, s.buf, s.name, s.inFileN = nil, nil, "", 0
+	s.mem, s.noFile = mem, true
 }
 
 // Len is the number of bytes written.
@@ -67,29 +124,24 @@ func (s *spill) inFile() bool { return s.f != nil }
 
 // reader returns the bytes written, from the first.
 func (s *spill) reader() (io.Reader, error) {
-	if s.err != nil {
-		return nil, s.err
+	s.flush()
+	if s.lost != nil {
+		return nil, s.lost
 	}
 	if s.f == nil {
 		return bytes.NewReader(s.mem.Bytes()), nil
 	}
-	if err := s.w.Flush(); err != nil {
-		return nil, err
-	}
 	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
-	return s.f, nil
+	return io.LimitReader(s.f, s.inFileN), nil
 }
 
 // bytes returns the bytes written, read back into memory.
 func (s *spill) bytes() ([]byte, error) {
-	if s.f == nil {
-		return s.mem.Bytes(), s.err
-	}
 	r, err := s.reader()
-	if err != nil {
-		return nil, err
+	if err != nil || s.f == nil {
+		return s.mem.Bytes(), err
 	}
 	// room for ReadFrom's last read, which finds the end
 	buf := bytes.NewBuffer(make([]byte, 0, s.n+bytes.MinRead))

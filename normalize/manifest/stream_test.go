@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"golang.org/x/text/encoding/unicode"
@@ -665,5 +666,70 @@ func TestJSONStreams(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// fullFile is a temporary file on a file system that is full after limit
+// bytes: a write past it writes what fits and fails with ENOSPC.
+type fullFile struct {
+	*os.File
+	limit int64
+}
+
+func (f *fullFile) Write(p []byte) (int, error) {
+	off, _ := f.Seek(0, io.SeekCurrent)
+	if room := f.limit - off; int64(len(p)) > room {
+		n, _ := f.File.Write(p[:max(room, 0)])
+		return n, &os.PathError{Op: "write", Path: f.Name(), Err: syscall.ENOSPC}
+	}
+	return f.File.Write(p)
+}
+
+// TestSpillFullTMPDIR: when the temporary file fills TMPDIR (at its first
+// write or later), a List is read all the same, from memory, as kubectl
+// reads it: nothing is lost and no error is returned.
+func TestSpillFullTMPDIR(t *testing.T) {
+	dir := t.TempDir()
+	defer func(old int) { spillThreshold = old }(spillThreshold)
+	spillThreshold = 16
+	big := newGen(4).list(1500, false)
+	bigJSON := newGen(11).list(2500, true)
+	if len(big) < 3*spillBuffer || len(bigJSON) < 3*spillBuffer {
+		t.Fatalf("Lists of %d and %d bytes: too small to fill the file after some writes", len(big), len(bigJSON))
+	}
+	for _, limit := range []int64{0, 100, 2 * spillBuffer} {
+		created := 0
+		defer func(old func() (tempFile, error)) { createTemp = old }(createTemp)
+		createTemp = func() (tempFile, error) {
+			f, err := os.CreateTemp(dir, "spill-*")
+			created++
+			return &fullFile{File: f, limit: limit}, err
+		}
+		for i, in := range [][]byte{[]byte(kubectlList + "---\n" + fallbacks[0].in), big, bigJSON} {
+			if r := compare(t, in); r.streamed != 1 {
+				t.Errorf("limit %d, input %d: %d Lists streamed, want 1", limit, i, r.streamed)
+			}
+		}
+		if created == 0 {
+			t.Errorf("limit %d: no temporary file was created", limit)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Errorf("left in TMPDIR: %v", entries)
+		}
+	}
+}
+
+// TestSpillTMPDIRIsAFile: TMPDIR that is a file (no temporary file can
+// be created) reads a List over the threshold from memory.
+func TestSpillTMPDIRIsAFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", file)
+	defer func(old int) { spillThreshold = old }(spillThreshold)
+	spillThreshold = 16
+	if r := compare(t, newGen(4).list(300, false)); r.streamed != 1 {
+		t.Errorf("%d Lists streamed, want 1", r.streamed)
 	}
 }
