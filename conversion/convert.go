@@ -21,7 +21,13 @@ type Converter interface {
 // RefusedError is a conversion the webhook refused (its ConvertTo or
 // ConvertFrom returned an error): a Failure of the object, where any other
 // error of a Converter ends the run.
-type RefusedError struct{ Err error }
+type RefusedError struct {
+	Err error
+	// Died: the converter exited or hung on the object (it is started
+	// again), so no value it depends on is searched for (culprit): each
+	// try would cost a restart or a timeout.
+	Died bool
+}
 
 func (e *RefusedError) Error() string { return e.Err.Error() }
 func (e *RefusedError) Unwrap() error { return e.Err }
@@ -83,13 +89,17 @@ func convert(ctx context.Context, c Converter, objs []map[string]any, from, to *
 			if err == nil {
 				err = fmt.Errorf("%d objects back for 1", len(one))
 			}
-			p, value, reduced, ok, cerr := culprit(ctx, c, o, to)
-			if cerr != nil {
-				return nil, nil, fmt.Errorf("converting %s from %s to %s: %w", from.Kind, from.Name, to.Name, cerr)
-			}
 			f := Failure{From: from.Name, To: to.Name, Object: o, Err: err}
-			if ok {
-				f.Path, f.Value, f.Reduced = p, value, reduced
+			// the value a refusal depends on (not searched for a
+			// converter that died)
+			if re, _ := errors.AsType[*RefusedError](err); re == nil || !re.Died {
+				p, value, reduced, ok, cerr := culprit(ctx, c, o, to)
+				if cerr != nil {
+					return nil, nil, fmt.Errorf("converting %s from %s to %s: %w", from.Kind, from.Name, to.Name, cerr)
+				}
+				if ok {
+					f.Path, f.Value, f.Reduced = p, value, reduced
+				}
 			}
 			fails = append(fails, f)
 		}

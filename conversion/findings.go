@@ -23,6 +23,11 @@ func (c processConverter) Convert(ctx context.Context, objs []map[string]any, to
 	if _, ok := errors.AsType[*convprog.ConversionError](err); ok {
 		return nil, &RefusedError{Err: err}
 	}
+	if _, ok := errors.AsType[*convprog.ProgramError](err); ok {
+		// the program exited or hung on these objects: a failure of
+		// each, not the end of the run (it is started again)
+		return nil, &RefusedError{Err: err, Died: true}
+	}
 	return out, err
 }
 

@@ -437,7 +437,7 @@ func TestNoisyAPI(t *testing.T) {
 			t.Errorf("conversion %d: size %v, want %d", i, got, i)
 		}
 	}
-	if got := proc.stderr.String(); !strings.Contains(got, "noisy init") || !strings.Contains(got, "converting w") || !strings.Contains(got, "straight to fd 1") {
+	if got := proc.cur.stderr.String(); !strings.Contains(got, "noisy init") || !strings.Contains(got, "converting w") || !strings.Contains(got, "straight to fd 1") {
 		t.Errorf("the program's output is not kept: %q", got)
 	}
 }

@@ -68,7 +68,7 @@ func FuzzConvertAnswer(f *testing.F) {
 		go readAnswers(r, token, lines, stderr)
 		a := &answering{output: output, answer: answer, token: token, out: w}
 		defer a.Close()
-		p := &Process{stdin: a, lines: lines, stderr: stderr}
+		p := &Process{cur: &instance{stdin: a, lines: lines, stderr: stderr}}
 		objs := []map[string]any{{"apiVersion": "a.example.com/v1", "kind": "K", "metadata": map[string]any{"name": "x"}}}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()

@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"time"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -62,19 +63,48 @@ func (k Kind) GroupKind() schema.GroupKind { return schema.GroupKind{Group: k.Gr
 
 // Process is a running conversion program. It is safe for concurrent use;
 // requests are answered one at a time.
+//
+// A program that exits in the middle of a request (os.Exit, log.Fatal or
+// a panic in the API's code, on one object) or does not answer within
+// Timeout (the request is abandoned: its answer would be taken for the
+// next one's) fails that request only, with the reason (its exit status
+// and the end of its standard error, or the timeout); it is killed if it
+// still runs, and the next request starts it again, as a webhook server's
+// Deployment restarts its Pod (restartOnFailure). After MaxRestarts
+// restarts, or a restart that fails (the program dies before answering
+// its Kinds), every later request fails with that error.
 type Process struct {
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	lines  chan []byte // stdout, line by line; closed at EOF
-	stderr *tailBuffer
-	kinds  []Kind
+	prog  *Program // started again after a failure; nil: never restarted
+	kinds []Kind
+	// Timeout is how long one request may take: DefaultTimeout, the
+	// apiserver's webhook client's, unless set before the first request.
+	Timeout time.Duration
 
-	mu      sync.Mutex
-	broken  error // set when a request was abandoned or the program died
-	closed  bool
+	mu       sync.Mutex
+	cur      *instance // nil after a failure, until the next request
+	restarts int
+	broken   error // set when the program is not restarted again
+	closed   bool
+}
+
+// instance is one run of the program.
+type instance struct {
+	cmd     *exec.Cmd
+	stdin   io.WriteCloser
+	lines   chan []byte // stdout, line by line; closed at EOF
+	stderr  *tailBuffer
 	waited  bool
 	waitErr error
 }
+
+// DefaultTimeout is how long a request to the program may take: the
+// timeout of the apiserver's webhook client (k8s.io/apiserver
+// pkg/util/webhook: defaultRequestTimeout, 30 s), after which the
+// apiserver answers the conversion's request with an error.
+const DefaultTimeout = 30 * time.Second
+
+// MaxRestarts is how many times a Process starts its program again.
+const MaxRestarts = 20
 
 // TokenEnv is the environment variable that gives the program the token
 // its answers start with: a line of its standard output without it is
@@ -83,12 +113,23 @@ const TokenEnv = "CONTROLLER_GEN_DEFAULT_CONVPROG_TOKEN"
 
 // Start runs the program and asks it for its kinds.
 func (p *Program) Start(ctx context.Context) (*Process, error) {
+	proc := &Process{prog: p, Timeout: DefaultTimeout}
+	kinds, err := proc.start(ctx)
+	if err != nil {
+		return nil, err
+	}
+	proc.kinds = kinds
+	return proc, nil
+}
+
+// start runs the program as proc.cur and returns the kinds it answers.
+func (proc *Process) start(ctx context.Context) ([]Kind, error) {
 	var nonce [16]byte
 	if _, err := rand.Read(nonce[:]); err != nil {
 		return nil, err
 	}
 	token := []byte("\x1econvprog-" + hex.EncodeToString(nonce[:]) + ":")
-	cmd := exec.Command(p.Path)
+	cmd := exec.Command(proc.prog.Path)
 	cmd.Env = append(os.Environ(), TokenEnv+"="+string(token))
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -98,26 +139,26 @@ func (p *Program) Start(ctx context.Context) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	proc := &Process{cmd: cmd, stdin: stdin, lines: make(chan []byte, 1), stderr: &tailBuffer{max: 8 << 10}}
-	cmd.Stderr = proc.stderr
+	in := &instance{cmd: cmd, stdin: stdin, lines: make(chan []byte, 1), stderr: &tailBuffer{max: 8 << 10}}
+	cmd.Stderr = in.stderr
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting the conversion program %s: %w", p.Path, err)
+		return nil, fmt.Errorf("starting the conversion program %s: %w", proc.prog.Path, err)
 	}
-	go readAnswers(stdout, token, proc.lines, proc.stderr)
+	go readAnswers(stdout, token, in.lines, in.stderr)
+	proc.cur = in
 	var resp struct {
 		Kind  string `json:"kind"`
 		Kinds []Kind `json:"kinds"`
 	}
-	if err := proc.request(ctx, []byte(`{"kind":"Kinds"}`), &resp); err != nil {
-		proc.Close()
+	if err := proc.requestLocked(ctx, []byte(`{"kind":"Kinds"}`), &resp); err != nil {
+		proc.stop()
 		return nil, err
 	}
 	if resp.Kind != "Kinds" {
-		proc.Close()
+		proc.stop()
 		return nil, fmt.Errorf("the conversion program answered the Kinds request with kind %q", resp.Kind)
 	}
-	proc.kinds = resp.Kinds
-	return proc, nil
+	return resp.Kinds, nil
 }
 
 // readAnswers reads the program's standard output line by line until it
@@ -262,7 +303,8 @@ func (p *Process) Handler() http.Handler {
 }
 
 // request sends one line and decodes the answer into out; an answer of
-// kind Error is an error.
+// kind Error is an error. A program that has failed is started again
+// first (see Process).
 func (p *Process) request(ctx context.Context, line []byte, out any) error {
 	if bytes.IndexByte(line, '\n') >= 0 {
 		return errors.New("a request must be one line of JSON")
@@ -275,23 +317,66 @@ func (p *Process) request(ctx context.Context, line []byte, out any) error {
 	if p.broken != nil {
 		return p.broken
 	}
-	if _, err := p.stdin.Write(append(line, '\n')); err != nil {
-		p.broken = p.died(err)
+	if p.cur == nil {
+		if err := p.restart(ctx); err != nil {
+			return err
+		}
+	}
+	if p.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, p.Timeout, fmt.Errorf("no answer within %v", p.Timeout))
+		defer cancel()
+	}
+	return p.requestLocked(ctx, line, out)
+}
+
+// restart starts the program again after a failure, unless it has been
+// restarted MaxRestarts times already or cannot be: p.broken then says
+// why, for this request and every later one.
+func (p *Process) restart(ctx context.Context) error {
+	if p.prog == nil {
+		p.broken = errors.New("the conversion program stopped")
 		return p.broken
+	}
+	if p.restarts >= MaxRestarts {
+		p.broken = fmt.Errorf("the conversion program failed %d times; it is not started again", p.restarts+1)
+		return p.broken
+	}
+	p.restarts++
+	if _, err := p.start(ctx); err != nil {
+		p.broken = fmt.Errorf("the conversion program failed, and could not be started again: %w", err)
+		return p.broken
+	}
+	return nil
+}
+
+// requestLocked is request on the running program, with p.mu held.
+// When the program exits before it answers, or ctx ends first, the
+// program is stopped (killed if need be) and the error says why; the
+// next request starts it again.
+func (p *Process) requestLocked(ctx context.Context, line []byte, out any) error {
+	in := p.cur
+	if _, err := in.stdin.Write(append(line, '\n')); err != nil {
+		return p.died(err)
 	}
 	var answer []byte
 	select {
-	case a, ok := <-p.lines:
+	case a, ok := <-in.lines:
 		if !ok {
-			p.broken = p.died(io.ErrUnexpectedEOF)
-			return p.broken
+			return p.died(io.ErrUnexpectedEOF)
 		}
 		answer = a
 	case <-ctx.Done():
 		// the answer would be read by the next request: stop here
-		p.broken = fmt.Errorf("the conversion program was abandoned mid-request: %w", ctx.Err())
-		p.cmd.Process.Kill()
-		return ctx.Err()
+		if in.cmd != nil {
+			in.cmd.Process.Kill()
+		}
+		p.stop()
+		cause := context.Cause(ctx)
+		if cause == nil || cause == ctx.Err() {
+			return &ProgramError{fmt.Errorf("the conversion program was abandoned mid-request and killed: %w", ctx.Err())}
+		}
+		return &ProgramError{fmt.Errorf("the conversion program was killed: %w (%w)", cause, ctx.Err())}
 	}
 	var head struct {
 		Kind    string `json:"kind"`
@@ -307,33 +392,58 @@ func (p *Process) request(ctx context.Context, line []byte, out any) error {
 }
 
 // died is the error of a program that stopped answering: its exit and
-// the end of its standard error.
+// the end of its standard error. The program is done with.
 func (p *Process) died(err error) error {
-	if werr := p.wait(); werr != nil {
+	in := p.cur
+	if werr := p.stop(); werr != nil {
 		err = werr
 	}
-	if msg := strings.TrimSpace(p.stderr.String()); msg != "" {
-		return fmt.Errorf("the conversion program stopped (%v):\n%s", err, msg)
+	if msg := strings.TrimSpace(in.stderr.String()); msg != "" {
+		return &ProgramError{fmt.Errorf("the conversion program stopped (%v):\n%s", err, msg)}
 	}
-	return fmt.Errorf("the conversion program stopped: %v", err)
+	return &ProgramError{fmt.Errorf("the conversion program stopped: %v", err)}
 }
 
-// wait closes the program's standard input, reads what is left of its
-// output (so that its pipe is done with, as exec.Cmd.Wait needs) and waits
-// for it to exit, once.
-func (p *Process) wait() error {
-	if p.waited {
-		return p.waitErr
+// ProgramError is a request that the program failed by exiting, or by not
+// answering in time (it was killed): that request alone fails, as the
+// apiserver's request whose webhook call fails; the next request starts
+// the program again.
+type ProgramError struct{ Err error }
+
+func (e *ProgramError) Error() string { return e.Err.Error() }
+func (e *ProgramError) Unwrap() error { return e.Err }
+
+// stop ends the running program, if any: its standard input is closed,
+// what is left of its output read (so that its pipe is done with, as
+// exec.Cmd.Wait needs), and it is waited for. It returns how it exited.
+func (p *Process) stop() error {
+	in := p.cur
+	if in == nil {
+		return nil
 	}
-	p.waited = true
-	p.stdin.Close()
-	for range p.lines {
-	}
-	p.waitErr = p.cmd.Wait()
-	return p.waitErr
+	p.cur = nil
+	return in.wait()
 }
 
-// Close ends the program: its standard input is closed and it exits.
+// wait closes the instance's standard input, reads what is left of its
+// output and waits for it to exit, once.
+func (in *instance) wait() error {
+	if in.waited {
+		return in.waitErr
+	}
+	in.waited = true
+	in.stdin.Close()
+	for range in.lines {
+	}
+	if in.cmd != nil {
+		in.waitErr = in.cmd.Wait()
+	}
+	return in.waitErr
+}
+
+// Close ends the program: its standard input is closed and it exits. An
+// exit that was already reported (a request failed with it) is not
+// returned again.
 func (p *Process) Close() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -341,11 +451,7 @@ func (p *Process) Close() error {
 		return nil
 	}
 	p.closed = true
-	err := p.wait()
-	if p.broken != nil {
-		return nil // reported already
-	}
-	return err
+	return p.stop()
 }
 
 // tailBuffer keeps the last max bytes written to it.
