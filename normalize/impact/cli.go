@@ -232,6 +232,9 @@ func streamReport(ctx context.Context, a *Analyzer, files []string, stdin io.Rea
 		if skipOtherGroups && !a.KnowsGroup(pipeline.APIGroup(in.Object)) {
 			return analyzed{in: in, skipped: true}, nil
 		}
+		if in.TooLarge != nil {
+			return analyzed{in: in, rec: tooLargeRecord(in)}, nil
+		}
 		rec, err := a.Object(ctx, in.Object)
 		return analyzed{in: in, rec: rec, err: err}, nil
 	}

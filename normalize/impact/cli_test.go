@@ -232,3 +232,30 @@ func TestCLIReportWriteError(t *testing.T) {
 		}
 	}
 }
+
+// TestCLITooLarge: a document refused unread as too large
+// (manifest.TooLargeError) is invalid under OLD, as the apiserver refuses
+// its create (413), named by its top lines; the objects after it are
+// analyzed.
+func TestCLITooLarge(t *testing.T) {
+	big := "apiVersion: impact.example.com/v1\nkind: Widget\nmetadata:\n  name: big\n  namespace: prod\nspec:\n  notes:\n" +
+		strings.Repeat("  - "+strings.Repeat("y", 60)+"\n", 7<<20/64) +
+		"---\napiVersion: impact.example.com/v1\nkind: Widget\nmetadata:\n  name: small\nspec:\n  size: M\n"
+	out, stderr, code := runCLI(t, big, append(oldNew, "-o", "json", "-")...)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != ExitImpact || len(lines) != 2 {
+		t.Fatalf("exit %d, %d records, stderr %q", code, len(lines), stderr)
+	}
+	var r Record
+	if err := json.Unmarshal([]byte(lines[0]), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Source != "-:1" || r.Kind != "Widget" || r.Namespace != "prod" || r.Name != "big" || !r.Fails ||
+		len(r.Categories) != 1 || r.Categories[0] != InvalidUnderOld || len(r.InvalidUnderOld) != 1 ||
+		!strings.HasPrefix(r.InvalidUnderOld[0].Message, "Request entity too large: limit is 3145728 (the document has ") {
+		t.Errorf("record %s", lines[0])
+	}
+	if !strings.Contains(lines[1], `"name":"small"`) {
+		t.Errorf("second record %s", lines[1])
+	}
+}

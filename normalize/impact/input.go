@@ -15,6 +15,9 @@ type Input struct {
 	// Duplicates are the fields the object gives twice (manifest.Object's
 	// Duplicates); Object holds the last value of each.
 	Duplicates []string
+	// TooLarge is set for a document refused unread (manifest.Object's
+	// TooLarge); Object holds what its top lines say.
+	TooLarge *manifest.TooLargeError
 }
 
 // ReadInputs reads the objects of each file (- is stdin) as kubectl reads
@@ -55,9 +58,20 @@ func eachInput(f string, stdin io.Reader, fn func(Input) error) error {
 		if err != nil {
 			return err
 		}
-		if err := fn(Input{Source: o.Source(), Object: o.Object, Duplicates: o.Duplicates}); err != nil {
+		if err := fn(Input{Source: o.Source(), Object: o.Object, Duplicates: o.Duplicates, TooLarge: o.TooLarge}); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// tooLargeRecord is the rule for a document refused unread
+// (manifest.TooLargeError): the apiserver refuses its create (413) before
+// it decodes anything, so no such object can be stored under OLD: it is
+// invalid under OLD, and nothing else is known of it.
+func tooLargeRecord(in Input) *Record {
+	e := in.TooLarge
+	return &Record{APIVersion: e.APIVersion, Kind: e.Kind, Namespace: e.Namespace, Name: e.Name,
+		Categories: []string{InvalidUnderOld}, Fails: true,
+		InvalidUnderOld: []Problem{{Message: e.Error()}}}
 }

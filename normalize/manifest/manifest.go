@@ -20,7 +20,11 @@
 //     the apiserver decodes them;
 //   - a field given twice in one object keeps its last value, as kubectl's
 //     decoders keep it, and is listed in Object.Duplicates: the apiserver
-//     reports it under fieldValidation (see Object.Duplicates).
+//     reports it under fieldValidation (see Object.Duplicates);
+//   - a YAML document in block style that is not a List and whose content
+//     passes twice the apiserver's request body limit is refused as it is
+//     read, before it is decoded (TooLargeError, Object.TooLarge): its
+//     bytes are counted, not kept, whatever its size.
 //
 // Reader.Next returns one object at a time, and All ranges over them.
 //
@@ -124,6 +128,10 @@ type Object struct {
 	// under fieldValidation=Strict, a warning under Warn. For an item of a
 	// List, the paths are the item's own.
 	Duplicates []string
+	// TooLarge is set for a document refused unread, as the apiserver
+	// refuses it (413) whatever it holds (TooLargeError): Object then holds
+	// only the apiVersion, kind, name and namespace its top lines give.
+	TooLarge *TooLargeError
 }
 
 // Source is FILE:DOC, or FILE:DOC:ITEM for an item of a List.
@@ -191,6 +199,11 @@ type Reader struct {
 	br      *bufio.Reader
 	seen    spill
 	jdLists int
+
+	// limit is the request body limit a YAML document is refused over
+	// (TooLargeError), 0 for none; tooLarge is the document just refused.
+	limit    int64
+	tooLarge *TooLargeError
 }
 
 // NewReader reads the objects of r, named file in errors and sources.
@@ -201,7 +214,7 @@ func NewReader(file string, r io.Reader) *Reader {
 	br := bufio.NewReaderSize(r, 4096)
 	peek, _ := br.Peek(4096)
 	if !utilyaml.IsJSONBuffer(peek) {
-		return &Reader{file: file, lines: &yamlLines{r: br}}
+		return &Reader{file: file, lines: &yamlLines{r: br}, limit: MaxRequestBodyBytes}
 	}
 	rd := &Reader{file: file, modeKnown: true,
 		json: bytes.HasPrefix(bytes.TrimLeft(peek, " \t\r\n"), []byte("{"))}
@@ -273,6 +286,10 @@ func (r *Reader) Next() (Object, error) {
 			r.err = err
 			return Object{}, err
 		}
+		if e := r.tooLarge; e != nil {
+			r.tooLarge = nil
+			return Object{File: r.file, Doc: r.doc, Object: e.object(), TooLarge: e}, nil
+		}
 		if raw == nil { // a List, streamed
 			continue
 		}
@@ -307,12 +324,32 @@ func (r *Reader) nextYAMLDocument() (raw, yamlDoc []byte, err error) {
 		if !r.oracle {
 			l = &yamlList{}
 		}
+		var size docSize
+		refused := false
 		err := r.lines.document(func(line []byte) {
+			size.add(line)
+			if refused {
+				return // counted, not kept
+			}
+			if size.tooLarge(r.limit) {
+				refused = true
+				r.raw.close()
+				if l != nil {
+					l.giveUp("the document is too large")
+					l = nil
+				}
+				return
+			}
 			r.raw.Write(line)
 			if l != nil {
 				l.feed(line)
 			}
 		})
+		if refused && err == nil {
+			r.doc++
+			r.tooLarge = size.err(r.limit)
+			return nil, nil, nil
+		}
 		if errors.Is(err, io.EOF) {
 			r.raw.close()
 			return nil, nil, io.EOF

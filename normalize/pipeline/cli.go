@@ -232,6 +232,9 @@ const separator = "---\n"
 // output format: called on the workers, so that encoding runs in parallel
 // too.
 func normalizeOutcome(ctx context.Context, pipelines map[schema.GroupVersionKind]*Pipeline, d manifest.Object, o *options) outcome {
+	if d.TooLarge != nil {
+		return tooLargeOutcome(d)
+	}
 	var msgs bytes.Buffer
 	res, code := normalizeOne(ctx, pipelines, d, o, &msgs)
 	oc := outcome{code: code}
@@ -244,6 +247,19 @@ func normalizeOutcome(ctx context.Context, pipelines map[schema.GroupVersionKind
 	}
 	oc.stderr = msgs.Bytes()
 	return oc
+}
+
+// tooLargeOutcome is the rule for a document refused unread
+// (manifest.TooLargeError): the apiserver refuses its request (413)
+// before it decodes anything, so it is an object refused (exit 1), named
+// as far as its top lines name it, and not printed: there is nothing
+// stored to show, and its bytes were not kept.
+func tooLargeOutcome(d manifest.Object) outcome {
+	what := ""
+	if name := d.TooLarge.Object(); name != "" {
+		what = name + ": "
+	}
+	return outcome{stderr: fmt.Appendf(nil, "%s: %s%v\n", d.Source(), what, d.TooLarge), code: ExitInvalid}
 }
 
 // encode writes obj as a YAML document after its separator, or as one line
@@ -302,9 +318,11 @@ func (p *printer) print(oc outcome) error {
 		p.stderr.Write(oc.stderr)
 		return errUnusable
 	case oc.object == nil && p.first != nil:
+		p.code = max(p.code, oc.code)
 		p.held = append(p.held, oc.stderr...)
 		return nil
 	case oc.object == nil:
+		p.code = max(p.code, oc.code)
 		p.stderr.Write(oc.stderr)
 		return nil
 	}
