@@ -317,15 +317,17 @@ func (p *Process) request(ctx context.Context, line []byte, out any) error {
 	if p.broken != nil {
 		return p.broken
 	}
-	if p.cur == nil {
-		if err := p.restart(ctx); err != nil {
-			return err
-		}
-	}
 	if p.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, p.Timeout, fmt.Errorf("no answer within %v", p.Timeout))
 		defer cancel()
+	}
+	if p.cur == nil {
+		// within the request's time: a program that hangs as it starts
+		// again fails it
+		if err := p.restart(ctx); err != nil {
+			return err
+		}
 	}
 	return p.requestLocked(ctx, line, out)
 }
