@@ -17,7 +17,7 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/defaultgen"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/api/*/v1/zz_generated.defaults.go")
+var update = flag.Bool("update", false, "rewrite testdata/api/*/v1/zz_generated.defaults.go and testdata/shapes/v1/zz_generated.defaults.go")
 
 // capture keeps what a generator writes, by package directory.
 type capture map[string]*bytes.Buffer
@@ -33,11 +33,12 @@ func (c capture) Open(pkg *loader.Package, name string) (io.WriteCloser, error) 
 }
 
 // TestGeneratedFilesUpToDate regenerates zz_generated.defaults.go for
-// testdata/api and compares it with the committed files, which the
-// rule-of-thumb harness compiles against. -update rewrites them.
+// testdata/api and defaultgen/testdata/shapes and compares it with the
+// committed files, which the rule-of-thumb harness and
+// TestShapesAgreeWithAPIServer compile against. -update rewrites them.
 func TestGeneratedFilesUpToDate(t *testing.T) {
 	var gen genall.Generator = defaultgen.Generator{}
-	rt, err := genall.Generators{&gen}.ForRootsWithConfig(&packages.Config{}, "../testdata/api/...")
+	rt, err := genall.Generators{&gen}.ForRootsWithConfig(&packages.Config{}, "../testdata/api/...", "./testdata/shapes/...")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,11 +67,15 @@ func TestGeneratedFilesUpToDate(t *testing.T) {
 		if !bytes.Equal(have, b.Bytes()) {
 			t.Errorf("%s is out of date (go test ./defaultgen -update, then review the diff)", path)
 		}
-		if !strings.Contains(string(have), "func RegisterDefaults(scheme *runtime.Scheme) error") {
+		if !registerDefaults.Match(have) {
 			t.Errorf("%s has no RegisterDefaults", path)
 		}
 	}
 }
+
+// registerDefaults is the signature of RegisterDefaults, whatever the
+// runtime package is imported as.
+var registerDefaults = regexp.MustCompile(`func RegisterDefaults\(scheme \*\w+\.Scheme\) error`)
 
 // TestHeader: the header file is followed by a blank line, whether or not
 // it ends in a newline (kubebuilder's boilerplate does not), so that the

@@ -1,6 +1,7 @@
 package defaultgen
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"go/ast"
@@ -24,6 +25,7 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/genall"
 	"sigs.k8s.io/controller-tools/pkg/loader"
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
+	"sigs.k8s.io/yaml"
 
 	numbersv1 "github.com/controller-gen-default/controller-gen-default/defaultgen/testdata/numbers/v1"
 	"github.com/controller-gen-default/controller-gen-default/internal/decision"
@@ -152,8 +154,11 @@ func (h *valuesHarness) run(t testing.TB, field, text string) valueOutcome {
 	}
 	out.crd = d.Default
 
-	// the CRD default, stored by the apiserver for an object without the field
+	// the CRD default, written to the CRD's YAML as the crd generator writes
+	// it, read back, and stored by the apiserver for an object without the
+	// field
 	d.Apply(prop)
+	prop = crdYAMLRoundTrip(t, prop, text, field)
 	wrap := &apiextensionsv1.JSONSchemaProps{Type: "object", Properties: map[string]apiextensionsv1.JSONSchemaProps{field: *prop}}
 	stored, err := normalize.StoredValue(wrap, map[string]any{}, true)
 	if err != nil {
@@ -535,4 +540,82 @@ func convertConst(c constant.Value, t reflect.Type) (reflect.Value, error) {
 		return v, fmt.Errorf("constant %s for a %s", c, t)
 	}
 	return v, nil
+}
+
+// crdYAMLRoundTrip is prop as it comes back from the CRD file: written as
+// controller-tools' genall.WriteYAML writes it (JSON decoded with
+// UseNumber, sigs.k8s.io/yaml.Marshal) and read as the apiserver's clients
+// read it (sigs.k8s.io/yaml.Unmarshal). A writer's error is a failure: the
+// check must have refused the default at its marker.
+func crdYAMLRoundTrip(t testing.TB, prop *apiextensionsv1.JSONSchemaProps, text, field string) *apiextensionsv1.JSONSchemaProps {
+	t.Helper()
+	j, err := json.Marshal(prop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := json.NewDecoder(bytes.NewReader(j))
+	d.UseNumber()
+	var m map[string]any
+	if err := d.Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	y, err := yaml.Marshal(m)
+	if err != nil {
+		t.Fatalf("+default=%s on %s: accepted, and the CRD writer fails: %v", text, field, err)
+	}
+	back := &apiextensionsv1.JSONSchemaProps{}
+	if err := yaml.Unmarshal(y, back); err != nil {
+		t.Fatalf("+default=%s on %s: accepted, and the CRD does not read back: %v\n%s", text, field, err, y)
+	}
+	return back
+}
+
+// FuzzStringDefaults is FuzzDefaultValues on strings over the whole
+// Unicode range: s, as a JSON string (raw: s is the JSON text itself, for
+// lone surrogates such as "\ud800"), is the +default of a string field, a
+// string list's item and a map's key. Each is refused at the marker naming
+// the character (U+XXXX), or the string the Go defaulter sets is the one
+// the apiserver stores from the CRD file as the crd generator writes it.
+//
+// To fuzz: go test ./defaultgen -run '^$' -fuzz '^FuzzStringDefaults$' -parallel 1
+func FuzzStringDefaults(f *testing.F) {
+	h := loadValuesHarness(f)
+	for _, s := range []string{"a\u0007b", "\x00", "\t\u000b\u000c", "\x7f", "a\u0080", "\u0085", "x\u009f", "\u00a0",
+		"\u2028", "\u2029", "\ufeff", "\ufeffbom", "\ufdd0", "\ufffe", "\uffff", "\U0001fffe", "\U0010ffff", "\U0001F600", "\ufffd",
+		" lead", "trail ", "\r\n", "---", "null", "~", "yes"} {
+		f.Add(s, false)
+	}
+	for _, raw := range []string{`"\ud800"`, `"a\udfffb"`, `"\ud83d\ude00"`, `"\u0085"`, `"\u2028\u2029"`} {
+		f.Add(raw, true)
+	}
+	f.Fuzz(func(t *testing.T, s string, raw bool) {
+		text := s
+		if !raw {
+			b, err := json.Marshal(s)
+			if err != nil {
+				t.Skip()
+			}
+			text = string(b)
+		}
+		if strings.ContainsAny(text, "\r\n") || !utf8.ValidString(text) || !json.Valid([]byte(text)) {
+			t.Skip("a marker is one line of a Go comment, and this target is about strings")
+		}
+		for _, c := range []struct{ field, text string }{
+			{"string", text},
+			{"listString", "[" + text + "]"},
+			{"mapUint8", "{" + text + ": 1}"},
+		} {
+			o := h.run(t, c.field, c.text)
+			if o.refused != "" {
+				if !strings.Contains(o.refused, "U+") {
+					t.Errorf("+default=%s on %s: refused without naming the character: %s", c.text, c.field, o.refused)
+				}
+				continue
+			}
+			if !sameJSON(o.goJSON, o.readJSON) {
+				t.Errorf("+default=%s on %s: the Go defaulter sets %s (`%s`), a Go client reads %s where the apiserver stores %s (CRD default %s)",
+					c.text, c.field, o.goJSON, o.lit, o.readJSON, o.apiJSON, o.crd)
+			}
+		}
+	})
 }

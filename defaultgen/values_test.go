@@ -75,6 +75,13 @@ func TestDefaultValues(t *testing.T) {
 		{field: "float64", text: "1e-400", err: "1e-400 is too small for a float64"},
 		{field: "intOrString", text: "2147483648", err: "2147483648 does not fit in an int32"},
 		{field: "listFloat64", text: "[1, null]", err: "[1]: null: a float64 cannot be null"},
+		// strings: the same once the CRD is written in YAML and read back, or refused naming the character
+		{field: "string", text: `"a\u0007\u2028\u2029\ufeff\ufdd0b"`, crd: "\"a\\u0007\\u2028\\u2029\ufeff\ufdd0b\"", lit: `"a\a\u2028\u2029\ufeff\ufdd0b"`},
+		{field: "string", text: `"a\u0085b"`, err: `U+0085 (a control character) cannot be in a default: controller-gen writes the CRD in YAML, which reads "a\u0085b" back as "a b"`},
+		{field: "string", text: `"\u007f"`, err: "U+007F (a control character) cannot be in a default: controller-gen writes the CRD in YAML, which cannot hold it (yaml: control characters are not allowed)"},
+		{field: "string", text: `"\ufffe"`, err: "U+FFFE (a non-character) cannot be in a default"},
+		{field: "listString", text: `["ok", "\u0080"]`, err: "[1]: U+0080 (a control character)"},
+		{field: "mapUint8", text: `{"\u009f": 1}`, err: `"\u009f": U+009F (a control character)`},
 	} {
 		o := h.run(t, tc.field, tc.text)
 		switch {

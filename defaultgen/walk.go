@@ -7,7 +7,10 @@ import (
 	"go/types"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
+
+	"sigs.k8s.io/controller-tools/pkg/loader"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/golit"
 	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
@@ -30,12 +33,105 @@ func (fg *fileGen) helper(n *types.Named) string {
 	}
 	fg.helpers[n] = name
 	fg.order = append(fg.order, n)
+	fields := fg.fields(n)
+	alloc := fg.allocations(n, fields)
 	var b strings.Builder
-	for _, f := range fg.fields(n) {
-		b.WriteString(fg.fieldStmts("in."+f.Sel, f))
+	for _, e := range alloc {
+		fmt.Fprintf(&b, "if in.%s == nil {\nin.%s = &%s{}\n}\n", e.sel, e.sel, fg.qualify(e.elem))
+	}
+	for _, f := range fields {
+		stmts := fg.fieldStmts("in."+f.Sel, f)
+		var guards []string
+		for _, e := range embeddedPointers(n, f.Sel) {
+			if !containsEmbedded(alloc, e.sel) {
+				guards = append(guards, "in."+e.sel+" != nil")
+			}
+		}
+		if stmts != "" && len(guards) > 0 {
+			stmts = fmt.Sprintf("if %s {\n%s}\n", strings.Join(guards, " && "), stmts)
+		}
+		b.WriteString(stmts)
 	}
 	fg.body[n] = b.String()
 	return name
+}
+
+// embedded is an embedded pointer field on the way to a promoted field:
+// its selector from the outer struct, and the struct type it points to.
+type embedded struct {
+	sel  string
+	elem *types.Named
+}
+
+// embeddedPointers lists the embedded pointer fields (`*Inner
+// `json:",inline"“) that the selector sel of a field of the struct type n
+// goes through, outermost first: in.Inner.S reads through Inner, which may
+// be nil.
+func embeddedPointers(n *types.Named, sel string) []embedded {
+	var out []embedded
+	cur, _ := n.Underlying().(*types.Struct)
+	segs := strings.Split(sel, ".")
+	for i, seg := range segs[:len(segs)-1] {
+		if cur == nil {
+			return out
+		}
+		var ft types.Type
+		for f := range cur.Fields() {
+			if f.Name() == seg {
+				ft = types.Unalias(f.Type())
+			}
+		}
+		if p, ok := ft.(*types.Pointer); ok {
+			ft = types.Unalias(p.Elem())
+			if en, ok := ft.(*types.Named); ok {
+				out = append(out, embedded{sel: strings.Join(segs[:i+1], "."), elem: en})
+			}
+		}
+		if ft == nil {
+			return out
+		}
+		cur, _ = ft.Underlying().(*types.Struct)
+	}
+	return out
+}
+
+func containsEmbedded(list []embedded, sel string) bool {
+	for _, e := range list {
+		if e.sel == sel {
+			return true
+		}
+	}
+	return false
+}
+
+// allocations are the embedded pointers of the struct type n that the
+// defaulter allocates: those on the way to a field the CRD has a default
+// for. The rule: a nil embedded pointer leaves its promoted fields out of
+// the JSON, so the apiserver applies their defaults in the outer object,
+// and a Go client decoding what it stores allocates the pointer (encoding/
+// json does, to set a promoted field). The defaulter does the same before
+// setting the defaults, where otherwise in.Inner.S would dereference nil.
+// encoding/json cannot allocate a pointer to an unexported struct (it
+// fails to decode the object): such a shape is refused at the field.
+func (fg *fileGen) allocations(n *types.Named, fields []*model.Field) []embedded {
+	var out []embedded
+	for _, f := range fields {
+		if len(fg.m.Decisions(f)) == 0 {
+			continue
+		}
+		for _, e := range embeddedPointers(n, f.Sel) {
+			if containsEmbedded(out, e.sel) {
+				continue
+			}
+			if !e.elem.Obj().Exported() {
+				fg.errorf(f.Pos(), "the CRD has a default for %s, promoted from the embedded pointer *%s, which encoding/json cannot allocate "+
+					"(it refuses to set an embedded pointer to an unexported struct): export %s, or embed it by value", f.Tag.Name, e.elem.Obj().Name(), e.elem.Obj().Name())
+				continue
+			}
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // needs reports whether a default applies anywhere below the struct type n.
@@ -132,7 +228,10 @@ func exportedPath(sel string) bool {
 // no code: they are Go's zero values. A non-pointer struct's only allowed
 // default, {}, is its zero value too.
 func (fg *fileGen) fieldDefault(f *model.Field) (string, bool) {
-	if f.Shape.NonPointerStruct() || absent(f, "x") == "" {
+	if f.Shape.NonPointerStruct() {
+		return "", false
+	}
+	if c, _ := absent(f, "x"); c == "" {
 		return "", false
 	}
 	for _, d := range fg.m.Decisions(f) {
@@ -143,19 +242,28 @@ func (fg *fileGen) fieldDefault(f *model.Field) (string, bool) {
 	return "", false
 }
 
-// leftAlone reports a non-pointer omitzero struct whose CRD has no default:
-// Go clients leave its zero value out, the apiserver then stores nothing,
-// so the Go defaulter must not default inside it either while it is zero.
+// leftAlone reports an omitzero struct (or pointer to one) whose CRD has no
+// default: Go clients leave it out while it is zero (by its IsZero method
+// where it has one), the apiserver then stores nothing, so the Go defaulter
+// must not default inside it either while it is zero.
 func (fg *fileGen) leftAlone(f *model.Field) bool {
-	if !f.Shape.NonPointerStruct() || !f.Tag.OmitZero {
+	if !f.Tag.OmitZero || len(fg.m.Decisions(f)) > 0 {
 		return false
 	}
-	for _, d := range fg.m.Decisions(f) {
-		if d.Default != nil {
-			return false
-		}
+	if f.Shape.NonPointerStruct() {
+		return true
 	}
-	return true
+	return f.Shape.Pointer && f.Shape.Kind == model.KindStruct && hasIsZero(f.Type)
+}
+
+// resetWhenZero reports a non-pointer omitzero struct whose type has its
+// own IsZero method and whose CRD has a default ({}, implicit or not).
+// encoding/json leaves it out when IsZero says so, whatever it holds; the
+// apiserver then stores the default, {} with the defaults inside it, which
+// is what a Go client reads back. The Go defaulter does the same: it
+// resets such a struct to its zero value before defaulting inside it.
+func (fg *fileGen) resetWhenZero(f *model.Field) bool {
+	return f.Shape.NonPointerStruct() && f.Tag.OmitZero && hasIsZero(f.Type) && len(fg.m.Decisions(f)) > 0
 }
 
 // elemDefault is the +default on the type of a pointer list item or map
@@ -187,7 +295,16 @@ func (fg *fileGen) elemDefault(elem types.Type) (string, token.Position, bool) {
 func (fg *fileGen) fieldStmts(expr string, f *model.Field) string {
 	var b strings.Builder
 	if raw, ok := fg.fieldDefault(f); ok {
-		b.WriteString(fg.setIf(absent(f, expr), expr, raw, f.Type, f.Pos()))
+		cond, usesReflect := absent(f, expr)
+		if usesReflect {
+			cond = strings.ReplaceAll(cond, reflectMark, fg.importName("reflect", "reflect")+".")
+		}
+		b.WriteString(fg.setIf(cond, expr, raw, f.Type, f.Pos()))
+	}
+	if fg.resetWhenZero(f) {
+		if n, ok := types.Unalias(f.Type).(*types.Named); ok {
+			fmt.Fprintf(&b, "if %s.IsZero() {\n%s = %s{}\n}\n", expr, expr, fg.qualify(n))
+		}
 	}
 	inner := fg.valueStmts(expr, f.Type)
 	if inner != "" && fg.leftAlone(f) {
@@ -197,16 +314,25 @@ func (fg *fileGen) fieldStmts(expr string, f *model.Field) string {
 	return b.String()
 }
 
+// reflectMark stands for the reflect package's name in the conditions of
+// absent, which the caller replaces by the name the file imports it as.
+const reflectMark = "\x00reflect."
+
 // absent is the Go condition under which encoding/json leaves the field at
 // expr out, or writes it as null: then, and only then, the apiserver
 // applies the field's default. "" means never: the field is always sent.
-func absent(f *model.Field, expr string) string {
+// A pointer is tested for nil first, so that nothing is called on nil.
+// usesReflect says the condition holds reflectMark.
+func absent(f *model.Field, expr string) (cond string, usesReflect bool) {
 	t := f.Type
 	var conds []string
 	add := func(c string) {
 		if c != "" && !containsString(conds, c) {
 			conds = append(conds, c)
 		}
+	}
+	if _, isPtr := underlyingOf(t).(*types.Pointer); isPtr {
+		add(expr + " == nil") // written as null, or left out
 	}
 	if f.Tag.OmitEmpty {
 		add(emptyCond(expr, t))
@@ -215,10 +341,38 @@ func absent(f *model.Field, expr string) string {
 		add(zeroCond(expr, t))
 	}
 	switch underlyingOf(t).(type) {
-	case *types.Pointer, *types.Slice, *types.Map, *types.Interface:
+	case *types.Slice, *types.Map, *types.Interface:
 		add(expr + " == nil") // written as null
 	}
-	return strings.Join(conds, " || ")
+	add(nullCond(expr, t))
+	cond = strings.Join(conds, " || ")
+	return cond, strings.Contains(cond, reflectMark)
+}
+
+// nullCond is the condition under which a value of a type with its own
+// MarshalJSON is written as null, which the apiserver defaults like an
+// absent field: a RawExtension without Raw and Object, an apiextensions
+// JSON without Raw, either with Raw "null", a zero metav1.Time or
+// MicroTime. For a pointer to one,
+// the condition on the value it points to (the nil test comes first).
+func nullCond(expr string, t types.Type) string {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return ""
+	}
+	switch loader.NonVendorPath(n.Obj().Pkg().Path()) + "." + n.Obj().Name() {
+	case "k8s.io/apimachinery/pkg/runtime.RawExtension":
+		return "(len(" + expr + ".Raw) == 0 && " + expr + `.Object == nil || string(` + expr + `.Raw) == "null")`
+	case "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1.JSON",
+		"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1.JSON":
+		return "len(" + expr + ".Raw) == 0 || string(" + expr + `.Raw) == "null"`
+	case "k8s.io/apimachinery/pkg/apis/meta/v1.Time", "k8s.io/apimachinery/pkg/apis/meta/v1.MicroTime":
+		return expr + ".IsZero()"
+	}
+	return ""
 }
 
 func containsString(list []string, s string) bool {
@@ -255,7 +409,7 @@ func emptyCond(expr string, t types.Type) string {
 // type has one, else the Go zero value.
 func zeroCond(expr string, t types.Type) string {
 	if hasIsZero(t) {
-		return expr + ".IsZero()"
+		return expr + ".IsZero()" // absent tests a pointer for nil first
 	}
 	switch u := underlyingOf(t).(type) {
 	case *types.Pointer, *types.Interface, *types.Slice, *types.Map:
@@ -263,7 +417,7 @@ func zeroCond(expr string, t types.Type) string {
 	case *types.Basic:
 		return emptyCond(expr, u)
 	}
-	return "reflect.ValueOf(" + expr + ").IsZero()"
+	return reflectMark + "ValueOf(" + expr + ").IsZero()"
 }
 
 // hasIsZero reports an `IsZero() bool` method, which omitzero calls.
@@ -281,9 +435,13 @@ func hasIsZero(t types.Type) bool {
 	return ok && b.Kind() == types.Bool
 }
 
-// nonZero is the negation of omitzero's test on a struct at expr.
+// nonZero is the negation of omitzero's test on a struct, or a pointer to
+// one, at expr.
 func (fg *fileGen) nonZero(expr string, t types.Type) string {
+	_, isPtr := underlyingOf(t).(*types.Pointer)
 	switch {
+	case hasIsZero(t) && isPtr:
+		return expr + " != nil && !" + expr + ".IsZero()"
 	case hasIsZero(t):
 		return "!" + expr + ".IsZero()"
 	case types.Comparable(t):
@@ -291,8 +449,7 @@ func (fg *fileGen) nonZero(expr string, t types.Type) string {
 			return expr + " != (" + fg.qualify(n) + "{})"
 		}
 	}
-	fg.imports["reflect"] = "reflect"
-	return "!reflect.ValueOf(" + expr + ").IsZero()"
+	return "!" + fg.importName("reflect", "reflect") + ".ValueOf(" + expr + ").IsZero()"
 }
 
 // setIf sets expr, of type t, to the default raw when cond holds. The value
@@ -303,9 +460,6 @@ func (fg *fileGen) nonZero(expr string, t types.Type) string {
 // it here (a type this package cannot name), the error is reported at pos
 // and nothing is written.
 func (fg *fileGen) setIf(cond, expr, raw string, t types.Type, pos token.Position) string {
-	if strings.HasPrefix(cond, "reflect.") || strings.Contains(cond, " reflect.") {
-		fg.imports["reflect"] = "reflect"
-	}
 	v, err := jsonnum.Decode([]byte(raw))
 	if err != nil {
 		fg.errorf(pos, "the default %s is not JSON: %v", raw, err)
@@ -430,23 +584,57 @@ func (fg *fileGen) qualify(n *types.Named) string {
 	return fg.importName(p.Path(), p.Name()) + "." + n.Obj().Name()
 }
 
-// importName imports path under its package name, or a numbered one when
-// another path already has that name.
+// importName imports path under its package name, or another name when
+// that one is taken (importTaken).
 func (fg *fileGen) importName(p, name string) string {
 	if n, ok := fg.imports[p]; ok {
 		return n
 	}
-	taken := map[string]bool{"json": true, "runtime": true, "context": true, "fmt": true, "reflect": true}
-	for _, n := range fg.imports {
-		taken[n] = true
+	candidates := []string{name}
+	if parent := path.Base(path.Dir(p)); parent != "." && parent != "/" && token.IsIdentifier(parent+name) {
+		candidates = append(candidates, parent+name) // k8s.io/api/core/v1 in a package v1: corev1
 	}
-	alias := name
-	if alias == fg.pkg.Name { // k8s.io/api/core/v1 in a package v1: corev1
-		alias = path.Base(path.Dir(p)) + name
+	alias := ""
+	for _, c := range candidates {
+		if !fg.importTaken(c) {
+			alias = c
+			break
+		}
 	}
-	for i := 2; taken[alias]; i++ {
-		alias = fmt.Sprintf("%s%d", name, i)
+	for i := 2; alias == ""; i++ {
+		if c := fmt.Sprintf("%s%d", name, i); !fg.importTaken(c) {
+			alias = c
+		}
 	}
 	fg.imports[p] = alias
 	return alias
 }
+
+// importTaken is the rule for the names of the generated file's imports,
+// as deepcopy-gen's and defaulter-gen's import tracker keep it: an import
+// must not be named like another import, like any identifier the package
+// declares at package scope in its other files (a `var runtime`, a `type
+// fmt`, a `func context`: the file would not compile), like a predeclared
+// identifier the code uses (len, nil, string...), like the package itself,
+// or like a local variable of the generated code (in, obj, o, scheme, v,
+// and the loop variables i1, k1, v1...), which would hide it.
+func (fg *fileGen) importTaken(name string) bool {
+	for _, n := range fg.imports {
+		if n == name {
+			return true
+		}
+	}
+	switch name {
+	case fg.pkg.Name, "in", "obj", "o", "scheme", "v", "T", "_":
+		return true
+	}
+	if loopVar.MatchString(name) || types.Universe.Lookup(name) != nil {
+		return true
+	}
+	obj := fg.pkg.Types.Scope().Lookup(name)
+	// the file this generator writes, from an earlier run, is replaced
+	return obj != nil && filepath.Base(fg.pkg.Fset.Position(obj.Pos()).Filename) != "zz_generated.defaults.go"
+}
+
+// loopVar matches the names of the generated loops' variables.
+var loopVar = regexp.MustCompile(`^[ikv][0-9]+$`)

@@ -23,6 +23,7 @@ import (
 	"strings"
 	"time"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -164,6 +165,12 @@ func filler(seed uint64) *randfill.Filler {
 		// keeps them), not defaulting.
 		func(m *metav1.ObjectMeta, c randfill.Continue) {},
 		func(r *runtime.RawExtension, c randfill.Continue) {},
+		// JSON holds JSON, not random bytes: left empty (null) or a small object
+		func(j *apiextensionsv1.JSON, c randfill.Continue) {
+			if c.Intn(2) == 0 {
+				j.Raw = fmt.Appendf(nil, `{"n":%d}`, c.Intn(100))
+			}
+		},
 	)
 }
 

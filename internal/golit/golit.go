@@ -348,6 +348,9 @@ func (b *builder) basic(v any, t types.Type, u *types.Basic) (expr, error) {
 		if !ok {
 			return expr{}, mismatch(t, "string", v)
 		}
+		if err := CRDString(s, false); err != nil {
+			return expr{}, err
+		}
 		return expr{src: strconv.Quote(s)}, nil
 	case info&types.IsBoolean != 0:
 		x, ok := v.(bool)
@@ -1002,6 +1005,9 @@ func (b *builder) mapLit(v any, t types.Type, u *types.Map) (expr, error) {
 	})
 	parts := make([]string, 0, len(keys))
 	for _, k := range keys {
+		if err := CRDString(k, true); err != nil {
+			return expr{}, at(strconv.Quote(k), err)
+		}
 		ks := strconv.Quote(k)
 		if kb.Info()&types.IsInteger != 0 {
 			src, err := Integer(k, kb.Kind())
@@ -1026,6 +1032,9 @@ func (b *builder) anyValue(v any) (expr, error) {
 	case nil:
 		return expr{src: "nil"}, nil
 	case string:
+		if err := CRDString(x, false); err != nil {
+			return expr{}, err
+		}
 		return expr{src: strconv.Quote(x)}, nil
 	case bool:
 		return expr{src: strconv.FormatBool(x)}, nil
@@ -1055,6 +1064,9 @@ func (b *builder) anyValue(v any) (expr, error) {
 		})
 		parts := make([]string, len(keys))
 		for i, k := range keys {
+			if err := CRDString(k, true); err != nil {
+				return expr{}, at(strconv.Quote(k), err)
+			}
 			e, err := b.anyValue(number(x[k]))
 			if err != nil {
 				return expr{}, at(k, err)
@@ -1189,6 +1201,9 @@ func (b *builder) known(k known, v any, n *types.Named) (expr, error) {
 	case knownIntOrString:
 		switch x := v.(type) {
 		case string:
+			if err := CRDString(x, false); err != nil {
+				return expr{}, err
+			}
 			return expr{src: fmt.Sprintf("%s{Type: %sString, StrVal: %s}", te, b.pkgName(n), strconv.Quote(x)), typed: true, composite: true}, nil
 		case jsonnum.Number:
 			src, err := Integer(string(x), types.Int32)
@@ -1202,6 +1217,9 @@ func (b *builder) known(k known, v any, n *types.Named) (expr, error) {
 		}
 		return expr{}, fail("an int-or-string is a JSON string or a 32-bit integer, the default is a JSON %s", JSONType(v))
 	case knownRawExtension, knownJSON:
+		if err := crdStrings(v); err != nil {
+			return expr{}, err
+		}
 		raw, err := jsonnum.Marshal(v)
 		if err != nil {
 			return expr{}, fail("%v", err)
