@@ -76,6 +76,7 @@ import (
 	"reflect"
 	"sort"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -112,6 +113,17 @@ func main() {
 			s := *seed ^ h.Sum64()
 			f := randfill.NewWithSeed(int64(s)).NilChance(0.3).NumElements(0, 2).MaxDepth(16).Funcs(
 				func(*metav1.ObjectMeta, randfill.Continue) {},
+				// JSON, not random bytes: empty (null) or a small object
+				func(x *runtime.RawExtension, c randfill.Continue) {
+					if c.Intn(2) == 0 {
+						x.Raw = fmt.Appendf(nil, "{\"n\":%d}", c.Intn(100))
+					}
+				},
+				func(x *apiextensionsv1.JSON, c randfill.Continue) {
+					if c.Intn(2) == 0 {
+						x.Raw = fmt.Appendf(nil, "[%d]", c.Intn(100))
+					}
+				},
 			)
 			r := rand.New(rand.NewPCG(s, 1))
 			for range *n {

@@ -48,10 +48,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/format"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/golit"
 )
 
 // Config says what Generate writes.
@@ -123,6 +126,10 @@ type Named struct {
 	RuleField *Field
 	// Default is the type-level +default; nil for none.
 	Default any
+	// IsZeroField is the field whose zero value makes a struct zero to
+	// encoding/json's omitzero, through an IsZero method, whatever its
+	// other fields hold; nil for no such method.
+	IsZeroField *Field
 
 	// pointerOnly structs have a type-level default and are only used
 	// through pointer fields: on a non-pointer field the default would
@@ -156,11 +163,17 @@ type Field struct {
 	SizeRule    bool
 	// ListMapKey is the key of a list-map (+listType=map).
 	ListMapKey string
+	// Embedded marks an embedded pointer to a struct, `*Inner
+	// `json:",inline"``: its fields are the outer struct's in JSON.
+	Embedded bool
 }
 
 // required is controller-gen's rule: a required marker, or no marker and
 // no omitempty (or omitzero).
 func (f *Field) required() bool {
+	if f.Embedded {
+		return false
+	}
 	switch f.Marker {
 	case "required", "k8s:required", "kubebuilder:validation:Required":
 		return true
@@ -180,7 +193,7 @@ func (f *Field) nonEmpty() bool { return f.Marker == "k8s:required" }
 // struct).
 func (f *Field) alwaysWritten() bool {
 	switch f.Type.Kind {
-	case PointerType, SliceType, MapType:
+	case PointerType, SliceType, MapType, ExternalType:
 		return false
 	}
 	return f.Omit == "" || f.Omit == "omitempty" && f.Type.structType() != nil
@@ -189,7 +202,7 @@ func (f *Field) alwaysWritten() bool {
 // Type is a type expression.
 type Type struct {
 	Kind  TypeKind
-	Basic string // for BasicType
+	Basic string // for BasicType; the qualified name for ExternalType
 	Named *Named // for NamedType
 	Elem  *Type  // for PointerType, SliceType and MapType
 }
@@ -204,6 +217,15 @@ const (
 	PointerType
 	SliceType
 	MapType
+	// ExternalType is runtime.RawExtension or apiextensions JSON, which
+	// encoding/json writes as null when empty.
+	ExternalType
+)
+
+// The external types, as types.go imports their packages.
+const (
+	rawExtension = "kruntime.RawExtension"
+	apiextJSON   = "apiext.JSON"
 )
 
 func basicT(b string) *Type  { return &Type{Kind: BasicType, Basic: b} }
@@ -224,6 +246,8 @@ func (t *Type) String() string {
 		return "*" + t.Elem.String()
 	case SliceType:
 		return "[]" + t.Elem.String()
+	case ExternalType:
+		return t.Basic
 	default:
 		return "map[string]" + t.Elem.String()
 	}
@@ -326,6 +350,17 @@ func (g *gen) newStruct(name string, depth int) *Named {
 	if g.chance(0.15) {
 		n.MinProperties = true
 	}
+	if g.chance(0.2) {
+		var cands []*Field
+		for _, f := range n.Fields {
+			if f.Type.scalar() != "" {
+				cands = append(cands, f)
+			}
+		}
+		if len(cands) > 0 {
+			n.IsZeroField = pick(g.r, cands)
+		}
+	}
 	if g.chance(0.15) {
 		// A rule that compiles and that every value of the right type
 		// satisfies (generated numbers are never negative).
@@ -347,6 +382,9 @@ func (g *gen) fillStruct(n *Named, depth, fields int) {
 	for _, f := range n.Fields {
 		used[f.JSON] = true
 	}
+	if depth < g.maxDepth && g.chance(0.12) {
+		n.Fields = append(n.Fields, g.embedded(used))
+	}
 	for range fields {
 		w := pick(g.r, fieldWords)
 		for i := 2; used[w]; i++ {
@@ -360,6 +398,34 @@ func (g *gen) fillStruct(n *Named, depth, fields int) {
 			n.height = max(n.height, s.height+1)
 		}
 	}
+}
+
+// embedded is an embedded pointer to a new struct of scalars, optional
+// and tagged omitempty or omitzero (with defaults or not), whose JSON names
+// are not in used (they are the outer struct's, once promoted), and adds
+// them to used.
+func (g *gen) embedded(used map[string]bool) *Field {
+	inner := &Named{Name: g.typeName(title(pick(g.r, fieldWords)) + "Inline"), height: 1}
+	for range 1 + g.r.IntN(3) {
+		w := pick(g.r, fieldWords)
+		for i := 2; used[w]; i++ {
+			w = fmt.Sprintf("%s%d", pick(g.r, fieldWords), i)
+		}
+		used[w] = true
+		f := &Field{Name: title(w), JSON: w, Marker: "optional", Type: basicT(g.basic())}
+		if g.chance(0.5) {
+			f.Type = namedT(g.scalarType())
+		}
+		g.scalarField(f)
+		if f.Omit == "" {
+			f.Omit = "omitempty" // a nil Inner leaves every field out
+		}
+		if f.Default != nil && isZero(f.Default) {
+			f.Default = nil
+		}
+		inner.Fields = append(inner.Fields, f)
+	}
+	return &Field{Name: inner.Name, Type: pointerT(namedT(inner)), Embedded: true}
 }
 
 // innerStruct is the struct a field type holds, through pointers, lists
@@ -402,6 +468,9 @@ func (g *gen) field(depth int) *Field {
 	case r < 45:
 		f.Type = namedT(g.scalarType())
 		g.scalarField(f)
+	case r < 46:
+		f.Type = &Type{Kind: ExternalType, Basic: pick(g.r, []string{rawExtension, apiextJSON})}
+		g.externalField(f)
 	case r < 50:
 		f.Type = pointerT(g.scalarElem())
 		g.nullableField(f, 0.3)
@@ -591,6 +660,20 @@ func (g *gen) nullableField(f *Field, defaultChance float64) {
 	}
 }
 
+// externalField makes f, of an external type, a pointer or not, and sets
+// its tags and default: omitzero, omitempty or neither, but a value that
+// encoding/json writes as null (an empty one) without omitzero has a
+// default (the apiserver drops a null without one).
+func (g *gen) externalField(f *Field) {
+	if g.chance(0.4) {
+		f.Type = pointerT(f.Type)
+	}
+	f.Omit = pick(g.r, []string{"omitzero", "omitempty", ""})
+	if g.chance(0.5) || f.Omit != "omitzero" && !(f.Type.Kind == PointerType && f.Omit == "omitempty") {
+		f.Default = g.value(f.Type, f, false)
+	}
+}
+
 // structField sets the tags and default of a non-pointer struct field.
 func (g *gen) structField(f *Field) {
 	switch r := g.r.IntN(100); {
@@ -615,6 +698,12 @@ func emptyObjectValid(s *Named) bool {
 		return false
 	}
 	for _, f := range s.Fields {
+		if f.Embedded {
+			if !emptyObjectValid(f.Type.Elem.Named) {
+				return false
+			}
+			continue
+		}
 		if f.required() {
 			return false
 		}
@@ -667,7 +756,7 @@ func (g *gen) scalarValue(basic string, enum []string, minLength, minimum *int, 
 		if len(enum) > 0 {
 			return pick(g.r, enum)
 		}
-		return pick(g.r, valueWords) // at least 4 characters: longer than any minLength
+		return g.stringValue()
 	case "bool":
 		return true
 	default:
@@ -676,6 +765,27 @@ func (g *gen) scalarValue(basic string, enum []string, minLength, minimum *int, 
 			lo = max(lo, *minimum)
 		}
 		return int64(lo + g.r.IntN(9))
+	}
+}
+
+// stringValue is a word of at least 4 characters (longer than any
+// minLength), with, one time in four, a code point from the whole Unicode
+// range (surrogates, which no Go string holds, aside) that a CRD can
+// carry: golit.CRDString refuses the others at the marker, as it must.
+func (g *gen) stringValue() string {
+	w := pick(g.r, valueWords)
+	if !g.chance(0.25) {
+		return w
+	}
+	for {
+		r := rune(g.r.IntN(0x110000))
+		if r >= 0xD800 && r <= 0xDFFF {
+			continue
+		}
+		s := w + string(r)
+		if golit.CRDString(s, false) == nil {
+			return s
+		}
 	}
 }
 
@@ -750,6 +860,12 @@ func (g *gen) value(t *Type, f *Field, zeroOK bool) any {
 			items = append(items, item)
 		}
 		return items
+	case ExternalType:
+		v := map[string]any{pick(g.r, valueWords): int64(g.r.IntN(9))}
+		if t.Basic == apiextJSON && g.chance(0.3) {
+			return g.stringValue()
+		}
+		return v
 	case MapType:
 		n := 1 + g.r.IntN(2)
 		if zeroOK && g.chance(0.1) || g.chance(g.zero) {
@@ -779,12 +895,22 @@ func (g *gen) value(t *Type, f *Field, zeroOK bool) any {
 func (g *gen) object(s *Named, zeroOK bool) map[string]any {
 	m := map[string]any{}
 	for _, f := range s.Fields {
-		if f.required() || f.alwaysWritten() || g.chance(0.4) {
+		if f.Embedded {
+			if g.chance(0.4) {
+				maps.Copy(m, g.object(f.Type.Elem.Named, true))
+			}
+			continue
+		}
+		// a value Go clients can send: IsZero does not call it zero
+		if f.required() || f.alwaysWritten() || f == s.IsZeroField || g.chance(0.4) {
 			m[f.JSON] = g.value(f.Type, f, false)
 		}
 	}
 	if len(m) == 0 && len(s.Fields) > 0 && (s.MinProperties || !zeroOK || g.chance(0.7)) {
 		f := pick(g.r, s.Fields)
+		if f.Embedded {
+			f = f.Type.Elem.Named.Fields[0]
+		}
 		m[f.JSON] = g.value(f.Type, f, false)
 	}
 	return m
@@ -822,6 +948,9 @@ func (c *cloner) namedType(n *Named) *Named {
 	}
 	if n.RuleField != nil {
 		cn.RuleField = c.fields[n.RuleField]
+	}
+	if n.IsZeroField != nil {
+		cn.IsZeroField = c.fields[n.IsZeroField]
 	}
 	return cn
 }
@@ -878,10 +1007,14 @@ func removeField(n *Named, f *Field) Step {
 			}
 		}
 		n.Fields = kept
+		oldIsZero := n.IsZeroField
 		if oldRule == f {
 			n.RuleField = nil
 		}
-		return func() { n.Fields, n.RuleField = old, oldRule }
+		if oldIsZero == f {
+			n.IsZeroField = nil
+		}
+		return func() { n.Fields, n.RuleField, n.IsZeroField = old, oldRule, oldIsZero }
 	}}
 }
 
@@ -1009,7 +1142,15 @@ var (
 // list, and the types it uses, in the order the kinds reach them.
 func (p *Package) TypesSource() ([]byte, error) {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "package %s\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n", p.Version)
+	fmt.Fprintf(&b, "package %s\n\nimport (\n"+
+		"apiext \"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1\"\n"+
+		"metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n"+
+		"kruntime \"k8s.io/apimachinery/pkg/runtime\"\n)\n\n"+
+		"var _ kruntime.RawExtension\nvar _ apiext.JSON\n", p.Version)
+	// Identifiers named like the imports of the generated files (runtime
+	// aside: controller-gen's object generator imports it whatever the
+	// package declares).
+	b.WriteString(shadows)
 	done := map[*Named]bool{}
 	for _, k := range p.Kinds {
 		for _, n := range k.types() {
@@ -1034,6 +1175,20 @@ func (p *Package) TypesSource() ([]byte, error) {
 	}
 	return src, nil
 }
+
+// shadows declares, at package scope, identifiers named like the
+// packages the defaults generator imports: its file must import them under
+// other names.
+const shadows = `
+// Package-level identifiers named like the generated files' imports.
+var reflect, context = "reflect", "context"
+
+type fmt struct{}
+
+const time = 0
+
+var _, _, _ = reflect, context, fmt{}
+`
 
 func writeType(b *bytes.Buffer, n *Named) {
 	b.WriteString("\n")
@@ -1080,6 +1235,11 @@ func writeType(b *bytes.Buffer, n *Named) {
 		writeField(b, f)
 	}
 	b.WriteString("}\n")
+	if f := n.IsZeroField; f != nil {
+		zero := marshal(zeroValue(f.Type.scalar()))
+		fmt.Fprintf(b, "\n// IsZero reports a %s without %s, whatever else it holds: encoding/json's omitzero leaves it out.\n"+
+			"func (x %[1]s) IsZero() bool { return x.%s == %s }\n", n.Name, f.Name, zero)
+	}
 }
 
 // hasField reports whether n has a field of that JSON name.
@@ -1093,6 +1253,10 @@ func hasField(n *Named, name string) bool {
 }
 
 func writeField(b *bytes.Buffer, f *Field) {
+	if f.Embedded {
+		fmt.Fprintf(b, "%s `json:\",inline\"`\n", f.Type.String())
+		return
+	}
 	if f.Marker != "" {
 		fmt.Fprintf(b, "// +%s\n", f.Marker)
 	}
@@ -1150,6 +1314,10 @@ func prune(v any, t *Type) any {
 	m, _ := v.(map[string]any)
 	out := map[string]any{}
 	for _, f := range s.Fields {
+		if f.Embedded {
+			maps.Copy(out, prune(m, f.Type).(map[string]any))
+			continue
+		}
 		if x, ok := m[f.JSON]; ok {
 			out[f.JSON] = prune(x, f.Type)
 		}
