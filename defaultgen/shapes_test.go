@@ -1,6 +1,7 @@
 package defaultgen_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -18,6 +19,7 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/genall"
 
 	"github.com/controller-gen-default/controller-gen-default/crdgen"
+	"github.com/controller-gen-default/controller-gen-default/defaultgen"
 	shapesv1 "github.com/controller-gen-default/controller-gen-default/defaultgen/testdata/shapes/v1"
 	"github.com/controller-gen-default/controller-gen-default/internal/equiv"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
@@ -153,4 +155,31 @@ func TestShapesImports(t *testing.T) {
 func goValue(s shapesv1.ShapeSpec) string {
 	b, _ := json.Marshal(s)
 	return fmt.Sprintf("%s deck=%+v hull=%+v mast=%+v inner=%+v", b, s.Deck, s.Hull, s.Mast, s.Inner)
+}
+
+// TestRefusedEmbeddedPointer: a default inside an embedded pointer to an
+// unexported struct, which encoding/json cannot allocate (Go clients could
+// not decode what the apiserver stores), is refused at the field, and
+// nothing is written.
+func TestRefusedEmbeddedPointer(t *testing.T) {
+	var gen genall.Generator = defaultgen.Generator{}
+	rt, err := genall.Generators{&gen}.ForRootsWithConfig(&packages.Config{}, "./testdata/refused/...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := capture{}
+	rt.OutputRules = genall.OutputRules{Default: out}
+	var errs bytes.Buffer
+	rt.ErrorWriter = &errs
+	if !rt.Run() {
+		t.Fatal("generation succeeded")
+	}
+	want := "testdata/refused/v1/types.go:35:2: error: the CRD has a default for s, promoted from the embedded pointer *inner, " +
+		"which encoding/json cannot allocate (it refuses to set an embedded pointer to an unexported struct): export inner, or embed it by value"
+	if !strings.Contains(errs.String(), want) {
+		t.Errorf("errors:\n%s\nwant:\n%s", errs.String(), want)
+	}
+	if len(out) != 0 {
+		t.Errorf("%d files written", len(out))
+	}
 }
