@@ -349,12 +349,12 @@ func absent(f *model.Field, expr string) (cond string, usesReflect bool) {
 	return cond, strings.Contains(cond, reflectMark)
 }
 
-// nullCond is the condition under which a value of a type with its own
-// MarshalJSON is written as null, which the apiserver defaults like an
-// absent field: a RawExtension without Raw and Object, an apiextensions
+// nullCond is the rule for types with their own MarshalJSON that write
+// null, which the apiserver defaults like an absent field, whatever the
+// field's tags: a RawExtension without Raw and Object, an apiextensions
 // JSON without Raw, either with Raw "null", a zero metav1.Time or
-// MicroTime. For a pointer to one,
-// the condition on the value it points to (the nil test comes first).
+// MicroTime. For a pointer to one, it is the condition on the value it
+// points to (absent puts the nil test first).
 func nullCond(expr string, t types.Type) string {
 	if p, ok := types.Unalias(t).(*types.Pointer); ok {
 		t = p.Elem()
