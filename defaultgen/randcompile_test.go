@@ -45,7 +45,7 @@ func TestRandomPackagesCompile(t *testing.T) {
 	}
 	t.Logf("seed %d (replay: go test ./defaultgen -run TestRandomPackagesCompile -defaultgen.seed=%d -defaultgen.packages=%d -defaultgen.kinds=%d)",
 		seed, seed, *randPackages, *randKinds)
-	api := randapi.Generate(randapi.Config{Seed: seed, Kinds: *randPackages * *randKinds, KindsPerPackage: *randKinds})
+	api := randapi.Generate(randapi.Config{Seed: seed, Kinds: *randPackages * *randKinds, KindsPerPackage: *randKinds, IsZero: 0.2})
 	// inside this module, whose requirements the packages use
 	dir, err := os.MkdirTemp("testdata", "tmp-randpkgs-")
 	if err != nil {

@@ -74,6 +74,9 @@ type Config struct {
 	// value; the crd generator writes the default without it, and refuses
 	// the default when that is invalid (a required field left out).
 	ZeroDefaults float64
+	// IsZero is how often a struct type gets an IsZero method of its own
+	// (0: never), which encoding/json's omitzero asks.
+	IsZero float64
 }
 
 // Module is the module path of the generated packages.
@@ -283,7 +286,7 @@ func Generate(cfg Config) *API {
 	r := rand.New(rand.NewPCG(cfg.Seed, 0x72616e64617069))
 	api := &API{}
 	for i := 0; i < cfg.Kinds; i += cfg.KindsPerPackage {
-		g := &gen{r: r, maxDepth: cfg.MaxDepth, zero: cfg.ZeroDefaults, names: map[string]bool{}}
+		g := &gen{r: r, maxDepth: cfg.MaxDepth, zero: cfg.ZeroDefaults, isZero: cfg.IsZero, names: map[string]bool{}}
 		p := &Package{
 			Dir:     fmt.Sprintf("api/g%d/v1", len(api.Packages)),
 			Group:   fmt.Sprintf("g%d.randapi.example.com", len(api.Packages)),
@@ -304,6 +307,7 @@ type gen struct {
 	r        *rand.Rand
 	maxDepth int
 	zero     float64         // Config.ZeroDefaults
+	isZero   float64         // Config.IsZero
 	names    map[string]bool // declared type names
 	scalars  []*Named        // named scalars, for reuse
 	structs  []*Named        // structs that may be reused
@@ -350,7 +354,7 @@ func (g *gen) newStruct(name string, depth int) *Named {
 	if g.chance(0.15) {
 		n.MinProperties = true
 	}
-	if g.chance(0.2) {
+	if g.chance(g.isZero) {
 		var cands []*Field
 		for _, f := range n.Fields {
 			if f.Type.scalar() != "" {
@@ -887,6 +891,19 @@ func (g *gen) value(t *Type, f *Field, zeroOK bool) any {
 	return g.scalarValue(t.scalar(), enum, minLength, minimum, zeroOK && g.chance(0.1) || g.chance(g.zero))
 }
 
+// nonZero is a value of the scalar field f that is not its zero value
+// (Config.ZeroDefaults may ask value for zeros), or the last one tried when
+// f's constraints allow only zero.
+func (g *gen) nonZero(f *Field) any {
+	var v any
+	for range 20 {
+		if v = g.value(f.Type, f, false); v != "" && v != false && v != int64(0) && v != float64(0) && v != 0 {
+			break
+		}
+	}
+	return v
+}
+
 // object is a valid value of struct s: every required field, every field
 // a Go client always writes (KEP-1929's rule of thumb: the generator
 // writes a default as Go clients encode it, and refuses one whose encoding
@@ -902,7 +919,10 @@ func (g *gen) object(s *Named, zeroOK bool) map[string]any {
 			continue
 		}
 		// a value Go clients can send: IsZero does not call it zero
-		if f.required() || f.alwaysWritten() || f == s.IsZeroField || g.chance(0.4) {
+		switch {
+		case f == s.IsZeroField:
+			m[f.JSON] = g.nonZero(f)
+		case f.required() || f.alwaysWritten() || g.chance(0.4):
 			m[f.JSON] = g.value(f.Type, f, false)
 		}
 	}
