@@ -97,9 +97,7 @@ func Setup() {
 // readers lose revisionHistoryLimit after the next write, and a Machine
 // whose nodeDrainTimeout breaks every LIST and WATCH at v1beta2.
 func TestClusterAPI(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds cluster-api's conversion program")
-	}
+	skipBuilds(t, "builds cluster-api's conversion program")
 	oldDir, err := realapis.ModuleDir(t.Context(), "sigs.k8s.io/cluster-api", "v1.10.10")
 	if errors.Is(err, realapis.ErrFetch) {
 		t.Skipf("the module proxy refused cluster-api v1.10.10: %v", err)

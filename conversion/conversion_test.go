@@ -71,9 +71,7 @@ func run(t *testing.T, args ...string) (int, string, string) {
 // to size round-trips; once the conversions keep color in an annotation
 // and the defaults agree, it finds nothing.
 func TestConvapi(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the conversion program of testdata/convapi")
-	}
+	skipBuilds(t, "builds the conversion program of testdata/convapi")
 	copyConvapi(t)
 	color := fieldPos(t, "api/v1/widget_types.go", "Color string")
 	modeV1 := fieldPos(t, "api/v1/widget_types.go", "Mode string")
@@ -208,9 +206,7 @@ func TestUsage(t *testing.T) {
 // TestBuildError: conversion code that does not compile is exit 2, with
 // the compiler's file:line:col in the user's module and nothing on stdout.
 func TestBuildError(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the conversion program of testdata/convapi")
-	}
+	skipBuilds(t, "builds the conversion program of testdata/convapi")
 	copyConvapi(t)
 	edit(t, "api/v1beta1/widget_conversion.go", "dst.Spec.Size = src.Spec.Length", "dst.Spec.Size = src.Spec.Lenght")
 	pos := fieldPos(t, "api/v1beta1/widget_conversion.go", "src.Spec.Lenght")
@@ -227,5 +223,14 @@ func copyTree(t *testing.T, src, dst string) {
 	t.Helper()
 	if err := realapis.CopyTree(src, dst); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// skipBuilds skips a test that builds a conversion program under -short
+// and under build tag mutation (buildsLeftOut).
+func skipBuilds(t *testing.T, why string) {
+	t.Helper()
+	if testing.Short() || buildsLeftOut {
+		t.Skip(why)
 	}
 }

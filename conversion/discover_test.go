@@ -29,9 +29,7 @@ func copyConvreg(t *testing.T) string {
 // for want of main's conversion.SetUnit, reported as
 // conversion-needs-setup at main's call.
 func TestConvregSetup(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the conversion program of testdata/convreg")
-	}
+	skipBuilds(t, "builds the conversion program of testdata/convreg")
 	copyConvreg(t)
 	color := fieldPos(t, "api/v1/gadget_types.go", "Color string")
 	setUnit := fieldPos(t, "cmd/main.go", "conversion.SetUnit")
