@@ -2,6 +2,7 @@ package jsonnum
 
 import (
 	"encoding/json"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -93,7 +94,7 @@ func TestDecode(t *testing.T) {
 	if b, _ := MarshalAsWritten(v); string(b) != `{"a":[9223372036854775807,1e2,-0],"b":0.5}` {
 		t.Errorf("MarshalAsWritten = %s", b)
 	}
-	for _, bad := range []string{``, `1 2`, `{"a":}`, `[1e400]`, `"x`} {
+	for _, bad := range []string{``, `1 2`, `{"a":}`, `[1e400]`, `{"a":{"b":1e400}}`, `"x`} {
 		if v, err := Decode([]byte(bad)); err == nil {
 			t.Errorf("Decode(%q) = %#v, want an error", bad, v)
 		}
@@ -162,6 +163,136 @@ func TestDuplicateKey(t *testing.T) {
 		path, key, ok := DuplicateKey([]byte(tc.in))
 		if ok != tc.ok || path != tc.path || key != tc.key {
 			t.Errorf("DuplicateKey(%s) = %q, %q, %v; want %q, %q, %v", tc.in, path, key, ok, tc.path, tc.key, tc.ok)
+		}
+	}
+}
+
+// TestParseIsEncodingJSONs: Parse accepts exactly the numbers
+// encoding/json reads (RFC 8259, section 6): every digit from 0 to 9 in
+// each part, e and E, an exponent's sign; and takes each apart into the
+// same digits and exponent however it is written.
+func TestParseIsEncodingJSONs(t *testing.T) {
+	for _, tc := range []struct {
+		lit    string
+		digits string // "" with exp 0 for zero; "!" when not a number
+		exp    int
+		neg    bool
+	}{
+		{"9", "9", 0, false},
+		{"-9", "9", 0, true},
+		{"90", "9", 1, false},
+		{"0.9", "9", -1, false},
+		{"0.09", "9", -2, false},
+		{"19.0900", "1909", -2, false},
+		{"1E5", "1", 5, false},
+		{"1E+5", "1", 5, false},
+		{"1E-5", "1", -5, false},
+		{"1e+09", "1", 9, false},
+		{"2.5e-9", "25", -10, false},
+		{"9e9", "9", 9, false},
+		{"1e0000000005", "1", 5, false},
+		{"1e123456789", "1", 123456789, false},
+		{"1e1234567890", "1", 999999999, false},
+		{"-1e-1234567890", "1", -999999999, true},
+		{"0e5", "", 0, false},
+		{"-0.0E-5", "", 0, false},
+		{"1e", "!", 0, false},
+		{"1E", "!", 0, false},
+		{"1e+", "!", 0, false},
+		{"1E-", "!", 0, false},
+		{"-", "!", 0, false},
+		{"0.", "!", 0, false},
+		{".5", "!", 0, false},
+		{"1.5.", "!", 0, false},
+		{"1e5e5", "!", 0, false},
+		{"1e5.5", "!", 0, false},
+		{"1x", "!", 0, false},
+		{"00", "!", 0, false},
+		{"-01", "!", 0, false},
+		{"0x1", "!", 0, false},
+		{"1:", "!", 0, false},
+		{"1.:", "!", 0, false},
+		{"1e:", "!", 0, false},
+		{"/", "!", 0, false},
+		{"1./", "!", 0, false},
+		{"1e/", "!", 0, false},
+		{"--1", "!", 0, false},
+		{"1e--1", "!", 0, false},
+	} {
+		d, err := Parse(tc.lit)
+		if json.Valid([]byte(tc.lit)) != (err == nil) {
+			t.Errorf("Parse(%q): %v, while encoding/json reads it: %v", tc.lit, err, json.Valid([]byte(tc.lit)))
+		}
+		if tc.digits == "!" {
+			if err == nil {
+				t.Errorf("Parse(%q) = %+v, want an error", tc.lit, d)
+			}
+			continue
+		}
+		if err != nil || d.Digits != tc.digits || d.Exp != tc.exp || d.Neg != tc.neg || d.Lit != tc.lit {
+			t.Errorf("Parse(%q) = %+v, %v; want digits %q, exp %d, neg %v", tc.lit, d, err, tc.digits, tc.exp, tc.neg)
+		}
+	}
+}
+
+// TestCompact: scientific notation only when strictly shorter, with the
+// exponent of the first digit; zero and what is not a number as written.
+func TestCompact(t *testing.T) {
+	for lit, want := range map[string]string{
+		"0.0001":       "1e-4",
+		"-0.0001":      "-1e-4",
+		"0.00012":      "1.2e-4",
+		"12300000000":  "1.23e10",
+		"-12300000000": "-1.23e10",
+		"100":          "100", // 1e2 is no shorter
+		"1000":         "1e3",
+		"0.001":        "1e-3",
+		"0.000":        "0.000",
+		"-0":           "-0",
+		"x":            "x",
+		"123.5":        "123.5",
+		"1.5e300":      "1.5e300",
+		"150000000e5":  "1.5e13",
+	} {
+		if got := Compact(lit); got != want {
+			t.Errorf("Compact(%q) = %q, want %q", lit, got, want)
+		}
+	}
+}
+
+// TestFloat: the nearest float of each size; a value beyond the largest is
+// an error naming that largest float; below the smallest it is a zero of
+// its sign, however many digits it is written with.
+func TestFloat(t *testing.T) {
+	long := "1." + strings.Repeat("0", 98) + "1e-300" // 100 digits, about 1e-300
+	for _, tc := range []struct {
+		lit  string
+		bits int
+		want float64
+		err  string
+	}{
+		{lit: long, bits: 64, want: 1e-300},
+		{lit: "-" + long, bits: 64, want: -1e-300},
+		{lit: "0.1", bits: 32, want: float64(float32(0.1))},
+		{lit: "3.4028235e38", bits: 32, want: float64(float32(3.4028235e38))},
+		{lit: "3.5e38", bits: 32, err: "3.5e38 is beyond the largest float32 (3.4028235e+38)"},
+		{lit: "1.8e308", bits: 64, err: "1.8e308 is beyond the largest float64 (1.7976931348623157e+308)"},
+		{lit: "1e-401", bits: 64, want: 0},
+		{lit: "-1e-401", bits: 64, want: math.Copysign(0, -1)},
+		{lit: "-1e-400", bits: 32, want: math.Copysign(0, -1)},
+	} {
+		d, err := Parse(tc.lit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := d.Float(tc.bits)
+		switch {
+		case tc.err != "":
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("Float%d(%s) = %v, %v; want error %q", tc.bits, tc.lit, got, err, tc.err)
+			}
+		case err != nil || got != tc.want || math.Signbit(got) != math.Signbit(tc.want):
+			t.Errorf("Float%d(%s) = %v, %v; want %v", tc.bits, tc.lit, got, err, tc.want)
 		}
 	}
 }
