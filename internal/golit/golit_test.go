@@ -192,3 +192,58 @@ func TestNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestUnexportedElsewhere: an unexported type of another package is found
+// wherever a type names it (pointer, slice, array, map key and value,
+// struct field, type argument); a type of the package itself, or only
+// exported types, or a recursive type without one, names none.
+func TestUnexportedElsewhere(t *testing.T) {
+	pkg := typesOf(t, `package api
+
+type hidden string
+
+type Shown string
+
+type Box[T any] struct{ V T }
+
+type List struct{ Next *List; V Shown }
+`)
+	other := types.NewPackage("example.com/gen", "gen")
+	named := func(name string) types.Type { return pkg.Scope().Lookup(name).Type() }
+	hidden, shown := named("hidden"), named("Shown")
+	boxOf := func(arg types.Type) types.Type {
+		inst, err := types.Instantiate(nil, named("Box"), []types.Type{arg}, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return inst
+	}
+	field := func(typ types.Type) types.Type {
+		return types.NewStruct([]*types.Var{types.NewField(token.NoPos, other, "F", typ, false)}, nil)
+	}
+	for _, tc := range []struct {
+		name string
+		t    types.Type
+		want types.Type // nil: none
+	}{
+		{"the type", hidden, hidden},
+		{"pointer", types.NewPointer(hidden), hidden},
+		{"slice", types.NewSlice(hidden), hidden},
+		{"array", types.NewArray(hidden, 2), hidden},
+		{"map key", types.NewMap(hidden, shown), hidden},
+		{"map value", types.NewMap(shown, hidden), hidden},
+		{"struct field", field(hidden), hidden},
+		{"type argument", boxOf(hidden), hidden},
+		{"exported", types.NewMap(shown, types.NewSlice(boxOf(shown))), nil},
+		{"recursive", named("List"), nil},
+		{"basic", types.Typ[types.String], nil},
+	} {
+		got := unexportedElsewhere(tc.t, other, map[types.Type]bool{})
+		if (got == nil) != (tc.want == nil) || got != nil && got != tc.want {
+			t.Errorf("%s: unexportedElsewhere(%s) = %v, want %v", tc.name, tc.t, got, tc.want)
+		}
+		if got := unexportedElsewhere(tc.t, pkg, map[types.Type]bool{}); got != nil {
+			t.Errorf("%s: unexportedElsewhere(%s) in its own package = %v, want none", tc.name, tc.t, got)
+		}
+	}
+}
