@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -212,6 +213,31 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+// TestRoundTripIdentity: without a Go encoding (nil) objects are compared
+// as they are: the zero values the conversion drops, as omitempty does,
+// are then losses too.
+func TestRoundTripIdentity(t *testing.T) {
+	ctx := context.Background()
+	k := widgetKind(t, widgetCRD(t, nil))
+	objs := randomObjects(t, k, 40, 1)
+	withEnc, _, err := RoundTrip(ctx, &widgetConverter{keepColor: true}, k, objs, omitEmpty)
+	if err != nil || len(withEnc) != 0 {
+		t.Fatalf("losses %v, %v; want none as Go clients write Widget", lossesByField(withEnc), err)
+	}
+	losses, _, err := RoundTrip(ctx, &widgetConverter{keepColor: true}, k, objs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(losses) == 0 {
+		t.Fatal("no loss of a zero value without a Go encoding")
+	}
+	for _, l := range losses {
+		if zero := l.Before == "" || l.Before == int64(0) || l.Before == false; l.After != absent || !zero {
+			t.Errorf("%s: %s → %s, want a zero value lost", l.Path, Show(l.Before), Show(l.After))
+		}
+	}
+}
+
 // TestRoundTripIgnoresAddedAnnotations: an annotation a conversion adds
 // is how it keeps data, not a loss; one it drops is.
 func TestRoundTripAnnotations(t *testing.T) {
@@ -229,6 +255,21 @@ func TestRoundTripAnnotations(t *testing.T) {
 	}
 	if addedAnnotation(Diff{Path: Path{{Name: "spec"}, {Name: "annotations"}}, Before: absent, After: "x"}) {
 		t.Error("spec.annotations taken for metadata")
+	}
+	if !addedAnnotation(Diff{Path: Path{{Name: "metadata"}, {Name: "annotations"}}, Before: map[string]any{"a": "b"}, After: map[string]any{"a": "b", "d": "e"}}) {
+		t.Error("annotations that only gained one are a loss")
+	}
+	if addedAnnotation(Diff{Path: Path{{Name: "metadata"}, {Name: "annotations"}}, Before: map[string]any{"a": "b"}, After: map[string]any{"d": "e"}}) {
+		t.Error("a dropped annotation is allowed beside an added one")
+	}
+	if addedAnnotation(Diff{Path: Path{{Name: "metadata"}, {Name: "annotations"}}, Before: map[string]any{}, After: absent}) {
+		t.Error("annotations that came back absent are allowed")
+	}
+	if addedAnnotation(Diff{Path: Path{{Name: "metadata"}}, Before: absent, After: map[string]any{}}) {
+		t.Error("metadata taken for its annotations")
+	}
+	if addedAnnotation(Diff{Path: Path{{Name: "metadata"}, {Name: "labels"}}, Before: absent, After: map[string]any{"a": "b"}}) {
+		t.Error("an added label is allowed")
 	}
 }
 
@@ -360,6 +401,14 @@ func TestShrink(t *testing.T) {
 	if len(ls) != 2 || ls[0].Before != "v" || ls[1].Version != "v2" {
 		t.Errorf("%+v", ls)
 	}
+	// of two as short, the first
+	tie := shrinkLosses([]Loss{
+		{Version: "v1", Via: "v2", Diff: Diff{Path: p, Before: "ab", After: absent}},
+		{Version: "v1", Via: "v2", Diff: Diff{Path: q, Before: "cd", After: absent}},
+	})
+	if len(tie) != 1 || tie[0].Before != "ab" {
+		t.Errorf("of two as short: %+v, want the first", tie)
+	}
 	if got := p.Field(); got != "spec.m[*]" {
 		t.Errorf("Field %s", got)
 	}
@@ -375,6 +424,48 @@ func TestDefaultedPaths(t *testing.T) {
 	}
 	if strings.Join(got, " ") != "spec.mode spec.size" {
 		t.Errorf("defaulted paths %v", got)
+	}
+}
+
+// TestDefaultedPathsShapes: only scalars with a default, at any depth,
+// in the order of their names; not an object's or a list's default, not
+// what is below a list; the top level's metadata, apiVersion and kind are
+// left out, fields of those names below it are not.
+func TestDefaultedPathsShapes(t *testing.T) {
+	def := func(typ string, v any) structuralschema.Structural {
+		s := structuralschema.Structural{Generic: structuralschema.Generic{Type: typ}}
+		s.Default.Object = v
+		return s
+	}
+	obj := func(props map[string]structuralschema.Structural) structuralschema.Structural {
+		return structuralschema.Structural{Generic: structuralschema.Generic{Type: "object"}, Properties: props}
+	}
+	list := def("array", []any{})
+	item := obj(map[string]structuralschema.Structural{"x": def("string", "a")})
+	list.Items = &item
+	root := obj(map[string]structuralschema.Structural{
+		"apiVersion": def("string", "v"),
+		"kind":       def("string", "K"),
+		"metadata":   obj(map[string]structuralschema.Structural{"name": def("string", "n")}),
+		"spec": func() structuralschema.Structural {
+			s := obj(map[string]structuralschema.Structural{
+				"kind":   def("string", "inner"),
+				"b":      def("integer", int64(1)),
+				"a":      def("boolean", true),
+				"none":   {Generic: structuralschema.Generic{Type: "string"}},
+				"list":   list,
+				"nested": obj(map[string]structuralschema.Structural{"deep": def("number", 1.5)}),
+			})
+			s.Default.Object = map[string]any{}
+			return s
+		}(),
+	})
+	var got []string
+	for _, p := range defaultedPaths(&root, nil) {
+		got = append(got, p.String())
+	}
+	if want := "spec.a spec.b spec.kind spec.nested.deep"; strings.Join(got, " ") != want {
+		t.Errorf("defaulted paths %q, want %q", strings.Join(got, " "), want)
 	}
 }
 
