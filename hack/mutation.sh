@@ -11,9 +11,11 @@
 # of envtest binaries), so that the working tree is never touched. Build
 # tag "mutation" leaves out the tests that do not test the decision code
 # and take most of a package's test time (internal/decision's
-# TestIndexIsTheParsers, 35 s). The Go files of testdata/ (test inputs)
-# are not mutated. Results: one JSON file per package in
-# $MUTATION_OUT (default out/mutation), and the lived mutants on stdout.
+# TestIndexIsTheParsers, 35 s; conversion's four tests that build a
+# conversion program, TestClusterAPI among them, minutes). The Go files
+# of testdata/ (test inputs) are not mutated. Results: one JSON file per
+# package in $MUTATION_OUT (default out/mutation), and the lived mutants
+# on stdout.
 # MUTATION_FLAGS adds flags to gremlins unleash (--dry-run lists the
 # mutants without testing them).
 set -euo pipefail
