@@ -247,3 +247,40 @@ type List struct{ Next *List; V Shown }
 		}
 	}
 }
+
+// TestStructFields: a struct's JSON fields as controller-gen reads them:
+// the tag's name, untagged and "-" fields left out, embedded and inline
+// structs (through a pointer too) expanded in place with their selector,
+// an inline field that is no struct left out, and a struct that inlines
+// itself expanded 10 levels deep, no further.
+func TestStructFields(t *testing.T) {
+	pkg := typesOf(t, "package api\n\n"+
+		"type Base struct {\n\tID string `json:\"id\"`\n}\n\n"+
+		"type Ptr struct {\n\tNote string `json:\"note\"`\n}\n\n"+
+		"type Mode string\n\n"+
+		"type S struct {\n"+
+		"\tBase `json:\",inline\"`\n"+
+		"\t*Ptr `json:\",inline\"`\n"+
+		"\tM Mode `json:\",inline\"`\n"+
+		"\tName string `json:\"name,omitempty\"`\n"+
+		"\tSkip string `json:\"-\"`\n"+
+		"\tPlain string\n"+
+		"}\n\n"+
+		"type R struct {\n\t*R `json:\",inline\"`\n\tX int `json:\"x\"`\n}\n")
+	st := func(name string) *types.Struct { return pkg.Scope().Lookup(name).Type().Underlying().(*types.Struct) }
+	var got []string
+	for _, f := range StructFields(st("S")) {
+		got = append(got, f.Name+"="+f.Sel+":"+f.Type.String())
+	}
+	if want := "id=Base.ID:string note=Ptr.Note:string name=Name:string"; strings.Join(got, " ") != want {
+		t.Errorf("StructFields(S) = %s, want %s", strings.Join(got, " "), want)
+	}
+	fs := StructFields(st("R"))
+	if len(fs) != 11 || fs[0].Sel != strings.Repeat("R.", 10)+"X" || fs[10].Sel != "X" {
+		var sels []string
+		for _, f := range fs {
+			sels = append(sels, f.Sel)
+		}
+		t.Errorf("StructFields(R) = %v, want R.R.….X (10 levels deep) to X", sels)
+	}
+}
