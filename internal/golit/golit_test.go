@@ -64,6 +64,11 @@ func (c *Custom) UnmarshalJSON(b []byte) error { return json.Unmarshal(b, &c.v) 
 type HasCustom struct {
 	C Custom ` + "`json:\"c\"`" + `
 }
+
+type Keyed struct {
+	ByMode   map[Mode]string ` + "`json:\"byMode\"`" + `
+	ByCustom map[Custom]string ` + "`json:\"byCustom\"`" + `
+}
 `
 
 func TestExpr(t *testing.T) {
@@ -100,6 +105,8 @@ func TestExpr(t *testing.T) {
 		{`{"any": 9007199254740993}`, typ("Outer"), `error: any: in an interface{}, numbers are float64: a float64 holds 9007199254740992`},
 		{`{"items": [{"port": 2147483648}]}`, typ("Outer"), `error: items: [0]: port: 2147483648 does not fit in an int32 (-2147483648 to 2147483647)`},
 		{`{"c": 1}`, typ("HasCustom"), `error: c: Custom has its own UnmarshalJSON`},
+		{`{"byMode": {"b": "x", "a": "y"}}`, typ("Keyed"), `Keyed{ByMode: map[Mode]string{"a": "y", "b": "x"}}`},
+		{`{"byCustom": {"k": "x"}}`, typ("Keyed"), `error: byCustom: the keys of map[example.com/api.Custom]string have their own UnmarshalJSON`},
 		{`[1]`, typ("Inner"), `error: Inner is a struct, the default is a JSON array`},
 		{`true`, types.Typ[types.Complex128], `error: a complex128 has no JSON value that encoding/json decodes`},
 	} {
