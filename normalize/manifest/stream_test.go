@@ -596,6 +596,55 @@ func TestDuplicatesLimit(t *testing.T) {
 	if n != maxDuplicates {
 		t.Errorf("%d duplicates, want %d", n, maxDuplicates)
 	}
+
+	// the same List in JSON, its items read by the JSON stream's decoder
+	var js strings.Builder
+	js.WriteString(`{"apiVersion":"v1","kind":"List","items":[`)
+	for i := range 30 {
+		if i > 0 {
+			js.WriteString(",")
+		}
+		fmt.Fprintf(&js, `{"kind":"Widget","metadata":{"name":"w%d"},"spec":{"a":1,"a":2,"b":1,"b":2,"c":1,"c":2,"d":1,"d":2}}`, i)
+	}
+	js.WriteString("]}")
+	for _, threshold := range []int{spillThreshold, 16} {
+		func() {
+			defer func(old int) { spillThreshold = old }(spillThreshold)
+			spillThreshold = threshold
+			if r := compare(t, []byte(js.String())); r.streamed != 1 {
+				t.Errorf("JSON: decoded whole, want streamed")
+			}
+			n, items := 0, 0
+			for o, err := range All("f.json", strings.NewReader(js.String())) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				n += len(o.Duplicates)
+				items++
+			}
+			if n != maxDuplicates || items != 30 {
+				t.Errorf("JSON, spill beyond %d: %d duplicates in %d items, want %d in 30", threshold, n, items, maxDuplicates)
+			}
+		}()
+	}
+}
+
+// TestJSONDepth: the depth of the deepest object or list of a JSON value,
+// brackets in strings (escaped quotes among them) not counted.
+func TestJSONDepth(t *testing.T) {
+	for js, want := range map[string]int{
+		`1`:                       0,
+		`[]`:                      1,
+		`[[],[]]`:                 2,
+		`[[1],[2],[3]]`:           2,
+		`{"a":[1],"b":{"c":[2]}}`: 3,
+		`{"a":"[[{{","b":[]}`:     2,
+		`{"a":"\"[[","b":"]]\\"}`: 1,
+	} {
+		if got := jsonDepth([]byte(js)); got != want {
+			t.Errorf("jsonDepth(%s) = %d, want %d", js, got, want)
+		}
+	}
 }
 
 // TestSpillFile: a List beyond the threshold goes to a temporary file in
