@@ -291,3 +291,26 @@ func TestStructFields(t *testing.T) {
 		t.Errorf("StructFields(R) = %v, want R.R.….X (10 levels deep) to X", sels)
 	}
 }
+
+// TestKnownType: a known type by its package path and name, vendored too;
+// a type of the same name elsewhere, or of no package (error), is not.
+func TestKnownType(t *testing.T) {
+	named := func(path, name string) *types.Named {
+		p := types.NewPackage(path, path[strings.LastIndex(path, "/")+1:])
+		return types.NewNamed(types.NewTypeName(token.NoPos, p, name, nil), types.NewStruct(nil, nil), nil)
+	}
+	for _, tc := range []struct {
+		n    *types.Named
+		want known
+	}{
+		{named("k8s.io/apimachinery/pkg/api/resource", "Quantity"), knownQuantity},
+		{named("example.com/m/vendor/k8s.io/apimachinery/pkg/util/intstr", "IntOrString"), knownIntOrString},
+		{named("k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1", "JSON"), knownJSON},
+		{named("example.com/api", "Quantity"), 0},
+		{types.Universe.Lookup("error").Type().(*types.Named), 0},
+	} {
+		if k, ok := knownType(tc.n); k != tc.want || ok != (tc.want != 0) {
+			t.Errorf("knownType(%s) = %d, %v; want %d", tc.n, k, ok, tc.want)
+		}
+	}
+}
