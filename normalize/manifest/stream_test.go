@@ -782,3 +782,30 @@ func TestSpillTMPDIRIsAFile(t *testing.T) {
 		t.Errorf("%d Lists streamed, want 1", r.streamed)
 	}
 }
+
+// TestJSONHeaderLimit: a JSON List's own fields are streamed up to
+// maxHeader bytes of values, counted from the first field, and decoded
+// whole beyond.
+func TestJSONHeaderLimit(t *testing.T) {
+	// the header holds 33 bytes before x: its brace, apiVersion and kind
+	const before = len(`{"apiVersion":"v1","kind":"List",`)
+	for _, tc := range []struct {
+		size     int // of x's value, quotes included
+		streamed int
+	}{
+		{10, 1},
+		{maxHeader - before, 1},
+		{maxHeader - before + 1, 0},
+		{maxHeader + 1, 0},
+	} {
+		in := `{"apiVersion":"v1","kind":"List","x":"` + strings.Repeat("a", tc.size-2) + `","items":[{"kind":"Widget","metadata":{"name":"a"}}]}`
+		if r := compare(t, []byte(in)); r.streamed != tc.streamed {
+			t.Errorf("own fields of %d bytes: %d Lists streamed, want %d", before+tc.size, r.streamed, tc.streamed)
+		}
+	}
+	// a first field beyond the limit on its own
+	in := `{"x":"` + strings.Repeat("a", maxHeader) + `","apiVersion":"v1","kind":"List","items":[]}`
+	if r := compare(t, []byte(in)); r.streamed != 0 {
+		t.Errorf("a first field of %d bytes: %d Lists streamed, want 0", maxHeader+2, r.streamed)
+	}
+}
