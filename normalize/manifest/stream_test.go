@@ -809,3 +809,25 @@ func TestJSONHeaderLimit(t *testing.T) {
 		t.Errorf("a first field of %d bytes: %d Lists streamed, want 0", maxHeader+2, r.streamed)
 	}
 }
+
+// TestItemDepthLimit: a List whose items are nested up to maxItemDepth
+// levels is streamed, one level deeper decoded whole, in JSON and YAML.
+func TestItemDepthLimit(t *testing.T) {
+	for _, tc := range []struct {
+		depth    int // of the item: its object, then spec's lists
+		streamed int
+	}{
+		{maxItemDepth, 1},
+		{maxItemDepth + 1, 0},
+	} {
+		lists := strings.Repeat("[", tc.depth-1) + strings.Repeat("]", tc.depth-1)
+		for _, in := range []string{
+			`{"apiVersion":"v1","kind":"List","items":[{"kind":"Widget","spec":` + lists + `}]}`,
+			"apiVersion: v1\nkind: List\nitems:\n- kind: Widget\n  spec: " + lists + "\n",
+		} {
+			if r := compare(t, []byte(in)); r.streamed != tc.streamed {
+				t.Errorf("an item %d deep (%.20s…): %d Lists streamed, want %d", tc.depth, in, r.streamed, tc.streamed)
+			}
+		}
+	}
+}
