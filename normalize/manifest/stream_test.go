@@ -831,3 +831,17 @@ func TestItemDepthLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestYAMLLines: a YAML List's line longer than the reader's buffer is
+// read whole, and streamed; a line that starts with \r (a break YAML
+// reads, not this reader) makes the List decoded whole.
+func TestYAMLLines(t *testing.T) {
+	long := "apiVersion: v1\nkind: List\nitems:\n- kind: Widget\n  metadata: {name: a}\n  spec: {x: " + strings.Repeat("a", 200<<10) + "}\n"
+	if r := compare(t, []byte(long)); r.streamed != 1 {
+		t.Errorf("a line of 200 KiB: %d Lists streamed, want 1", r.streamed)
+	}
+	cr := "apiVersion: v1\nkind: List\nitems:\n- kind: Widget\n\r  metadata: {name: a}\n"
+	if r := compare(t, []byte(cr)); r.streamed != 0 {
+		t.Errorf("a line that starts with \\r: %d Lists streamed, want 0", r.streamed)
+	}
+}
