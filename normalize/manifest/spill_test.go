@@ -73,7 +73,7 @@ func TestSpillThreshold(t *testing.T) {
 	if got := readBack(t, &s); got != "abcdefghijk" {
 		t.Errorf("read back %q, want abcdefghijk", got)
 	}
-	f := s.f
+	f := s.f.(*os.File)
 	s.close()
 	if _, err := f.Stat(); !errors.Is(err, os.ErrClosed) {
 		t.Errorf("the file is not closed: %v", err)
@@ -109,57 +109,5 @@ func TestSpillCloseRemoves(t *testing.T) {
 	s.close()
 	if _, err := os.Stat(linked); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("close left the file: %v", err)
-	}
-}
-
-// TestSpillWriteError: when the file refuses a write, the spill keeps the
-// error: the write and every later one fail with it, and so do reading
-// back and the bytes; nothing is read back short.
-func TestSpillWriteError(t *testing.T) {
-	lowSpill(t, 1)
-	var s spill
-	defer s.close()
-	s.Write([]byte("ab"))
-	s.f.Close()                  // the file fails from here on
-	big := make([]byte, 128<<10) // beyond bufio's buffer: written through
-	n, err := s.Write(big)
-	if n != 0 || !errors.Is(err, os.ErrClosed) {
-		t.Fatalf("Write to a closed file = %d, %v; want 0 and its error", n, err)
-	}
-	if n, again := s.Write([]byte("c")); n != 0 || again != err {
-		t.Errorf("the next Write = %d, %v; want 0, %v", n, again, err)
-	}
-	if r, rerr := s.reader(); r != nil || rerr != err {
-		t.Errorf("reader = %v, %v; want nil, %v", r, rerr, err)
-	}
-	if b, berr := s.bytes(); b != nil || berr != err {
-		t.Errorf("bytes = %q, %v; want nil, %v", b, berr, err)
-	}
-}
-
-// TestSpillReadError: bytes buffered for the file that cannot be flushed,
-// or a file that cannot be rewound, fail reading back.
-func TestSpillReadError(t *testing.T) {
-	lowSpill(t, 1)
-	var flush spill
-	defer flush.close()
-	flush.Write([]byte("ab")) // buffered
-	flush.f.Close()
-	if r, err := flush.reader(); r != nil || !errors.Is(err, os.ErrClosed) {
-		t.Errorf("reader with unflushed bytes = %v, %v; want the file's error", r, err)
-	}
-	if b, err := flush.bytes(); b != nil || !errors.Is(err, os.ErrClosed) {
-		t.Errorf("bytes with unflushed bytes = %q, %v; want the file's error", b, err)
-	}
-
-	var seek spill
-	defer seek.close()
-	seek.Write([]byte("ab"))
-	if err := seek.w.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	seek.f.Close()
-	if r, err := seek.reader(); r != nil || !errors.Is(err, os.ErrClosed) {
-		t.Errorf("reader of a file that cannot seek = %v, %v; want the file's error", r, err)
 	}
 }
