@@ -130,6 +130,7 @@ func (d *defaulter) applyCRD(c *apiextensionsv1.CustomResourceDefinition, roots 
 			continue
 		}
 		l := loc{crd: c.Name, version: v.Name, resource: true}
+		d.model.InVersion(c.Name, v.Name)
 		if info := d.parser.Types[id]; info != nil {
 			root := node{at: id.Package.Fset.Position(info.RawSpec.Pos()), goPath: id.Name, own: d.model.Own(id.Package)}
 			d.roots[c.Name] = root

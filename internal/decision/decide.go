@@ -50,6 +50,12 @@ type Model struct {
 	// decision in that order.
 	decisions map[*model.Field][]*Decision
 	all       []*Decision
+
+	// place is the CRD version of the decisions being taken (InVersion);
+	// byUse are the omitzero struct fields' uses with and without a
+	// default (noteUse).
+	place string
+	byUse map[*model.Field]*byUse
 }
 
 // New returns a model of the types p loads (model.New) that takes
@@ -59,6 +65,7 @@ func New(p *crd.Parser, col *ctmarkers.Collector, roots []*loader.Package, opts 
 		Model:     model.New(ParserIndex(p), col, roots, opts.Options),
 		explain:   opts.Explain,
 		decisions: map[*model.Field][]*Decision{},
+		byUse:     map[*model.Field]*byUse{},
 	}
 }
 
@@ -156,6 +163,7 @@ func (m *Model) Decisions(f *model.Field) []*Decision { return m.decisions[f] }
 
 // keep records d for Decisions and Explain.
 func (m *Model) keep(d *Decision) {
+	m.noteUse(d)
 	if d.Default != nil {
 		m.decisions[d.Field] = append(m.decisions[d.Field], d)
 	}

@@ -30,6 +30,10 @@ const (
 	// RuleDefaultOnRequired is an author's default on a property the
 	// schema requires (defaultOnRequired).
 	RuleDefaultOnRequired = "default-on-required"
+	// RuleDefaultDiffersByUse is an omitzero struct field that gets a
+	// default at some uses of its type and none at others, which one Go
+	// defaulter cannot follow.
+	RuleDefaultDiffersByUse = "default-differs-by-use"
 )
 
 // RequiredNoImplicit narrows KEP-1929 "Changes to kubebuilder/default-gen"
