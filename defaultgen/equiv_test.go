@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/equiv"
+	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
@@ -48,7 +49,7 @@ func TestRuleOfThumb(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Go path: %v", err)
 				}
-				obj, err := pipeline.DecodeObject(sent)
+				obj, err := jsonnum.DecodeObject(sent)
 				if err != nil {
 					t.Fatalf("decode: %v", err)
 				}

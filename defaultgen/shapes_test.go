@@ -22,6 +22,7 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/defaultgen"
 	shapesv1 "github.com/controller-gen-default/controller-gen-default/defaultgen/testdata/shapes/v1"
 	"github.com/controller-gen-default/controller-gen-default/internal/equiv"
+	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
@@ -61,7 +62,7 @@ func readBack(t *testing.T, p *pipeline.Pipeline, obj *shapesv1.Shape) *shapesv1
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := pipeline.DecodeObject(sent)
+	m, err := jsonnum.DecodeObject(sent)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 	"github.com/controller-gen-default/controller-gen-default/internal/keprows"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
@@ -123,7 +124,7 @@ func decodeOne(t *testing.T, s string) map[string]any {
 	if err != nil {
 		t.Fatalf("decode %s: %v", s, err)
 	}
-	obj, err := pipeline.DecodeObject(b)
+	obj, err := jsonnum.DecodeObject(b)
 	if err != nil {
 		t.Fatalf("decode %s: %v", s, err)
 	}

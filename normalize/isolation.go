@@ -8,8 +8,9 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
-	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 )
 
 // ValidateDefaultInIsolation validates the default of s, and every default
@@ -64,9 +65,9 @@ func StoredValue(s *apiextensionsv1.JSONSchemaProps, v map[string]any, applyDefa
 }
 
 // AsDecoded returns v, an object, as the apiserver holds it once it has
-// decoded its JSON: encoded, then decoded by
-// k8s.io/apimachinery/pkg/util/json (an integer that fits is an int64,
-// any other number a float64).
+// decoded its JSON: encoded, then decoded as a request body is
+// (jsonnum.DecodeObject: an integer that fits is an int64, any other
+// number a float64).
 func AsDecoded(v map[string]any) (map[string]any, error) {
 	if v == nil {
 		return nil, nil
@@ -75,9 +76,5 @@ func AsDecoded(v map[string]any) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{}
-	if err := utiljson.Unmarshal(b, &out); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return jsonnum.DecodeObject(b)
 }

@@ -10,6 +10,11 @@
 // so that each check decides on the exact value, and encoded as the
 // apiserver stores it (Canonical), so that the CRD, the Go code and the
 // apiserver agree to the last digit.
+//
+// It is also the one place where JSON values are compared and decoded as
+// the apiserver holds them: Stored is the canonical form (keys sorted,
+// numbers Canonical whatever Go type holds them), Equal and EqualJSON
+// compare by it, and DecodeObject decodes a body as the apiserver does.
 package jsonnum
 
 import (

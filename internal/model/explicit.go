@@ -1,7 +1,6 @@
 package model
 
 import (
-	"bytes"
 	"fmt"
 	"go/token"
 	"strings"
@@ -56,7 +55,7 @@ func (m *Model) Explicit(f *Field) (*Explicit, []Finding) {
 	ex := own
 	switch {
 	case own != nil && kb != nil:
-		if !bytes.Equal(canonical(own.Raw), canonical(kb.Raw)) {
+		if !jsonnum.EqualJSON(own.Raw, kb.Raw) {
 			findings = append(findings, m.FieldFinding(f, Error, RuleConflict,
 				fmt.Sprintf("two different defaults: +default=%s and +kubebuilder:default=%s; keep one", own.Written(), kb.Raw)))
 			return nil, findings
@@ -184,19 +183,4 @@ func (e *Explicit) Origin() string {
 }
 
 // EmptyObject reports a default of {}.
-func (e *Explicit) EmptyObject() bool { return string(canonical(e.Raw)) == "{}" }
-
-// canonical re-encodes JSON so that equal values compare equal: keys
-// sorted, numbers as the apiserver stores them (exact integers: 2^53+1 is
-// not 2^53).
-func canonical(raw []byte) []byte {
-	v, err := jsonnum.Decode(raw)
-	if err != nil {
-		return raw
-	}
-	b, err := jsonnum.Marshal(v)
-	if err != nil {
-		return raw
-	}
-	return b
-}
+func (e *Explicit) EmptyObject() bool { return jsonnum.EqualJSON(e.Raw, []byte("{}")) }

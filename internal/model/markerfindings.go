@@ -1,7 +1,6 @@
 package model
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"go/ast"
@@ -60,7 +59,7 @@ func (m *Model) oneDefault(vals []markers.Default, pkg *loader.Package, pos toke
 			first = e
 			continue
 		}
-		if !bytes.Equal(canonical(first.Raw), canonical(e.Raw)) {
+		if !jsonnum.EqualJSON(first.Raw, e.Raw) {
 			return nil, []Finding{m.markerFinding(Error, RuleConflict, pkg, pos, goPath,
 				fmt.Sprintf("two different defaults: +default=%s and +default=%s; keep one", first.Written(), e.Written()))}
 		}
@@ -96,7 +95,7 @@ func (m *Model) kubebuilderDefault(f *Field) (*Explicit, []Finding) {
 			first = e
 			continue
 		}
-		if !bytes.Equal(canonical(first.Raw), canonical(e.Raw)) {
+		if !jsonnum.EqualJSON(first.Raw, e.Raw) {
 			return nil, []Finding{m.FieldFinding(f, Error, RuleConflict,
 				fmt.Sprintf("two different defaults: +kubebuilder:default=%s and +kubebuilder:default=%s; keep one", first.Written(), e.Written()))}
 		}

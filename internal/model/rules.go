@@ -1,7 +1,6 @@
 package model
 
 import (
-	"bytes"
 	"fmt"
 	"go/types"
 	"slices"
@@ -119,7 +118,7 @@ func (m *Model) emptyAsDefaulted(f *Field, ex *Explicit) bool {
 		}
 		own, _ := m.Explicit(c)
 		want, err := jsonnum.Marshal(v)
-		if own == nil || err != nil || !bytes.Equal(canonical(own.Raw), canonical(want)) {
+		if own == nil || err != nil || !jsonnum.EqualJSON(own.Raw, want) {
 			return false
 		}
 	}
@@ -148,7 +147,7 @@ func nonZeroDefaultNeedsOmitempty(f *Field, ex *Explicit) string {
 	if sh.Pointer || f.Tag.Omits(sh.NonPointerStruct()) || sh.Kind != KindScalar || sh.Zero == nil {
 		return ""
 	}
-	if bytes.Equal(canonical(ex.Raw), canonical(sh.Zero)) {
+	if jsonnum.EqualJSON(ex.Raw, sh.Zero) {
 		return ""
 	}
 	return fmt.Sprintf("%s=%s is not the zero value %s, and without omitempty Go clients always send %s, so the default would never apply to them. "+

@@ -196,21 +196,13 @@ func (m *Model) omitted(f *Field, enc any) bool {
 		return true
 	case f.Tag.OmitZero && f.Shape.NonPointerStruct() && f.Shape.HasIdent:
 		z, ok := m.ZeroJSON(f.Shape.Ident)
-		return ok && sameJSON(DropNulls(z), enc)
+		return ok && jsonnum.Equal(DropNulls(z), enc)
 	case f.Tag.OmitZero && !f.Shape.NonPointerStruct():
 		_, isList := enc.([]any)
 		_, isMap := enc.(map[string]any)
 		return empty && !isList && !isMap // an empty, non-nil slice or map is not zero
 	}
 	return false
-}
-
-// sameJSON compares two decoded values as the apiserver stores them:
-// numbers by value (0 and 0.0 alike).
-func sameJSON(a, b any) bool {
-	ja, err1 := jsonnum.Marshal(a)
-	jb, err2 := jsonnum.Marshal(b)
-	return err1 == nil && err2 == nil && string(ja) == string(jb)
 }
 
 // DropNulls leaves out the null values of objects, at every depth: what

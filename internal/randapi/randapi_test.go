@@ -25,6 +25,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/equiv"
+	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
@@ -262,7 +263,7 @@ type checker struct {
 // check returns the failure of one object: in as a Go client sends it, a
 // as the generated defaulting functions leave it.
 func (c *checker) check(in, a []byte) *failure {
-	obj, err := pipeline.DecodeObject(in)
+	obj, err := jsonnum.DecodeObject(in)
 	if err != nil {
 		return &failure{in: in, a: a, err: "the apiserver would not decode it: " + err.Error()}
 	}

@@ -18,6 +18,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 	"github.com/controller-gen-default/controller-gen-default/internal/mutants"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
@@ -176,7 +177,7 @@ func (j verdictKind) run(ctx context.Context, seed uint64) ([]verdictDiff, verdi
 	}
 	required := map[string][]at{}
 	for i, in := range j.ins[:min(*verdictObjects, len(j.ins))] {
-		obj, err := pipeline.DecodeObject(in)
+		obj, err := jsonnum.DecodeObject(in)
 		if err != nil {
 			return nil, c, fmt.Errorf("random object %d: %w", i, err)
 		}

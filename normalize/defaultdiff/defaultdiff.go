@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 )
 
 // Change is one default that differs between two CRDs.
@@ -156,21 +158,12 @@ func child(path, name string) string {
 	return path + "." + name
 }
 
-// canonical is raw as compact JSON with object keys sorted, so that equal
-// values compare equal. Numbers keep their text. Invalid JSON is returned
-// as is.
+// canonical is raw as the apiserver stores it (jsonnum.CanonicalJSON:
+// keys sorted, numbers by value), so that equal defaults compare equal.
+// Invalid JSON is returned as is.
 func canonical(raw []byte) json.RawMessage {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return json.RawMessage(strings.TrimSpace(string(raw)))
+	if b, err := jsonnum.CanonicalJSON(raw); err == nil {
+		return b
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b) // maps are encoded with sorted keys
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return json.RawMessage(strings.TrimSpace(string(raw)))
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	return json.RawMessage(strings.TrimSpace(string(raw)))
 }

@@ -5,33 +5,10 @@ import (
 	"strings"
 )
 
-// PathOf is the Change.Path of the node at a schema path below
-// openAPIV3Schema, as the apiserver's errors name it:
-// `properties[spec].properties[ports].items.properties[protocol]` is
-// `spec.ports[*].protocol`.
-func PathOf(schemaPath string) string {
-	path := ""
-	for _, seg := range strings.Split(schemaPath, ".properties[") {
-		seg = strings.TrimPrefix(seg, "properties[")
-		name, rest, _ := strings.Cut(seg, "]")
-		if seg == "" {
-			continue
-		}
-		path = child(path, name)
-		for _, s := range strings.Split(strings.TrimPrefix(rest, "."), ".") {
-			switch s {
-			case "items":
-				path += "[*]"
-			case "additionalProperties":
-				path += ".*"
-			}
-		}
-	}
-	return path
-}
-
-// SchemaPathOf is the inverse of PathOf: the schema path below
-// openAPIV3Schema of a Change.Path.
+// SchemaPathOf is the schema path below openAPIV3Schema of a
+// Change.Path, which names a node as the apiserver's errors do:
+// `spec.ports[*].protocol` is
+// `properties[spec].properties[ports].items.properties[protocol]`.
 func SchemaPathOf(path string) string {
 	var segs []string
 	for i := 0; i < len(path); {

@@ -9,6 +9,7 @@ import (
 	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
@@ -44,7 +45,7 @@ func benchSetup(b *testing.B, golden, object string) (*Pipeline, *structuralsche
 	if err != nil {
 		b.Fatal(err)
 	}
-	obj, err := DecodeObject([]byte(object))
+	obj, err := jsonnum.DecodeObject([]byte(object))
 	if err != nil {
 		b.Fatal(err)
 	}

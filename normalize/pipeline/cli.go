@@ -273,21 +273,6 @@ func encode(obj map[string]any, format string) ([]byte, error) {
 	return append([]byte(separator), b...), err
 }
 
-// writeResults prints objs as RunCLI prints them, without messages.
-func writeResults(w io.Writer, objs []map[string]any, format string) error {
-	p := &printer{stdout: w, stderr: io.Discard, yaml: format == "yaml"}
-	for _, obj := range objs {
-		b, err := encode(obj, format)
-		if err != nil {
-			return err
-		}
-		if err := p.print(outcome{object: b}); err != nil {
-			return err
-		}
-	}
-	return p.flush()
-}
-
 // printer prints the outcomes in input order: each object's messages on
 // stderr, then the object on stdout, a YAML stream (one object as itself,
 // several each after ---) or JSON lines (one object per line).
@@ -447,43 +432,6 @@ func openInput(in string, stdin io.Reader) (io.Reader, string, func(), error) {
 		return nil, in, nil, err
 	}
 	return f, in, func() { f.Close() }, nil
-}
-
-// DecodeObject decodes one JSON object as the apiserver does: integers as
-// int64, other numbers as float64.
-func DecodeObject(b []byte) (map[string]any, error) {
-	var obj map[string]any
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if err := dec.Decode(&obj); err != nil {
-		return nil, err
-	}
-	if obj == nil {
-		return nil, fmt.Errorf("not a JSON object")
-	}
-	return fromJSONNumbers(obj).(map[string]any), nil
-}
-
-// fromJSONNumbers turns json.Number into int64 or float64, the types the
-// apiserver's unstructured decoding produces.
-func fromJSONNumbers(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, e := range v {
-			v[k] = fromJSONNumbers(e)
-		}
-	case []any:
-		for i, e := range v {
-			v[i] = fromJSONNumbers(e)
-		}
-	case json.Number:
-		if i, err := v.Int64(); err == nil {
-			return i
-		}
-		f, _ := v.Float64()
-		return f
-	}
-	return v
 }
 
 func str(v any) string {

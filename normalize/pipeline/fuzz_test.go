@@ -82,3 +82,18 @@ func createAll(t *testing.T, data []byte, strict bool, pipelines map[schema.Grou
 		_ = p.Decode(o.Object)
 	}
 }
+
+// writeResults prints objs as RunCLI prints them, without messages.
+func writeResults(w io.Writer, objs []map[string]any, format string) error {
+	p := &printer{stdout: w, stderr: io.Discard, yaml: format == "yaml"}
+	for _, obj := range objs {
+		b, err := encode(obj, format)
+		if err != nil {
+			return err
+		}
+		if err := p.print(outcome{object: b}); err != nil {
+			return err
+		}
+	}
+	return p.flush()
+}
