@@ -37,7 +37,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/controller-gen-default/controller-gen-default/crdgen"
+	"github.com/controller-gen-default/controller-gen-default/internal/checkcache"
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
 )
 
@@ -146,7 +146,7 @@ func run(ctx context.Context, rounds, warmup int, modules, refBin, oursBin strin
 
 	variants := []variant{
 		{key: "A", label: "controller-gen " + refVersion, bin: refBin},
-		{key: "B", label: "controller-gen-default (all checks, check cache off)", bin: oursBin, env: []string{crdgen.CheckCacheEnv + "=off"}},
+		{key: "B", label: "controller-gen-default (all checks, check cache off)", bin: oursBin, env: []string{checkcache.Env + "=off"}},
 		{key: "C", label: "controller-gen-default `crd:check=false`", bin: oursBin, extra: []string{"check=false"}},
 		{key: "D", label: "controller-gen-default (all checks, warm check cache: unchanged types)", bin: oursBin, env: []string{"XDG_CACHE_HOME=" + filepath.Join(work, "cache")}},
 	}

@@ -26,14 +26,11 @@ import (
 	"time"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/checkcache"
 )
 
 const kubectlValidateVersion = "v0.0.4"
-
-// checkCacheEnv turns normalize's check cache (validated CRDs, by content)
-// off; normalize.CheckCacheEnv, not imported to keep the apiserver's
-// packages out of this harness.
-const checkCacheEnv = "CONTROLLER_GEN_DEFAULT_CHECK_CACHE"
 
 // Targets at the largest N, and on one object.
 const (
@@ -571,7 +568,7 @@ func oneObject(ctx context.Context, cfg *scaleConfig, base []baseObject) (oneRes
 		if err != nil {
 			return res, err
 		}
-		cs, err := measureRun(ctx, cfg, cfg.bin, normalizeArgs(good), out, errf, checkCacheEnv+"=off")
+		cs, err := measureRun(ctx, cfg, cfg.bin, normalizeArgs(good), out, errf, checkcache.Env+"=off")
 		if err != nil {
 			return res, err
 		}
@@ -717,7 +714,7 @@ func report(ctx context.Context, cfg *scaleConfig, scale []scaleResult, floor sa
 		}{
 			{"`controller-gen-default-normalize " + strings.Join(one.normalizeArgs, " ") + "`", one.normalize},
 			{"`kubectl-validate " + strings.Join(one.validArgs, " ") + "` (" + kubectlValidateVersion + ")", one.validate},
-			{"the same normalize, `" + checkCacheEnv + "=off`", one.normalizeNoCache},
+			{"the same normalize, `" + checkcache.Env + "=off`", one.normalizeNoCache},
 		} {
 			w, lo, hi := seconds(run.ss, func(s sample) float64 { return s.wall.Seconds() })
 			c, _, _ := seconds(run.ss, func(s sample) float64 { return s.cpu.Seconds() })

@@ -13,6 +13,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/checkcache"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
 	"github.com/controller-gen-default/controller-gen-default/internal/refusal"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
@@ -42,19 +43,22 @@ type checker struct {
 	ctx     context.Context
 	wg      sync.WaitGroup
 	slots   chan struct{}
-	results []checkResult
-	cache   *checkCache
+	results []*checkResult
+	cache   *checkcache.Cache
 }
 
+// checkResult is what the checks said about one CRD.
 type checkResult struct {
-	crd *apiextensionsv1.CustomResourceDefinition
-	checkOutcome
+	crd  *apiextensionsv1.CustomResourceDefinition
+	errs []ruleError
 }
 
-// checkOutcome is what the checks said about one CRD.
-type checkOutcome struct {
-	Invalid []schemaError // ValidateCRD
-	Later   []schemaError // CheckDefaults
+// ruleError is an apiserver error about a schema, with the rule that
+// reports it: ruleAPIServer for ValidateCRD's, ruleNestedDefaults for
+// CheckDefaults'.
+type ruleError struct {
+	rule string
+	schemaError
 }
 
 // schemaError is an apiserver error about a schema: its path and its
@@ -63,13 +67,13 @@ type schemaError struct {
 	Field, Message string
 }
 
-// toSchemaErrors keeps the apiserver's errors about c: its path, and its
+// toRuleErrors keeps the apiserver's errors about c: its path, and its
 // message, with a refusal of a default in words (refusal.One, which reads
-// the default in c's schema).
-func toSchemaErrors(c *apiextensionsv1.CustomResourceDefinition, errs field.ErrorList) []schemaError {
-	out := make([]schemaError, 0, len(errs))
+// the default in c's schema), reported under rule.
+func toRuleErrors(c *apiextensionsv1.CustomResourceDefinition, errs field.ErrorList, rule string) []ruleError {
+	out := make([]ruleError, 0, len(errs))
 	for _, e := range errs {
-		out = append(out, schemaError{Field: e.Field, Message: refusal.One(e, defaultAt(c, e.Field))})
+		out = append(out, ruleError{rule, schemaError{Field: e.Field, Message: refusal.One(e, defaultAt(c, e.Field))}})
 	}
 	return out
 }
@@ -122,9 +126,8 @@ func defaultAt(c *apiextensionsv1.CustomResourceDefinition, f string) []byte {
 	return nil
 }
 
-func newChecker(ctx context.Context, n int) *checker {
-	ch := &checker{ctx: ctx, slots: make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
-		results: make([]checkResult, 0, n), cache: openCheckCache()}
+func newChecker(ctx context.Context) *checker {
+	ch := &checker{ctx: ctx, slots: make(chan struct{}, max(2, runtime.GOMAXPROCS(0))), cache: checkcache.Open()}
 	ch.slots <- struct{}{} // the generator's
 	return ch
 }
@@ -132,23 +135,20 @@ func newChecker(ctx context.Context, n int) *checker {
 // generatorDone gives the generator's slot to the checks.
 func (ch *checker) generatorDone() { <-ch.slots }
 
-// start checks c in the background, or takes the outcome of an earlier run
-// on the same CRD from the cache. c must not change afterwards.
+// start checks c in the background, through the check cache: a CRD that
+// passed every check with this code before is not checked again. c must
+// not change afterwards.
 func (ch *checker) start(c *apiextensionsv1.CustomResourceDefinition) {
-	ch.results = append(ch.results, checkResult{crd: c})
-	r := &ch.results[len(ch.results)-1] // capacity is fixed: the pointer stays valid
+	r := &checkResult{crd: c}
+	ch.results = append(ch.results, r)
 	ch.wg.Add(1)
 	go func() {
 		ch.slots <- struct{}{} // here, not before go: the generator must not wait
 		defer func() { <-ch.slots; ch.wg.Done() }()
-		key := ch.cache.key(c)
-		if out, ok := ch.cache.get(key); ok {
-			r.checkOutcome = out
-			return
-		}
-		invalid, later := normalize.Check(ch.ctx, c)
-		r.Invalid, r.Later = toSchemaErrors(c, invalid), toSchemaErrors(c, later)
-		ch.cache.put(key, r.checkOutcome)
+		r.errs = checkcache.Run(ch.cache, "generate", []*apiextensionsv1.CustomResourceDefinition{c}, func() []ruleError {
+			invalid, later := normalize.Check(ch.ctx, c)
+			return append(toRuleErrors(c, invalid, ruleAPIServer), toRuleErrors(c, later, ruleNestedDefaults)...)
+		})
 	}()
 }
 
@@ -156,11 +156,8 @@ func (ch *checker) start(c *apiextensionsv1.CustomResourceDefinition) {
 func (ch *checker) report(d *defaulter) {
 	ch.wg.Wait()
 	for _, r := range ch.results {
-		for _, e := range r.Invalid {
-			d.reportSchemaError(r.crd, e, ruleAPIServer)
-		}
-		for _, e := range r.Later {
-			d.reportSchemaError(r.crd, e, ruleNestedDefaults)
+		for _, e := range r.errs {
+			d.reportSchemaError(r.crd, e.schemaError, e.rule)
 		}
 	}
 }

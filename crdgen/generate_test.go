@@ -20,6 +20,7 @@ import (
 
 	"github.com/controller-gen-default/controller-gen-default/crdgen"
 	"github.com/controller-gen-default/controller-gen-default/defaultgen"
+	"github.com/controller-gen-default/controller-gen-default/internal/checkcache"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
 	"github.com/controller-gen-default/controller-gen-default/markers"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
@@ -203,8 +204,9 @@ func decodeCRDs(t *testing.T, files map[string][]byte) []*apiextensionsv1.Custom
 	return out
 }
 
-// TestCheckCache: a second run on the same CRDs takes the checks' outcome
-// from the cache, and reports exactly what the first run reported.
+// TestCheckCache: the first run records the CRDs that passed the checks
+// (internal/checkcache), and a second run on the same CRDs reports exactly
+// what the first run reported.
 func TestCheckCache(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	first := generate(t, crdgen.Generator{}, true, "../testdata/forbidden/...")
@@ -219,7 +221,7 @@ func TestCheckCache(t *testing.T) {
 	if !strings.Contains(second.diags, "[nested-defaults]") || !strings.Contains(second.diags, "[apiserver]") {
 		t.Errorf("the cached run lost the checks' errors:\n%s", second.diags)
 	}
-	t.Setenv(crdgen.CheckCacheEnv, "off")
+	t.Setenv(checkcache.Env, "off")
 	if third := generate(t, crdgen.Generator{}, true, "../testdata/forbidden/..."); third.diags != first.diags {
 		t.Errorf("the uncached run differs:\n%s", third.diags)
 	}

@@ -148,7 +148,7 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 	rctx.OutputRule = staged.Rule(ctx.OutputRule)
 	var werr error
 	var checks *checker
-	b := build(ctx, g.buildOptions(), func(n int) { checks = newChecker(context.Background(), n) },
+	b := build(ctx, g.buildOptions(), func(n int) { checks = newChecker(context.Background()) },
 		func(c *apiextensionsv1.CustomResourceDefinition) {
 			if boolOpt(g.Check, true) {
 				checks.start(c)

@@ -14,6 +14,8 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/checkcache"
 )
 
 // messages are errs as sorted text: the validators walk maps in random
@@ -111,7 +113,7 @@ func TestCheckCacheOneByte(t *testing.T) {
 		if errs := c.ValidateCRD(ctx, crd); len(errs) > 0 {
 			t.Fatalf("%s: %v", crd.Name, errs)
 		}
-		if !c.clean(c.key("create", crd)) {
+		if !c.c.Clean(c.c.Key("create", crd)) {
 			t.Fatalf("%s: a valid CRD was not cached", crd.Name)
 		}
 		b, err := json.Marshal(crd)
@@ -135,7 +137,7 @@ func TestCheckCacheOneByte(t *testing.T) {
 				continue // the same change again, or a field name the decoder matches case-insensitively
 			}
 			seen[string(again)] = true
-			if c.clean(c.key("create", m)) {
+			if c.c.Clean(c.c.Key("create", m)) {
 				t.Errorf("%s with byte %d changed (%q → %q) hits the cache", crd.Name, i, b[i], changed[i])
 			}
 			want := messages(ValidateCRD(ctx, m))
@@ -175,7 +177,7 @@ func TestCheckCacheConcurrent(t *testing.T) {
 	}
 	c := openCheckCache(dir)
 	for _, crd := range crds {
-		if !c.clean(c.key("create", crd)) {
+		if !c.c.Clean(c.c.Key("create", crd)) {
 			t.Errorf("%s: no whole entry", crd.Name)
 		}
 	}
@@ -188,20 +190,20 @@ func TestCheckCacheDamagedEntry(t *testing.T) {
 	dir := t.TempDir()
 	c := openCheckCache(dir)
 	crd := goldenCRDs(t)[0]
-	key := c.key("create", crd)
-	c.markClean(key)
-	if !c.clean(key) {
+	key := c.c.Key("create", crd)
+	c.c.MarkClean(key)
+	if !c.c.Clean(key) {
 		t.Fatal("no entry")
 	}
 	for _, content := range []string{"", key[:10], strings.Repeat("0", len(key))} {
-		if err := writeFile(c.path(key), content); err != nil {
+		if err := writeFile(c.c.Path(key), content); err != nil {
 			t.Fatal(err)
 		}
-		if c.clean(key) {
+		if c.c.Clean(key) {
 			t.Errorf("entry %q hits", content)
 		}
 	}
-	if errs := c.ValidateCRD(ctx, crd); len(errs) > 0 || !c.clean(key) {
+	if errs := c.ValidateCRD(ctx, crd); len(errs) > 0 || !c.c.Clean(key) {
 		t.Errorf("a damaged entry is not rewritten: %v", errs)
 	}
 }
@@ -213,7 +215,7 @@ func TestCheckCacheOff(t *testing.T) {
 	if OpenCheckCache() == nil {
 		t.Fatal("no cache without the variable")
 	}
-	t.Setenv(CheckCacheEnv, "off")
+	t.Setenv(checkcache.Env, "off")
 	c := OpenCheckCache()
 	if c != nil {
 		t.Fatal("a cache with the variable off")

@@ -1,6 +1,6 @@
 // Package codeid names the code that is running, for caches of results
-// that are a pure function of their input and of that code: the crd
-// generator's check cache and normalize's.
+// that are a pure function of their input and of that code: the check
+// cache (internal/checkcache).
 package codeid
 
 import (

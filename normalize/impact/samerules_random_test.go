@@ -18,7 +18,7 @@ import (
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/yaml"
 
-	"github.com/controller-gen-default/controller-gen-default/normalize"
+	"github.com/controller-gen-default/controller-gen-default/internal/checkcache"
 )
 
 // TestCreatedAsReadRandomSchemas tries to falsify, over random schemas,
@@ -37,7 +37,7 @@ import (
 // often enough to mean something.
 func TestCreatedAsReadRandomSchemas(t *testing.T) {
 	// every CRD is new: cached checks would only fill the user's cache
-	t.Setenv(normalize.CheckCacheEnv, "off")
+	t.Setenv(checkcache.Env, "off")
 	t.Cleanup(func() { fullPath = false })
 	pairs, objects := 300, 16
 	if testing.Short() {
