@@ -8,6 +8,8 @@
 package markers
 
 import (
+	"fmt"
+	"reflect"
 	"strings"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -122,23 +124,30 @@ func (Implicit) Help() *ctmarkers.DefinitionHelp {
 	}
 }
 
+// definitions are the markers defined here, by name and target.
+var definitions = []struct {
+	name   string
+	target ctmarkers.TargetType
+	output any
+	help   *ctmarkers.DefinitionHelp
+}{
+	{DefaultName, ctmarkers.DescribesField, FieldDefault{}, Default("").Help()},
+	{DefaultName, ctmarkers.DescribesType, Default(""), Default("").Help()},
+	{ImplicitName, ctmarkers.DescribesField, Implicit(false), Implicit(false).Help()},
+	{ImplicitName, ctmarkers.DescribesType, Implicit(false), Implicit(false).Help()},
+	{ImplicitName, ctmarkers.DescribesPackage, Implicit(false), Implicit(false).Help()},
+}
+
 // Register adds the definitions to reg, replacing controller-tools' own
 // `+default` field marker (which drops ref() values and ignores types).
-// Call it after every generator has registered its markers.
+// controller-tools' Registry.Register keeps the last definition of a name
+// silently, and every generator that registers controller-tools' CRD
+// markers (crd, schemapatch, applyconfiguration) registers its +default
+// again: call Register after every generator has registered its markers;
+// the generators that read +default refuse a registry where another came
+// after (Registered).
 func Register(reg *ctmarkers.Registry) error {
-	defs := []struct {
-		name   string
-		target ctmarkers.TargetType
-		output any
-		help   *ctmarkers.DefinitionHelp
-	}{
-		{DefaultName, ctmarkers.DescribesField, FieldDefault{}, Default("").Help()},
-		{DefaultName, ctmarkers.DescribesType, Default(""), Default("").Help()},
-		{ImplicitName, ctmarkers.DescribesField, Implicit(false), Implicit(false).Help()},
-		{ImplicitName, ctmarkers.DescribesType, Implicit(false), Implicit(false).Help()},
-		{ImplicitName, ctmarkers.DescribesPackage, Implicit(false), Implicit(false).Help()},
-	}
-	for _, d := range defs {
+	for _, d := range definitions {
 		def, err := ctmarkers.MakeDefinition(d.name, d.target, d.output)
 		if err != nil {
 			return err
@@ -149,4 +158,37 @@ func Register(reg *ctmarkers.Registry) error {
 		reg.AddHelp(def, d.help)
 	}
 	return nil
+}
+
+// Registered is the rule that the markers a generator reads are the ones
+// defined here: each of `+default` and `+implicitDefaults`, on fields,
+// types and packages where defined here, is this package's definition in
+// reg. Otherwise, when another definition of the same name was registered
+// after Register (controller-tools' `+default`, by a generator registered
+// later), it is an error that names the marker and its definition, rather
+// than generation that silently reads the other definition.
+func Registered(reg *ctmarkers.Registry) error {
+	for _, d := range definitions {
+		def := reg.Lookup("+"+d.name, d.target)
+		want := reflect.TypeOf(d.output)
+		switch {
+		case def == nil:
+			return fmt.Errorf("the marker registry has no +%s %s marker: call markers.Register after every generator has registered its markers", d.name, targetName(d.target))
+		case def.Output != want:
+			return fmt.Errorf("the marker registry's +%s %s marker is %s.%s, not %s.%s: a generator registered its markers after markers.Register; call markers.Register after every generator has registered its markers", d.name, targetName(d.target), def.Output.PkgPath(), def.Output.Name(), want.PkgPath(), want.Name())
+		}
+	}
+	return nil
+}
+
+// targetName is what a marker target is, in words.
+func targetName(t ctmarkers.TargetType) string {
+	switch t {
+	case ctmarkers.DescribesField:
+		return "field"
+	case ctmarkers.DescribesType:
+		return "type"
+	default:
+		return "package"
+	}
 }

@@ -78,6 +78,36 @@ func TestRegister(t *testing.T) {
 	}
 }
 
+// TestRegistered: a registry with ours registered last holds this
+// package's definitions; one where controller-tools' CRD markers were
+// registered after ours (as a generator registered after crd's does), or
+// where ours never were, is refused, naming the marker, what it is, and
+// the fix.
+func TestRegistered(t *testing.T) {
+	if err := Registered(registry(t)); err != nil {
+		t.Errorf("ours last: %v", err)
+	}
+	later := registry(t)
+	if err := crdmarkers.Register(later); err != nil {
+		t.Fatal(err)
+	}
+	err := Registered(later)
+	if err == nil || !strings.Contains(err.Error(), "+default field marker is sigs.k8s.io/controller-tools/pkg/crd/markers.KubernetesDefault, not github.com/controller-gen-default/controller-gen-default/markers.FieldDefault") ||
+		!strings.Contains(err.Error(), "call markers.Register after every generator has registered its markers") {
+		t.Errorf("controller-tools' +default after ours: %v", err)
+	}
+	theirs := &ctmarkers.Registry{}
+	if err := crdmarkers.Register(theirs); err != nil {
+		t.Fatal(err)
+	}
+	if err := Registered(theirs); err == nil {
+		t.Error("controller-tools' markers alone: accepted")
+	}
+	if err := Registered(&ctmarkers.Registry{}); err == nil || !strings.Contains(err.Error(), "has no +default field marker") {
+		t.Errorf("an empty registry: %v", err)
+	}
+}
+
 // TestParseDefault: the marker keeps the text after "=" as written, spaces
 // around it trimmed, on fields and on types; it never fails, since the
 // value is read where the field and its position are known.
