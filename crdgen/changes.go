@@ -27,11 +27,10 @@ import (
 // opts): the notes of added and changed defaults, which a first run over
 // CRDs from controller-gen has by the hundred, are one line per rule and
 // CRD unless every finding is asked for.
-func (d *defaulter) noteChanges(w io.Writer, opts model.ReportOptions, rule genall.OutputRule, staged *atomicout.Staging, crds []apiextensionsv1.CustomResourceDefinition) {
+func (d *defaulter) noteChanges(w io.Writer, opts model.ReportOptions, rule genall.OutputRule, staged *atomicout.Staging, crds []*apiextensionsv1.CustomResourceDefinition) {
 	notes := model.NewDiagnostics()
 	var affects []string
-	for i := range crds {
-		c := &crds[i]
+	for _, c := range crds {
 		name := fmt.Sprintf("%s_%s.yaml", c.Spec.Group, c.Spec.Names.Plural)
 		path, ok := atomicout.Destination(rule, nil, name)
 		if !ok {

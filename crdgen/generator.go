@@ -8,13 +8,10 @@ package crdgen
 import (
 	"context"
 	"fmt"
-	"io"
 	"maps"
-	"os"
 	"runtime/debug"
 	"slices"
 	"strings"
-	"sync"
 
 	"golang.org/x/tools/go/packages"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -28,9 +25,6 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/internal/decision"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
 )
-
-// DiagnosticsOutput receives diagnostics in go vet style. Tests replace it.
-var DiagnosticsOutput io.Writer = os.Stderr
 
 // Generator generates CustomResourceDefinitions with KEP-1929 defaults. Its
 // options are crd.Generator's, plus ImplicitDefaults, Check and Verbose.
@@ -64,6 +58,27 @@ type Generator struct {
 	// its property got and where it came from, or why it got none. Default
 	// false.
 	Explain *bool `marker:",optional"`
+
+	// session is the work shared with the defaults generator of the same
+	// run (WithSession); nil for a Session of each Generate's own.
+	session *Session
+}
+
+// WithSession is g sharing s with the other generators of its run: the
+// defaults generator reads g's build, and each finding is printed once,
+// to s.Diagnostics.
+func (g Generator) WithSession(s *Session) Generator {
+	g.session = s
+	return g
+}
+
+// sessionOf is s, or a new session when s is nil: a generator given
+// none shares nothing.
+func sessionOf(s *Session) *Session {
+	if s == nil {
+		return &Session{}
+	}
+	return s
 }
 
 // Help describes the generator and its options for `-h` and `-w`.
@@ -146,21 +161,24 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 	var staged atomicout.Staging
 	rctx := *ctx
 	rctx.OutputRule = staged.Rule(ctx.OutputRule)
+	s := sessionOf(g.session)
 	var werr error
-	var checks *checker
-	b := build(ctx, g.buildOptions(), func(n int) { checks = newChecker(context.Background()) },
-		func(c *apiextensionsv1.CustomResourceDefinition) {
-			if boolOpt(g.Check, true) {
-				checks.start(c)
-			}
-			if werr == nil {
-				werr = g.write(&rctx, []apiextensionsv1.CustomResourceDefinition{*c}, header)
-			}
-		})
+	checks := newChecker(context.Background())
+	b, err := s.build(ctx, g.buildOptions(), false, func(c *apiextensionsv1.CustomResourceDefinition) {
+		if boolOpt(g.Check, true) {
+			checks.start(c)
+		}
+		if werr == nil {
+			werr = g.write(&rctx, []apiextensionsv1.CustomResourceDefinition{*c}, header)
+		}
+	})
+	checks.generatorDone()
+	if err != nil {
+		return fmt.Errorf("crd: %w", err)
+	}
 	if b == nil {
 		return nil
 	}
-	checks.generatorDone()
 	if packagesFailed(ctx.Roots) {
 		checks.wg.Wait()
 		b.release()
@@ -171,20 +189,21 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 		b.d.diags.Add(f) // the CRD's, not the Go defaulter's: defaults does not report them
 	}
 	defer b.release()
+	out := s.Output()
 	if boolOpt(g.Explain, false) {
-		b.d.model.Explain(DiagnosticsOutput)
+		b.d.model.Explain(out)
 		for _, m := range b.d.requiredMismatch {
-			fmt.Fprintf(DiagnosticsOutput, "note: %s, not as the Go code predicts it (lint and defaults follow the Go code): please report it [explain-required]\n", m)
+			fmt.Fprintf(out, "note: %s, not as the Go code predicts it (lint and defaults follow the Go code): please report it [explain-required]\n", m)
 		}
 	}
 	ropts := g.reportOptions()
-	if b.d.diags.Report(DiagnosticsOutput, ropts) {
+	if b.d.diags.Report(out, ropts) {
 		return fmt.Errorf("crd: errors in defaults; no CRD was written")
 	}
 	if werr != nil {
 		return werr
 	}
-	b.d.noteChanges(DiagnosticsOutput, ropts, ctx.OutputRule, &staged, b.crds)
+	b.d.noteChanges(out, ropts, ctx.OutputRule, &staged, b.crds)
 	return staged.Commit()
 }
 
@@ -221,121 +240,36 @@ func (g Generator) reportOptions() model.ReportOptions {
 
 // buildOptions are the options that change the CRDs' schemas and defaults.
 func (g Generator) buildOptions() buildOptions {
-	return buildOptions{
+	o := buildOptions{
 		ignoreUnexported: boolOpt(g.IgnoreUnexportedFields, false),
 		allowDangerous:   boolOpt(g.AllowDangerousTypes, false),
 		embeddedMeta:     boolOpt(g.GenerateEmbeddedObjectMeta, false),
-		maxDescLen:       g.MaxDescLen,
 		omitToolVersion:  boolOpt(g.OmitToolVersion, false),
 		implicit:         boolOpt(g.ImplicitDefaults, true),
 		explain:          boolOpt(g.Explain, false),
 	}
+	if g.MaxDescLen != nil {
+		o.limitDesc, o.descLen = true, *g.MaxDescLen
+	}
+	return o
 }
 
 // buildOptions are the crd generator's options that change what is built.
+// They are values, so that two builds with equal options are ==.
 type buildOptions struct {
 	ignoreUnexported, allowDangerous, embeddedMeta bool
-	maxDescLen                                     *int
-	omitToolVersion, implicit, explain             bool
+	// limitDesc is whether maxDescLen is set, descLen its value.
+	limitDesc                          bool
+	descLen                            int
+	omitToolVersion, implicit, explain bool
 }
 
-func (o buildOptions) same(p buildOptions) bool {
-	return o.ignoreUnexported == p.ignoreUnexported && o.allowDangerous == p.allowDangerous &&
-		o.embeddedMeta == p.embeddedMeta && o.omitToolVersion == p.omitToolVersion &&
-		o.implicit == p.implicit && o.explain == p.explain &&
-		(o.maxDescLen == nil) == (p.maxDescLen == nil) && (o.maxDescLen == nil || *o.maxDescLen == *p.maxDescLen)
-}
-
-// built is the CRDs of one run, with the defaults decided and written.
-type built struct {
-	col  *ctmarkers.Collector
-	opts buildOptions
-	d    *defaulter
-	crds []apiextensionsv1.CustomResourceDefinition
-	// kinds are the root types of every version of every CRD.
-	kinds []crd.TypeIdent
-}
-
-// release drops what only the crd generator needs, the schemas and CRDs,
-// once it has written them: the defaults generator of the same run reads
-// the model, whose types stay.
-func (b *built) release() {
-	b.crds = nil
-	p := b.d.parser
-	p.Schemata, p.FlattenedSchemata, p.CustomResourceDefinitions = nil, nil, nil
-	clear(b.d.origins)
-}
-
-// lastBuild is the build of the current run, shared by the crd and
-// defaults generators: they run on the same loaded packages (the same
-// marker collector), and must take every decision once and report it once.
-var lastBuild struct {
-	sync.Mutex
-	b *built
-}
-
-// build generates every CRD of the roots and decides its defaults, or
-// returns the build the other generator of this run already made. start is
-// called with the number of CRDs before the first, each before it is
-// passed to each.
-func build(ctx *genall.GenerationContext, opts buildOptions, start func(n int), each func(*apiextensionsv1.CustomResourceDefinition)) *built {
-	lastBuild.Lock()
-	defer lastBuild.Unlock()
-	if b := lastBuild.b; b != nil && b.col == ctx.Collector && b.opts.same(opts) {
-		start(len(b.crds))
-		for i := range b.crds {
-			each(&b.crds[i])
-		}
-		return b
-	}
-	lastBuild.b = nil
-	parser := &crd.Parser{
-		Collector:                  ctx.Collector,
-		Checker:                    ctx.Checker,
-		IgnoreUnexportedFields:     opts.ignoreUnexported,
-		AllowDangerousTypes:        opts.allowDangerous,
-		GenerateEmbeddedObjectMeta: opts.embeddedMeta,
-	}
-	crd.AddKnownTypes(parser)
-	for _, root := range ctx.Roots {
-		parser.NeedPackage(root)
-	}
-	metav1Pkg := crd.FindMetav1(ctx.Roots)
-	if metav1Pkg == nil {
+// maxDescLen is crd.Parser's maxDescLen: nil for no limit.
+func (o buildOptions) maxDescLen() *int {
+	if !o.limitDesc {
 		return nil
 	}
-	kinds := crd.FindKubeKinds(parser, metav1Pkg)
-	if len(kinds) == 0 {
-		return nil
-	}
-	b := &built{col: ctx.Collector, opts: opts, d: newDefaulter(parser, ctx.Collector, ctx.Roots, options{implicit: opts.implicit, explain: opts.explain})}
-	b.crds = make([]apiextensionsv1.CustomResourceDefinition, 0, len(kinds))
-	start(len(kinds))
-	for _, gk := range kinds {
-		parser.NeedCRDFor(gk, opts.maxDescLen)
-		c, ok := parser.CustomResourceDefinitions[gk] // NeedCRDFor made it from a deep copy
-		if !ok {
-			continue
-		}
-		if !opts.omitToolVersion {
-			if c.Annotations == nil {
-				c.Annotations = map[string]string{}
-			}
-			c.Annotations["controller-gen.kubebuilder.io/version"] = Version()
-		}
-		crd.FixTopLevelMetadata(c)
-		roots := rootTypes(parser, gk)
-		for _, id := range roots {
-			b.kinds = append(b.kinds, id)
-		}
-		b.d.diags.SetCRD(c.Name)
-		b.d.applyCRD(&c, roots)
-		b.d.diags.SetCRD("")
-		b.crds = append(b.crds, c) // capacity is len(kinds): &b.crds[i] stays valid
-		each(&b.crds[len(b.crds)-1])
-	}
-	lastBuild.b = b
-	return b
+	return &o.descLen
 }
 
 // Decisions are the defaults of a run's CRDs, as the defaults generator
@@ -355,25 +289,6 @@ type Decisions struct {
 type DecisionOptions struct {
 	ImplicitDefaults    bool
 	AllowDangerousTypes bool
-}
-
-// Decide builds the CRDs of ctx's roots and decides every default, without
-// the apiserver checks and without writing anything; when the crd
-// generator of the same run has built them already, with the same
-// implicitDefaults, its decisions are reused. It returns nil when the roots
-// declare no kind.
-func Decide(ctx *genall.GenerationContext, opts DecisionOptions) *Decisions {
-	lastBuild.Lock()
-	b := lastBuild.b
-	lastBuild.Unlock()
-	if b == nil || b.col != ctx.Collector || b.opts.implicit != opts.ImplicitDefaults {
-		b = build(ctx, buildOptions{implicit: opts.ImplicitDefaults, allowDangerous: opts.AllowDangerousTypes},
-			func(int) {}, func(*apiextensionsv1.CustomResourceDefinition) {})
-	}
-	if b == nil {
-		return nil
-	}
-	return &Decisions{Model: b.d.model, Findings: b.d.diags, Kinds: b.kinds}
 }
 
 func (g Generator) header(ctx *genall.GenerationContext) (string, error) {

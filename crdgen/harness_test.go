@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/genall"
 
 	"github.com/controller-gen-default/controller-gen-default/crdgen"
+	"github.com/controller-gen-default/controller-gen-default/defaultgen"
 	"github.com/controller-gen-default/controller-gen-default/markers"
 )
 
@@ -41,9 +42,7 @@ func generate(t *testing.T, gen genall.Generator, ours bool, patterns ...string)
 func generateIn(t *testing.T, gen genall.Generator, ours bool, out string, patterns ...string) result {
 	t.Helper()
 	var diags bytes.Buffer
-	old := crdgen.DiagnosticsOutput
-	crdgen.DiagnosticsOutput = &diags
-	defer func() { crdgen.DiagnosticsOutput = old }()
+	gen = withSession(gen, &crdgen.Session{Diagnostics: &diags})
 
 	rt, err := genall.Generators{&gen}.ForRootsWithConfig(&packages.Config{}, patterns...)
 	if err != nil {
@@ -68,6 +67,18 @@ func generateIn(t *testing.T, gen genall.Generator, ours bool, out string, patte
 		res.files[e.Name()] = b
 	}
 	return res
+}
+
+// withSession is gen with the session s, when gen is one of this tool's
+// generators.
+func withSession(gen genall.Generator, s *crdgen.Session) genall.Generator {
+	switch g := gen.(type) {
+	case crdgen.Generator:
+		return g.WithSession(s)
+	case defaultgen.Generator:
+		return g.WithSession(s)
+	}
+	return gen
 }
 
 // want is an expected diagnostic: a regexp for the message on one line.

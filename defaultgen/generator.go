@@ -55,6 +55,17 @@ type Generator struct {
 	// withCRD is set when a crd generator runs in the same invocation
 	// (WithCRD).
 	withCRD bool
+	// session is the work shared with the crd generator of the same run
+	// (WithSession); nil for a session of each Generate's own.
+	session *crdgen.Session
+}
+
+// WithSession is g sharing s with the crd generator of its run: g reads
+// the decisions of crd's build, and each finding is printed once, to
+// s.Diagnostics.
+func (g Generator) WithSession(s *crdgen.Session) Generator {
+	g.session = s
+	return g
 }
 
 // WithCRD is g as it runs beside the crd generator c in one invocation:
@@ -103,9 +114,10 @@ func (Generator) RegisterMarkers(into *ctmarkers.Registry) error {
 func (Generator) CheckFilter() loader.NodeFilter { return crd.Generator{}.CheckFilter() }
 
 // Generate writes zz_generated.defaults.go for every root package that
-// declares a kind. It reads the crd generator's decisions (crdgen.Decide):
+// declares a kind. It reads the crd generator's decisions (crdgen.Session.Decide):
 // the Go defaulter applies exactly the defaults the CRD carries. An error
 // in a marker is reported at its position, and nothing is written.
+// Without a session (WithSession), g builds the decisions itself.
 func (g Generator) Generate(ctx *genall.GenerationContext) error {
 	header := ""
 	if g.HeaderFile != "" {
@@ -115,12 +127,19 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 		}
 		header = strings.ReplaceAll(string(b), " YEAR", " "+g.Year)
 	}
-	dec := crdgen.Decide(ctx, crdgen.DecisionOptions{
+	s := g.session
+	if s == nil {
+		s = &crdgen.Session{} // shares nothing
+	}
+	dec, err := s.Decide(ctx, crdgen.DecisionOptions{
 		ImplicitDefaults:    g.ImplicitDefaults == nil || *g.ImplicitDefaults,
 		AllowDangerousTypes: g.AllowDangerousTypes != nil && *g.AllowDangerousTypes,
 	})
 	if !g.withCRD {
 		dangerousTypesFix(ctx.Roots)
+	}
+	if err != nil {
+		return fmt.Errorf("defaults: %w", err)
 	}
 	if dec == nil {
 		return nil
@@ -133,7 +152,7 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 			return dec.Findings.Report(w, model.ReportOptions{All: true, Hint: "defaults:allFindings=true"})
 		}
 	}
-	if report(crdgen.DiagnosticsOutput) {
+	if report(s.Output()) {
 		return fmt.Errorf("defaults: errors in defaults; no file was written")
 	}
 	for _, root := range ctx.Roots {
@@ -317,7 +336,7 @@ func (fg *fileGen) generate(header string, roots []crd.TypeIdent) ([]byte, error
 }
 
 // kinds lists the package's root object types, the crd generator's
-// (crdgen.Decide), with the <Kind>List type that holds them.
+// (crdgen.Session.Decide), with the <Kind>List type that holds them.
 func (fg *fileGen) kinds(roots []crd.TypeIdent) []kind {
 	scope := fg.pkg.Types.Scope()
 	var out []kind

@@ -233,20 +233,10 @@ func writeHeapProfile(path string) error {
 // memory, and writes the files only when no generator and no package had an
 // error.
 func run(rawOpts, buildTags []string) error {
-	cfg := &packages.Config{BuildFlags: []string{"-tags=" + strings.Join(buildTags, ",")}}
-	rt, err := genall.FromOptionsWithConfig(cfg, optionsRegistry, rawOpts)
+	rt, err := newRuntime(rawOpts, buildTags, os.Stderr)
 	if err != nil {
 		return err
 	}
-	if len(rt.Generators) == 0 {
-		return fmt.Errorf("no generators specified")
-	}
-	// Other generators (schemapatch, applyconfiguration) register
-	// controller-tools' +default again; ours must win.
-	if err := markers.Register(rt.Collector.Registry); err != nil {
-		return err
-	}
-	linkDefaults(rt.Generators)
 	var staging atomicout.Staging
 	rt.OutputRules = staging.Wrap(rt.OutputRules)
 	hadErrs := rt.Run()
@@ -262,20 +252,50 @@ func run(rawOpts, buildTags []string) error {
 	return staging.Commit()
 }
 
-// linkDefaults gives a defaults generator that runs beside a crd
-// generator the options it must share with it (defaultgen.WithCRD).
-func linkDefaults(gens genall.Generators) {
+// newRuntime loads the packages and sets up the generators of rawOpts as
+// controller-gen does, with this tool's markers registered after every
+// generator's, so that they win whatever the order of the generators
+// (markers.Register: schemapatch and applyconfiguration register
+// controller-tools' +default again), and one session for the run
+// (shareSession), whose findings go to diags.
+func newRuntime(rawOpts, buildTags []string, diags io.Writer) (*genall.Runtime, error) {
+	cfg := &packages.Config{BuildFlags: []string{"-tags=" + strings.Join(buildTags, ",")}}
+	rt, err := genall.FromOptionsWithConfig(cfg, optionsRegistry, rawOpts)
+	if err != nil {
+		return nil, err
+	}
+	if len(rt.Generators) == 0 {
+		return nil, fmt.Errorf("no generators specified")
+	}
+	if err := markers.Register(rt.Collector.Registry); err != nil {
+		return nil, err
+	}
+	shareSession(rt.Generators, &crdgen.Session{Diagnostics: diags})
+	return rt, nil
+}
+
+// shareSession gives the crd and defaults generators of a run the session
+// s, so that they build and decide once and print each finding once, and a
+// defaults generator beside a crd generator the options it must share with
+// it (defaultgen.WithCRD).
+func shareSession(gens genall.Generators, s *crdgen.Session) {
+	var crd *crdgen.Generator
 	for _, g := range gens {
-		c, ok := (*g).(crdgen.Generator)
-		if !ok {
-			continue
-		}
-		for _, h := range gens {
-			if d, ok := (*h).(defaultgen.Generator); ok {
-				*h = d.WithCRD(c)
+		if c, ok := (*g).(crdgen.Generator); ok {
+			c = c.WithSession(s)
+			*g = c
+			if crd == nil {
+				crd = &c
 			}
 		}
-		return
+	}
+	for _, g := range gens {
+		if d, ok := (*g).(defaultgen.Generator); ok {
+			if crd != nil {
+				d = d.WithCRD(*crd)
+			}
+			*g = d.WithSession(s)
+		}
 	}
 }
 
