@@ -55,7 +55,7 @@ type checkResult struct {
 
 // ruleError is an apiserver error about a schema, with the rule that
 // reports it: ruleAPIServer for ValidateCRD's, ruleNestedDefaults for
-// CheckDefaults'.
+// normalize.Check's later errors.
 type ruleError struct {
 	rule string
 	schemaError

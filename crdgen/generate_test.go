@@ -162,7 +162,7 @@ func TestGoldensPassAPIServerValidation(t *testing.T) {
 		if errs := normalize.ValidateCRD(context.Background(), c); len(errs) > 0 {
 			t.Errorf("%s: %v", c.Name, errs.ToAggregate())
 		}
-		if errs := normalize.CheckDefaults(context.Background(), c); len(errs) > 0 {
+		if _, errs := normalize.Check(context.Background(), c); len(errs) > 0 {
 			t.Errorf("%s: %v", c.Name, errs.ToAggregate())
 		}
 	}

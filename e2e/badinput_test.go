@@ -79,8 +79,8 @@ var _ = DescribeTable("bad input: refused offline and by the live apiserver",
 		}),
 )
 
-// A CRD that only CheckDefaults refuses: the live apiserver accepts it, and
-// then refuses its objects, with the error CheckDefaults predicted.
+// A CRD that only normalize.Check's later errors refuse: the live apiserver accepts it, and
+// then refuses its objects, with the error they predicted.
 var _ = It("bad input: a nested default the apiserver accepts, then refuses objects for", func() {
 	c := badCRD("nested", func(spec *apiextensionsv1.JSONSchemaProps) {
 		e, set := entryOf(spec)
@@ -88,7 +88,7 @@ var _ = It("bad input: a nested default the apiserver accepts, then refuses obje
 		set(e)
 	})
 	Expect(normalize.ValidateCRD(context.Background(), c)).To(BeEmpty(), "the apiserver's own validation should accept it")
-	offline := normalize.CheckDefaults(context.Background(), c)
+	_, offline := normalize.Check(context.Background(), c)
 	Expect(offline).NotTo(BeEmpty())
 	Expect(k8s.Create(bg(), c.DeepCopy())).To(Succeed())
 	var err error

@@ -18,7 +18,19 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// CheckDefaults finds the defaults that the apiserver accepts on CRD create
+// Check is ValidateCRD (invalid) and checkDefaults (later: the defaults
+// the apiserver accepts but whose objects it then refuses) on one
+// conversion of crd to the internal type: what the generator runs for
+// every CRD it writes.
+func Check(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition) (invalid, later field.ErrorList) {
+	internal, err := ToInternal(crd)
+	if err != nil {
+		return field.ErrorList{field.InternalError(nil, err)}, nil
+	}
+	return validation.ValidateCustomResourceDefinition(ctx, internal), checkDefaults(ctx, crd, internal)
+}
+
+// checkDefaults finds the defaults that the apiserver accepts on CRD create
 // but that break the objects it then stores. ValidateCRD checks each default
 // on its own, before nested defaults apply (defaulting.ValidateDefaults);
 // the apiserver stores the default with every nested default applied
@@ -36,27 +48,9 @@ import (
 // Failures ValidateCRD already reports (the default alone is invalid) are
 // not repeated. Error paths have the apiserver's form, e.g.
 // spec.versions[0].schema.openAPIV3Schema.properties[spec].default.
-func CheckDefaults(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition) field.ErrorList {
-	internal, err := ToInternal(crd)
-	if err != nil {
-		return field.ErrorList{field.InternalError(nil, err)}
-	}
-	return checkDefaults(ctx, crd, internal)
-}
-
-// Check is ValidateCRD and CheckDefaults on one conversion of crd to the
-// internal type: what the generator runs for every CRD it writes.
-func Check(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition) (invalid, later field.ErrorList) {
-	internal, err := ToInternal(crd)
-	if err != nil {
-		return field.ErrorList{field.InternalError(nil, err)}, nil
-	}
-	return validation.ValidateCustomResourceDefinition(ctx, internal), checkDefaults(ctx, crd, internal)
-}
-
-// checkDefaults is CheckDefaults on crd and its conversion internal
-// (ToInternal), which holds a version's schema in spec.validation when
-// every version has the same one.
+//
+// internal is crd's conversion (ToInternal), which holds a version's
+// schema in spec.validation when every version has the same one.
 func checkDefaults(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition, internal *apiextensions.CustomResourceDefinition) field.ErrorList {
 	var errs field.ErrorList
 	for i, v := range crd.Spec.Versions {

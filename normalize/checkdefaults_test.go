@@ -39,9 +39,9 @@ func TestCheckDefaultsListTypes(t *testing.T) {
 			if res := p.Normalize(context.Background(), obj); !strings.Contains(res.Errors.ToAggregate().Error(), "spec.ports[1]: Duplicate value") {
 				t.Fatalf("stored object errors %v, want a duplicate", res.Errors)
 			}
-			errs := normalize.CheckDefaults(context.Background(), crd)
+			_, errs := normalize.Check(context.Background(), crd)
 			if len(errs) != 1 || errs[0].Field != field || !strings.Contains(errs[0].Error(), "Duplicate value") || !strings.Contains(errs[0].Detail, tc.detail) {
-				t.Fatalf("CheckDefaults = %v, want one Duplicate value at %s mentioning %q", errs, field, tc.detail)
+				t.Fatalf("Check's later errors = %v, want one Duplicate value at %s mentioning %q", errs, field, tc.detail)
 			}
 		})
 	}
@@ -55,8 +55,8 @@ func TestCheckDefaultsDoesNotRepeatValidateCRD(t *testing.T) {
 	if errs := normalize.ValidateCRD(context.Background(), crd); len(errs) != 1 || !strings.Contains(errs[0].Field, "properties[size].default") {
 		t.Fatalf("ValidateCRD = %v, want the size default", errs)
 	}
-	if errs := normalize.CheckDefaults(context.Background(), crd); len(errs) > 0 {
-		t.Errorf("CheckDefaults repeats it: %v", errs)
+	if _, errs := normalize.Check(context.Background(), crd); len(errs) > 0 {
+		t.Errorf("Check's later errors repeat it: %v", errs)
 	}
 }
 
@@ -72,7 +72,7 @@ func TestCheckDefaultsFormatOnce(t *testing.T) {
 		if errs := normalize.ValidateCRD(context.Background(), crd); len(errs) != 1 || !strings.Contains(errs[0].Field, "properties[size].default") {
 			t.Fatalf("format %s: ValidateCRD = %v, want the size default", format, errs)
 		}
-		if errs := normalize.CheckDefaults(context.Background(), crd); len(errs) > 0 {
+		if _, errs := normalize.Check(context.Background(), crd); len(errs) > 0 {
 			t.Errorf("format %s: CheckDefaults repeats it: %v", format, errs)
 		}
 	}
@@ -89,7 +89,8 @@ func TestCheckDefaultsOrder(t *testing.T) {
 	var first []string
 	for i := 0; i < 20; i++ {
 		var fields []string
-		for _, e := range normalize.CheckDefaults(context.Background(), crd) {
+		_, later := normalize.Check(context.Background(), crd)
+		for _, e := range later {
 			fields = append(fields, e.Field)
 		}
 		if i == 0 {

@@ -100,9 +100,9 @@ func TestCheckDefaults(t *testing.T) {
 			} else if !strings.Contains(res.Errors.ToAggregate().Error(), tc.objectErr) {
 				t.Fatalf("stored object errors %v, want %q", res.Errors, tc.objectErr)
 			}
-			errs := normalize.CheckDefaults(context.Background(), crd)
+			_, errs := normalize.Check(context.Background(), crd)
 			if len(errs) != 1 {
-				t.Fatalf("CheckDefaults = %v, want one error", errs)
+				t.Fatalf("Check's later errors = %v, want one error", errs)
 			}
 			if errs[0].Field != tc.field || !strings.Contains(errs[0].Error(), tc.detail) {
 				t.Errorf("CheckDefaults = %s, want field %s and %q", errs[0].Error(), tc.field, tc.detail)

@@ -103,8 +103,12 @@ func TestCheckIsValidateCRDAndCheckDefaults(t *testing.T) {
 		if want := ValidateCRD(ctx, c); fmt.Sprint(invalid) != fmt.Sprint(want) {
 			t.Errorf("%s: Check's first list = %v, ValidateCRD = %v", c.Name, invalid, want)
 		}
-		if want := CheckDefaults(ctx, c); fmt.Sprint(later) != fmt.Sprint(want) {
-			t.Errorf("%s: Check's second list = %v, CheckDefaults = %v", c.Name, later, want)
+		internal, err := ToInternal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := checkDefaults(ctx, c, internal); fmt.Sprint(later) != fmt.Sprint(want) {
+			t.Errorf("%s: Check's second list = %v, checkDefaults on its own conversion = %v", c.Name, later, want)
 		}
 		both = both || (len(invalid) > 0 && len(later) > 0)
 	}
