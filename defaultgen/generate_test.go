@@ -32,22 +32,32 @@ func (c capture) Open(pkg *loader.Package, name string) (io.WriteCloser, error) 
 	return nopCloser{b}, nil
 }
 
+// runDefaults runs the defaults generator on the packages of patterns
+// (loaded from cfg's directory) and returns what it writes, what it
+// reports, and whether it failed.
+func runDefaults(t *testing.T, cfg *packages.Config, patterns ...string) (out capture, errs string, failed bool) {
+	t.Helper()
+	var gen genall.Generator = defaultgen.Generator{}
+	rt, err := genall.Generators{&gen}.ForRootsWithConfig(cfg, patterns...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out = capture{}
+	rt.OutputRules = genall.OutputRules{Default: out}
+	var b bytes.Buffer
+	rt.ErrorWriter = &b
+	failed = rt.Run()
+	return out, b.String(), failed
+}
+
 // TestGeneratedFilesUpToDate regenerates zz_generated.defaults.go for
 // testdata/api and defaultgen/testdata/shapes and compares it with the
 // committed files, which the rule-of-thumb harness and
 // TestShapesAgreeWithAPIServer compile against. -update rewrites them.
 func TestGeneratedFilesUpToDate(t *testing.T) {
-	var gen genall.Generator = defaultgen.Generator{}
-	rt, err := genall.Generators{&gen}.ForRootsWithConfig(&packages.Config{}, "../testdata/api/...", "./testdata/shapes/...")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := capture{}
-	rt.OutputRules = genall.OutputRules{Default: out}
-	var errs bytes.Buffer
-	rt.ErrorWriter = &errs
-	if rt.Run() {
-		t.Fatalf("generation failed:\n%s", errs.String())
+	out, errs, failed := runDefaults(t, &packages.Config{}, "../testdata/api/...", "./testdata/shapes/...")
+	if failed {
+		t.Fatalf("generation failed:\n%s", errs)
 	}
 	if len(out) < 10 {
 		t.Fatalf("generated %d files, want one per testdata package", len(out))

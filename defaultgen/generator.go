@@ -163,7 +163,7 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 		if src == nil {
 			continue
 		}
-		w, err := ctx.Open(root, "zz_generated.defaults.go")
+		w, err := ctx.Open(root, generatedFile)
 		if err != nil {
 			return err
 		}
@@ -215,8 +215,10 @@ func dangerousTypesFix(roots []*loader.Package) {
 type fileGen struct {
 	m       *decision.Model
 	pkg     *loader.Package
-	imports map[string]string    // path -> name
-	state   map[*types.Named]int // needs(): 1 in progress, 2 yes, 3 no
+	imports map[string]string      // path -> name
+	decls   map[string]declaration // the package's, but in generatedFile
+	names   map[string]bool        // declared by the generated file
+	state   map[*types.Named]int   // needs(): 1 in progress, 2 yes, 3 no
 	helpers map[*types.Named]string
 	order   []*types.Named
 	body    map[*types.Named]string
@@ -232,6 +234,8 @@ func newFileGen(m *decision.Model, pkg *loader.Package) *fileGen {
 	return &fileGen{
 		m: m, pkg: pkg,
 		imports: map[string]string{},
+		decls:   declarations(pkg),
+		names:   map[string]bool{},
 		state:   map[*types.Named]int{},
 		helpers: map[*types.Named]string{},
 		body:    map[*types.Named]string{},
@@ -248,6 +252,14 @@ func (fg *fileGen) generate(header string, roots []crd.TypeIdent) ([]byte, error
 	kinds := fg.kinds(roots)
 	if len(kinds) == 0 {
 		return nil, nil
+	}
+	fg.claim("RegisterDefaults", "the function that adds this package's defaulting functions to a runtime.Scheme")
+	fg.claim("DeclarativeDefaulter", "the controller-runtime CustomDefaulter of this package's kinds")
+	for _, k := range kinds {
+		fg.claim("SetObjectDefaults_"+k.name, "the defaulting function of the kind "+k.name)
+		if k.list != "" {
+			fg.claim("SetObjectDefaults_"+k.list, "the defaulting function of "+k.list)
+		}
 	}
 	for _, k := range kinds {
 		fg.helper(k.typ)

@@ -1,7 +1,6 @@
 package defaultgen_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -13,9 +12,7 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/packages"
-	"sigs.k8s.io/controller-tools/pkg/genall"
 
-	"github.com/controller-gen-default/controller-gen-default/defaultgen"
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
 )
 
@@ -41,19 +38,10 @@ func TestRealAPIs(t *testing.T) {
 	}
 	for _, m := range ws.Modules {
 		t.Run(m.Name, func(t *testing.T) {
-			var gen genall.Generator = defaultgen.Generator{}
-			cfg := &packages.Config{Dir: ws.Dir, Env: ws.Env}
-			rt, err := genall.Generators{&gen}.ForRootsWithConfig(cfg, m.Patterns()...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out := capture{}
-			rt.OutputRules = genall.OutputRules{Default: out}
-			var errs bytes.Buffer
-			rt.ErrorWriter = &errs
 			start := time.Now()
-			if rt.Run() {
-				t.Fatalf("defaults failed on %s:\n%s", m, errs.String())
+			out, errs, failed := runDefaults(t, &packages.Config{Dir: ws.Dir, Env: ws.Env}, m.Patterns()...)
+			if failed {
+				t.Fatalf("defaults failed on %s:\n%s", m, errs)
 			}
 			t.Logf("%s: %d files in %s", m, len(out), time.Since(start).Round(time.Millisecond))
 			if len(out) == 0 {

@@ -1,7 +1,6 @@
 package defaultgen_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -19,7 +18,6 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/genall"
 
 	"github.com/controller-gen-default/controller-gen-default/crdgen"
-	"github.com/controller-gen-default/controller-gen-default/defaultgen"
 	shapesv1 "github.com/controller-gen-default/controller-gen-default/defaultgen/testdata/shapes/v1"
 	"github.com/controller-gen-default/controller-gen-default/internal/equiv"
 	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
@@ -163,22 +161,43 @@ func goValue(s shapesv1.ShapeSpec) string {
 // not decode what the apiserver stores), is refused at the field, and
 // nothing is written.
 func TestRefusedEmbeddedPointer(t *testing.T) {
-	var gen genall.Generator = defaultgen.Generator{}
-	rt, err := genall.Generators{&gen}.ForRootsWithConfig(&packages.Config{}, "./testdata/refused/...")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := capture{}
-	rt.OutputRules = genall.OutputRules{Default: out}
-	var errs bytes.Buffer
-	rt.ErrorWriter = &errs
-	if !rt.Run() {
+	out, errs, failed := runDefaults(t, &packages.Config{}, "./testdata/refused/...")
+	if !failed {
 		t.Fatal("generation succeeded")
 	}
 	want := "testdata/refused/v1/types.go:35:2: error: the CRD has a default for s, promoted from the embedded pointer *inner, " +
 		"which encoding/json cannot allocate (it refuses to set an embedded pointer to an unexported struct): export inner, or embed it by value"
-	if !strings.Contains(errs.String(), want) {
-		t.Errorf("errors:\n%s\nwant:\n%s", errs.String(), want)
+	if !strings.Contains(errs, want) {
+		t.Errorf("errors:\n%s\nwant:\n%s", errs, want)
+	}
+	if len(out) != 0 {
+		t.Errorf("%d files written", len(out))
+	}
+}
+
+// TestRefusedNameClash: a package that declares a name of the generated
+// file's API (RegisterDefaults, DeclarativeDefaulter,
+// SetObjectDefaults_<Kind>), which callers name and which must keep its
+// name, is refused at each declaration, naming it and the fix, and nothing
+// is written. (Its unexported functions take free names instead:
+// testdata/shapes declares setDefaults_ShapeSpec, setDefaults_Deck and
+// defaultsPtr, and compiles.)
+func TestRefusedNameClash(t *testing.T) {
+	out, errs, failed := runDefaults(t, &packages.Config{}, "./testdata/clash/...")
+	if !failed {
+		t.Fatal("generation succeeded")
+	}
+	for _, want := range []string{
+		"testdata/clash/v1/types.go:35:6: error: func RegisterDefaults is declared here and in the generated zz_generated.defaults.go, " +
+			"where RegisterDefaults is the function that adds this package's defaulting functions to a runtime.Scheme: the package would not compile. " +
+			"Rename this func (or delete it, if it is an earlier defaulter's output)",
+		"testdata/clash/v1/types.go:38:6: error: type DeclarativeDefaulter is declared here",
+		"testdata/clash/v1/types.go:41:5: error: var SetObjectDefaults_Clash is declared here and in the generated zz_generated.defaults.go, " +
+			"where SetObjectDefaults_Clash is the defaulting function of the kind Clash",
+	} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("errors:\n%s\nwant:\n%s", errs, want)
+		}
 	}
 	if len(out) != 0 {
 		t.Errorf("%d files written", len(out))

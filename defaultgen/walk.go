@@ -5,9 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"path"
-	"path/filepath"
-	"regexp"
 	"strings"
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
@@ -27,10 +24,11 @@ func (fg *fileGen) helper(n *types.Named) string {
 	if h, ok := fg.helpers[n]; ok {
 		return h
 	}
-	name := "setDefaults_" + n.Obj().Name()
+	base := "setDefaults_" + n.Obj().Name()
 	if n.Obj().Pkg() != nil && n.Obj().Pkg().Path() != fg.pkg.PkgPath {
-		name = "setDefaults_" + fg.importName(n.Obj().Pkg().Path(), n.Obj().Pkg().Name()) + "_" + n.Obj().Name()
+		base = "setDefaults_" + fg.importName(n.Obj().Pkg().Path(), n.Obj().Pkg().Name()) + "_" + n.Obj().Name()
 	}
+	name := fg.freeName(base)
 	fg.helpers[n] = name
 	fg.order = append(fg.order, n)
 	fields := fg.fields(n)
@@ -489,26 +487,6 @@ func (fg *fileGen) litEnv() golit.Env {
 	return env
 }
 
-// ptrName is the name of the generic helper that returns a pointer to a
-// copy of its argument, for pointers to values without a composite literal
-// (*int32): defaultsPtr, or the first free defaultsPtrN in the package.
-func (fg *fileGen) ptrName() string {
-	if fg.ptr != "" {
-		return fg.ptr
-	}
-	taken := func(name string) bool {
-		obj := fg.pkg.Types.Scope().Lookup(name)
-		// the file this generator writes, from an earlier run, is replaced
-		return obj != nil && filepath.Base(fg.pkg.Fset.Position(obj.Pos()).Filename) != "zz_generated.defaults.go"
-	}
-	name := "defaultsPtr"
-	for i := 2; taken(name); i++ {
-		name = fmt.Sprintf("defaultsPtr%d", i)
-	}
-	fg.ptr = name
-	return name
-}
-
 func (fg *fileGen) errorf(pos token.Position, format string, args ...any) {
 	fg.errs = append(fg.errs, fmt.Sprintf("%s: error: %s", pos, fmt.Sprintf(format, args...)))
 }
@@ -583,58 +561,3 @@ func (fg *fileGen) qualify(n *types.Named) string {
 	}
 	return fg.importName(p.Path(), p.Name()) + "." + n.Obj().Name()
 }
-
-// importName imports path under its package name, or another name when
-// that one is taken (importTaken).
-func (fg *fileGen) importName(p, name string) string {
-	if n, ok := fg.imports[p]; ok {
-		return n
-	}
-	candidates := []string{name}
-	if parent := path.Base(path.Dir(p)); parent != "." && parent != "/" && token.IsIdentifier(parent+name) {
-		candidates = append(candidates, parent+name) // k8s.io/api/core/v1 in a package v1: corev1
-	}
-	alias := ""
-	for _, c := range candidates {
-		if !fg.importTaken(c) {
-			alias = c
-			break
-		}
-	}
-	for i := 2; alias == ""; i++ {
-		if c := fmt.Sprintf("%s%d", name, i); !fg.importTaken(c) {
-			alias = c
-		}
-	}
-	fg.imports[p] = alias
-	return alias
-}
-
-// importTaken is the rule for the names of the generated file's imports,
-// as deepcopy-gen's and defaulter-gen's import tracker keep it: an import
-// must not be named like another import, like any identifier the package
-// declares at package scope in its other files (a `var runtime`, a `type
-// fmt`, a `func context`: the file would not compile), like a predeclared
-// identifier the code uses (len, nil, string...), like the package itself,
-// or like a local variable of the generated code (in, obj, o, scheme, v,
-// and the loop variables i1, k1, v1...), which would hide it.
-func (fg *fileGen) importTaken(name string) bool {
-	for _, n := range fg.imports {
-		if n == name {
-			return true
-		}
-	}
-	switch name {
-	case fg.pkg.Name, "in", "obj", "o", "scheme", "v", "T", "_":
-		return true
-	}
-	if loopVar.MatchString(name) || types.Universe.Lookup(name) != nil {
-		return true
-	}
-	obj := fg.pkg.Types.Scope().Lookup(name)
-	// the file this generator writes, from an earlier run, is replaced
-	return obj != nil && filepath.Base(fg.pkg.Fset.Position(obj.Pos()).Filename) != "zz_generated.defaults.go"
-}
-
-// loopVar matches the names of the generated loops' variables.
-var loopVar = regexp.MustCompile(`^[ikv][0-9]+$`)

@@ -1171,6 +1171,12 @@ func (p *Package) TypesSource() ([]byte, error) {
 	// aside: controller-gen's object generator imports it whatever the
 	// package declares).
 	b.WriteString(shadows)
+	// Identifiers named like the generated file's unexported functions:
+	// the helper of each kind and the pointer helper.
+	for _, k := range p.Kinds {
+		fmt.Fprintf(&b, "\nvar setDefaults_%s = 0\n", k.Name)
+	}
+	b.WriteString("\nfunc defaultsPtr() {}\n")
 	done := map[*Named]bool{}
 	for _, k := range p.Kinds {
 		for _, n := range k.types() {

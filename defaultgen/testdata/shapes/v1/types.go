@@ -76,6 +76,9 @@ type Deck struct {
 	// +default=3
 	Boards int32 `json:"boards,omitempty"`
 	// +optional
+	// +default=2
+	Masts *int32 `json:"masts,omitempty"`
+	// +optional
 	Paint string `json:"paint,omitempty"`
 }
 
@@ -92,3 +95,14 @@ func context() fmt { return fmt{} }
 const time = 1
 
 var _, _, _ = runtime, reflect, context
+
+// Package-level identifiers named like the generated file's own functions:
+// the helpers of ShapeSpec and Deck, the pointer helper, and setDefaults_Deck2,
+// the name the helper of Deck would take next.
+func setDefaults_ShapeSpec() {}
+
+type setDefaults_Deck struct{}
+
+var defaultsPtr, setDefaults_Deck2 = setDefaults_Deck{}, 0
+
+var _, _ = defaultsPtr, setDefaults_Deck2

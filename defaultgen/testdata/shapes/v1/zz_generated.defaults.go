@@ -41,10 +41,10 @@ func (DeclarativeDefaulter) Default(_ context2.Context, obj pkgruntime.Object) e
 }
 
 func setDefaults_Shape(in *Shape) {
-	setDefaults_ShapeSpec(&in.Spec)
+	setDefaults_ShapeSpec2(&in.Spec)
 }
 
-func setDefaults_ShapeSpec(in *ShapeSpec) {
+func setDefaults_ShapeSpec2(in *ShapeSpec) {
 	if in.Inner == nil {
 		in.Inner = &Inner{}
 	}
@@ -70,17 +70,17 @@ func setDefaults_ShapeSpec(in *ShapeSpec) {
 		in.Deck = &Deck{Boards: 4}
 	}
 	if in.Deck != nil {
-		setDefaults_Deck(in.Deck)
+		setDefaults_Deck3(in.Deck)
 	}
 	if in.Mast != nil && !in.Mast.IsZero() {
 		if in.Mast != nil {
-			setDefaults_Deck(in.Mast)
+			setDefaults_Deck3(in.Mast)
 		}
 	}
 	if in.Hull.IsZero() {
 		in.Hull = Deck{}
 	}
-	setDefaults_Deck(&in.Hull)
+	setDefaults_Deck3(&in.Hull)
 	if in.Text == "" {
 		in.Text = "bell\a tab\t ls\u2028 ps\u2029 bom\ufeff nonchar\ufdd0 astral😀 lone� end"
 	}
@@ -89,8 +89,14 @@ func setDefaults_ShapeSpec(in *ShapeSpec) {
 	}
 }
 
-func setDefaults_Deck(in *Deck) {
+func setDefaults_Deck3(in *Deck) {
 	if in.Boards == 0 {
 		in.Boards = 3
 	}
+	if in.Masts == nil {
+		in.Masts = defaultsPtr2(int32(2))
+	}
 }
+
+// defaultsPtr2 returns a pointer to a new variable holding v.
+func defaultsPtr2[T any](v T) *T { return &v }
