@@ -31,6 +31,10 @@ func (fg *fileGen) helper(n *types.Named) string {
 	name := fg.freeName(base)
 	fg.helpers[n] = name
 	fg.order = append(fg.order, n)
+	// the body is a function of its own: its loops start at depth 0
+	depth := fg.depth
+	fg.depth = 0
+	defer func() { fg.depth = depth }()
 	fields := fg.fields(n)
 	alloc := fg.allocations(n, fields)
 	var b strings.Builder
@@ -524,17 +528,23 @@ func (fg *fileGen) valueStmts(expr string, t types.Type) string {
 // item only when the item is a pointer: encoding/json writes a nil pointer
 // as null, which the apiserver defaults; it never writes a value item as
 // null, so the apiserver never defaults one.
+//
+// Its variables are named by the loop's depth in its function (i1, then
+// i2 inside it; k1 and v1 for a map): a nested loop never hides a variable
+// the loops around it still use, and a loop added to the file renames no
+// other, as deepcopy-gen and defaulter-gen name theirs.
 func (fg *fileGen) loop(expr string, elem types.Type, isMap bool) string {
-	fg.tmp++
+	fg.depth++
+	defer func() { fg.depth-- }()
 	if isMap {
-		k, v := fmt.Sprintf("k%d", fg.tmp), fmt.Sprintf("v%d", fg.tmp)
+		k, v := fmt.Sprintf("k%d", fg.depth), fmt.Sprintf("v%d", fg.depth)
 		inner := fg.elemStmts(v, elem)
 		if inner == "" {
 			return ""
 		}
 		return fmt.Sprintf("for %s := range %s {\n%s := %s[%s]\n%s%s[%s] = %s\n}\n", k, expr, v, expr, k, inner, expr, k, v)
 	}
-	i := fmt.Sprintf("i%d", fg.tmp)
+	i := fmt.Sprintf("i%d", fg.depth)
 	inner := fg.elemStmts(fmt.Sprintf("%s[%s]", expr, i), elem)
 	if inner == "" {
 		return ""

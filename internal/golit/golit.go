@@ -34,6 +34,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"go/token"
 	"go/types"
 	"math"
 	"math/big"
@@ -324,7 +325,7 @@ func unexportedElsewhere(t types.Type, pkg *types.Package, seen map[types.Type]b
 // ptr is a pointer to a new variable holding e, of type elem.
 func (b *builder) ptr(e expr, elem types.Type) (expr, error) {
 	src := e.src
-	if !e.typed {
+	if !e.typed && !inferred(src, elem) {
 		te, err := b.typeExpr(elem)
 		if err != nil {
 			return expr{}, err
@@ -337,6 +338,17 @@ func (b *builder) ptr(e expr, elem types.Type) (expr, error) {
 		name = "ptrTo"
 	}
 	return expr{src: name + "(" + src + ")", typed: true}, nil
+}
+
+// inferred is the rule for the conversion of an untyped constant passed
+// to the pointer helper (func[T any](v T) *T): it is left out when the
+// constant's default type, which the call infers for T, is elem itself
+// (defaultsPtr("ext4") for a *string, defaultsPtr(false) for a *bool,
+// defaultsPtr(3) for an *int), and written otherwise (defaultsPtr(int32(3)),
+// defaultsPtr(float64(3)), defaultsPtr(Protocol("TCP"))).
+func inferred(src string, elem types.Type) bool {
+	tv, err := types.Eval(token.NewFileSet(), nil, token.NoPos, src)
+	return err == nil && tv.Value != nil && types.Identical(types.Default(tv.Type), elem)
 }
 
 // basic is a constant of a string, boolean, integer or float type.

@@ -82,7 +82,7 @@ func TestExpr(t *testing.T) {
 	}{
 		{`"TCP"`, typ("Mode"), `"TCP"`},
 		{`{"port": 80, "host": "h", "note": "n", "mode": "m"}`, typ("Outer"),
-			`Outer{Inner: Inner{Host: ptr(string("h")), Port: 80}, Mode: "m", Extra: &Extra{Note: "n"}}`},
+			`Outer{Inner: Inner{Host: ptr("h"), Port: 80}, Mode: "m", Extra: &Extra{Note: "n"}}`},
 		{`{"items": [{"port": 1}, null]}`, typ("Outer"), `Outer{Items: []*Inner{&Inner{Port: 1}, nil}}`},
 		{`{"byKey": {"b": 2, "a": 1e0}}`, typ("Outer"), `Outer{ByKey: map[string]uint8{"a": 1, "b": 2}}`},
 		{`{"byInt": {"-3": "x"}}`, typ("Outer"), `Outer{ByInt: map[int16]string{-3: "x"}}`},
@@ -93,6 +93,13 @@ func TestExpr(t *testing.T) {
 		{`{"mode": null}`, typ("Outer"), `Outer{}`},
 		{`{}`, types.NewPointer(typ("Inner")), `&Inner{}`},
 		{`3`, types.NewPointer(types.NewPointer(types.Typ[types.Int64])), `ptr(ptr(int64(3)))`},
+		// a pointer's conversion only where T would not be inferred as the type
+		{`false`, types.NewPointer(types.Typ[types.Bool]), `ptr(false)`},
+		{`-3`, types.NewPointer(types.Typ[types.Int]), `ptr(-3)`},
+		{`3`, types.NewPointer(types.Typ[types.Float64]), `ptr(float64(3))`},
+		{`0.5`, types.NewPointer(types.Typ[types.Float64]), `ptr(0.5)`},
+		{`0.5`, types.NewPointer(types.Typ[types.Float32]), `ptr(float32(0.5))`},
+		{`"TCP"`, types.NewPointer(typ("Mode")), `ptr(Mode("TCP"))`},
 
 		{`{"Port": 1}`, typ("Inner"), `error: Port: no field Port in Inner; the field is spelled port`},
 		{`{"nope": 1}`, typ("Inner"), `error: nope: no field nope in Inner, so Go clients cannot send it`},

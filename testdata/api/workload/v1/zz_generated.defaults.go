@@ -57,17 +57,17 @@ func setDefaults_corev1_PodSpec(in *corev1.PodSpec) {
 	for i1 := range in.Volumes {
 		setDefaults_corev1_Volume(&in.Volumes[i1])
 	}
-	for i11 := range in.InitContainers {
-		setDefaults_corev1_Container(&in.InitContainers[i11])
+	for i1 := range in.InitContainers {
+		setDefaults_corev1_Container(&in.InitContainers[i1])
 	}
-	for i21 := range in.Containers {
-		setDefaults_corev1_Container(&in.Containers[i21])
+	for i1 := range in.Containers {
+		setDefaults_corev1_Container(&in.Containers[i1])
 	}
-	for i22 := range in.EphemeralContainers {
-		setDefaults_corev1_EphemeralContainer(&in.EphemeralContainers[i22])
+	for i1 := range in.EphemeralContainers {
+		setDefaults_corev1_EphemeralContainer(&in.EphemeralContainers[i1])
 	}
-	for i33 := range in.ImagePullSecrets {
-		setDefaults_corev1_LocalObjectReference(&in.ImagePullSecrets[i33])
+	for i1 := range in.ImagePullSecrets {
+		setDefaults_corev1_LocalObjectReference(&in.ImagePullSecrets[i1])
 	}
 }
 
@@ -166,10 +166,10 @@ func setDefaults_corev1_AzureDiskVolumeSource(in *corev1.AzureDiskVolumeSource) 
 		in.CachingMode = defaultsPtr(corev1.AzureDataDiskCachingMode("ReadWrite"))
 	}
 	if in.FSType == nil {
-		in.FSType = defaultsPtr(string("ext4"))
+		in.FSType = defaultsPtr("ext4")
 	}
 	if in.ReadOnly == nil {
-		in.ReadOnly = defaultsPtr(bool(false))
+		in.ReadOnly = defaultsPtr(false)
 	}
 	if in.Kind == nil {
 		in.Kind = defaultsPtr(corev1.AzureDataDiskKind("Shared"))
@@ -177,8 +177,8 @@ func setDefaults_corev1_AzureDiskVolumeSource(in *corev1.AzureDiskVolumeSource) 
 }
 
 func setDefaults_corev1_ProjectedVolumeSource(in *corev1.ProjectedVolumeSource) {
-	for i7 := range in.Sources {
-		setDefaults_corev1_VolumeProjection(&in.Sources[i7])
+	for i1 := range in.Sources {
+		setDefaults_corev1_VolumeProjection(&in.Sources[i1])
 	}
 }
 
@@ -228,14 +228,14 @@ func setDefaults_corev1_CSIVolumeSource(in *corev1.CSIVolumeSource) {
 }
 
 func setDefaults_corev1_Container(in *corev1.Container) {
-	for i14 := range in.Ports {
-		setDefaults_corev1_ContainerPort(&in.Ports[i14])
+	for i1 := range in.Ports {
+		setDefaults_corev1_ContainerPort(&in.Ports[i1])
 	}
-	for i15 := range in.EnvFrom {
-		setDefaults_corev1_EnvFromSource(&in.EnvFrom[i15])
+	for i1 := range in.EnvFrom {
+		setDefaults_corev1_EnvFromSource(&in.EnvFrom[i1])
 	}
-	for i16 := range in.Env {
-		setDefaults_corev1_EnvVar(&in.Env[i16])
+	for i1 := range in.Env {
+		setDefaults_corev1_EnvVar(&in.Env[i1])
 	}
 	if in.LivenessProbe != nil {
 		setDefaults_corev1_Probe(in.LivenessProbe)
@@ -307,7 +307,7 @@ func setDefaults_corev1_SecretKeySelector(in *corev1.SecretKeySelector) {
 
 func setDefaults_corev1_FileKeySelector(in *corev1.FileKeySelector) {
 	if in.Optional == nil {
-		in.Optional = defaultsPtr(bool(false))
+		in.Optional = defaultsPtr(false)
 	}
 }
 
@@ -319,19 +319,19 @@ func setDefaults_corev1_Probe(in *corev1.Probe) {
 
 func setDefaults_corev1_GRPCAction(in *corev1.GRPCAction) {
 	if in.Service == nil {
-		in.Service = defaultsPtr(string(""))
+		in.Service = defaultsPtr("")
 	}
 }
 
 func setDefaults_corev1_EphemeralContainer(in *corev1.EphemeralContainer) {
-	for i25 := range in.EphemeralContainerCommon.Ports {
-		setDefaults_corev1_ContainerPort(&in.EphemeralContainerCommon.Ports[i25])
+	for i1 := range in.EphemeralContainerCommon.Ports {
+		setDefaults_corev1_ContainerPort(&in.EphemeralContainerCommon.Ports[i1])
 	}
-	for i26 := range in.EphemeralContainerCommon.EnvFrom {
-		setDefaults_corev1_EnvFromSource(&in.EphemeralContainerCommon.EnvFrom[i26])
+	for i1 := range in.EphemeralContainerCommon.EnvFrom {
+		setDefaults_corev1_EnvFromSource(&in.EphemeralContainerCommon.EnvFrom[i1])
 	}
-	for i27 := range in.EphemeralContainerCommon.Env {
-		setDefaults_corev1_EnvVar(&in.EphemeralContainerCommon.Env[i27])
+	for i1 := range in.EphemeralContainerCommon.Env {
+		setDefaults_corev1_EnvVar(&in.EphemeralContainerCommon.Env[i1])
 	}
 	if in.EphemeralContainerCommon.LivenessProbe != nil {
 		setDefaults_corev1_Probe(in.EphemeralContainerCommon.LivenessProbe)
