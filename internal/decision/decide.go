@@ -445,88 +445,47 @@ func (m *Model) decideZero(d *Decision, prop *apiextensionsv1.JSONSchemaProps) {
 }
 
 // decideStruct is KEP-1929 "Changes to kubebuilder/default-gen" rule 1,
-// for encoding/json as it is today.
-//
-// The KEP's rule: a non-pointer struct is never absent after a Go round
-// trip, it is `{}`, so its CRD default is `{}`. That holds for a field
-// without omitzero: Go clients always send it, and the default only
-// serves other clients. When `{}` is refused (a MinProperties, or required
-// children), the default is `{}` with the defaults nested below it
-// applied, if the apiserver accepts that; if not, the field gets none and
-// the author is told how to fix it.
-//
-// With omitzero, which the KEP predates, Go clients leave the zero struct
-// out, as omitempty leaves out a zero scalar: absent and zero are one
-// value. The default is then what the apiserver stores for Go's zero
-// struct, so that an absent field reads as Go's defaulted zero struct; it
-// is not written when that adds nothing to the zero struct, and it is
-// skipped, silently, when the apiserver refuses it: the Go defaulter then
-// leaves the zero struct alone too, as the apiserver leaves it absent.
+// for encoding/json as it is today: a field with omitzero, which the KEP
+// predates, is left out by Go clients when zero (decideOmitZeroStruct);
+// one without is always sent (decideSentStruct).
 func (m *Model) decideStruct(d *Decision, prop *apiextensionsv1.JSONSchemaProps) {
 	d.Rule = model.RuleImplicitStruct
-	f := d.Field
-	var candidates []any
-	if f.Tag.OmitZero {
-		if !defaultsBelow(prop) {
-			d.Why = "omitzero: Go clients leave the zero struct out, and no default below it would change it"
-			return
-		}
-		zero, ok := m.ZeroJSON(f.Shape.Ident)
-		if !ok {
-			d.Why = "omitzero, and the JSON of the zero struct is not known"
-			return
-		}
-		base, err1 := normalize.StoredValue(prop, zero, false)
-		stored, err2 := normalize.StoredValue(prop, zero, true)
-		if err1 != nil || err2 != nil {
-			d.Why = fmt.Sprintf("omitzero, and the schema cannot be read: %v", firstErr(err1, err2))
-			return
-		}
-		if jsonEqual(base, stored) {
-			d.Why = "omitzero: Go clients leave the zero struct out, and no default below it would change it"
-			return
-		}
-		if empty, err := normalize.StoredValue(prop, map[string]any{}, true); err == nil && jsonEqual(empty, stored) {
-			candidates = append(candidates, map[string]any{})
-		}
-		candidates = append(candidates, stored)
-	} else {
-		candidates = append(candidates, map[string]any{})
-	}
-	var first field.ErrorList
-	var firstRaw []byte
-	for i := 0; i < len(candidates); i++ {
-		c := candidates[i]
-		raw, _ := json.Marshal(c)
-		errs := tryDefault(prop, raw, string(raw) != "{}")
-		if len(errs) == 0 {
-			d.Default, d.value = raw, c
-			d.Source = "implicit-struct-default: a non-pointer struct"
-			switch {
-			case f.Tag.OmitZero:
-				d.Source += " tagged omitzero: what the apiserver stores for Go's zero struct"
-			case string(raw) != "{}":
-				d.Source += ": {} is refused, so {} with the defaults below it applied"
-			}
-			return
-		}
-		if i == 0 {
-			first, firstRaw = errs, raw
-			// without omitzero, {} refused: {} with the defaults below it applied
-			if !f.Tag.OmitZero && defaultsBelow(prop) {
-				if applied, err := normalize.StoredValue(prop, map[string]any{}, true); err == nil && len(applied) > 0 {
-					candidates = append(candidates, applied)
-				}
-			}
-		}
-	}
-	reason := refusal.Text(first, firstRaw)
-	if f.Tag.OmitZero {
-		d.Why = "omitzero, and the apiserver would refuse the zero struct: " + reason
+	if d.Field.Tag.OmitZero {
+		m.decideOmitZeroStruct(d, prop)
 		return
 	}
+	m.decideSentStruct(d, prop)
+}
+
+// decideSentStruct is KEP-1929 "Changes to kubebuilder/default-gen" rule 1
+// for a non-pointer struct without omitzero. The KEP's rule: such a struct
+// is never absent after a Go round trip, it is `{}`, so its CRD default is
+// `{}`; Go clients always send it, and the default only serves other
+// clients. When `{}` is refused (a minProperties, or required children),
+// the default is `{}` with the defaults nested below it applied, if the
+// apiserver accepts that; if not, the field gets none and the author is
+// told how to fix it (structFix), unless the schema rightly requires
+// children that no default fills (requiredChildren) or omitempty-struct's
+// warning already gives the fix.
+func (m *Model) decideSentStruct(d *Decision, prop *apiextensionsv1.JSONSchemaProps) {
+	const source = "implicit-struct-default: a non-pointer struct"
+	raw, errs := tryStruct(prop, map[string]any{})
+	if len(errs) == 0 {
+		d.Default, d.value, d.Source = raw, map[string]any{}, source
+		return
+	}
+	if defaultsBelow(prop) {
+		if applied, err := normalize.StoredValue(prop, map[string]any{}, true); err == nil && len(applied) > 0 {
+			if raw, errs := tryStruct(prop, applied); len(errs) == 0 {
+				d.Default, d.value, d.Source = raw, applied, source+": {} is refused, so {} with the defaults below it applied"
+				return
+			}
+		}
+	}
+	f := d.Field
+	reason := refusal.Text(errs, raw)
 	d.Why = "the apiserver would refuse {}: " + reason
-	if names := requiredChildren(prop, first); names != nil {
+	if names := requiredChildren(prop, errs); names != nil {
 		d.Why = fmt.Sprintf("an empty %s is not a valid value: the schema requires %s, which no default fills; "+
 			"a manifest that leaves the field out keeps it out, as under controller-gen's CRD", f.Shape.Ident.Name, strings.Join(names, ", "))
 		return
@@ -538,7 +497,65 @@ func (m *Model) decideStruct(d *Decision, prop *apiextensionsv1.JSONSchemaProps)
 		return
 	}
 	d.add(model.Warning, model.RuleImplicitStruct, fmt.Sprintf("implicit default {} (non-pointer struct) skipped: the apiserver would reject it: %s. Fix: %s",
-		reason, structFix(prop, first)), m)
+		reason, structFix(prop, errs)), m)
+}
+
+// decideOmitZeroStruct is KEP-1929 "Changes to kubebuilder/default-gen"
+// rule 1 for a non-pointer struct with omitzero, which the KEP predates:
+// Go clients leave the zero struct out, as omitempty leaves out a zero
+// scalar, so absent and zero are one value. The default is what the
+// apiserver stores for Go's zero struct (`{}` where that stores the same),
+// so that an absent field reads as Go's defaulted zero struct; it is not
+// written when that adds nothing to the zero struct, and it is skipped,
+// silently, when the apiserver refuses it: the Go defaulter then leaves
+// the zero struct alone too, as the apiserver leaves it absent.
+func (m *Model) decideOmitZeroStruct(d *Decision, prop *apiextensionsv1.JSONSchemaProps) {
+	const unchanged = "omitzero: Go clients leave the zero struct out, and no default below it would change it"
+	if !defaultsBelow(prop) {
+		d.Why = unchanged
+		return
+	}
+	zero, ok := m.ZeroJSON(d.Field.Shape.Ident)
+	if !ok {
+		d.Why = "omitzero, and the JSON of the zero struct is not known"
+		return
+	}
+	base, err1 := normalize.StoredValue(prop, zero, false)
+	stored, err2 := normalize.StoredValue(prop, zero, true)
+	if err1 != nil || err2 != nil {
+		d.Why = fmt.Sprintf("omitzero, and the schema cannot be read: %v", firstErr(err1, err2))
+		return
+	}
+	if jsonEqual(base, stored) {
+		d.Why = unchanged
+		return
+	}
+	candidates := []map[string]any{stored}
+	if empty, err := normalize.StoredValue(prop, map[string]any{}, true); err == nil && jsonEqual(empty, stored) {
+		candidates = []map[string]any{{}, stored}
+	}
+	var first field.ErrorList
+	var firstRaw []byte
+	for i, c := range candidates {
+		raw, errs := tryStruct(prop, c)
+		if len(errs) == 0 {
+			d.Default, d.value = raw, c
+			d.Source = "implicit-struct-default: a non-pointer struct tagged omitzero: what the apiserver stores for Go's zero struct"
+			return
+		}
+		if i == 0 {
+			first, firstRaw = errs, raw
+		}
+	}
+	d.Why = "omitzero, and the apiserver would refuse the zero struct: " + refusal.Text(first, firstRaw)
+}
+
+// tryStruct validates the struct value v as prop's default (tryDefault,
+// with the children's schemas unless v is {}): its JSON, and the
+// apiserver's errors, none when it accepts it.
+func tryStruct(prop *apiextensionsv1.JSONSchemaProps, v map[string]any) ([]byte, field.ErrorList) {
+	raw, _ := json.Marshal(v)
+	return raw, tryDefault(prop, raw, string(raw) != "{}")
 }
 
 // requiredChildren lists the children whose "Required value" alone made the
@@ -559,9 +576,12 @@ func requiredChildren(prop *apiextensionsv1.JSONSchemaProps, errs field.ErrorLis
 	return names
 }
 
-// structFix is the fix for a refused implicit {} that matches the reason.
-// Go clients always send a non-pointer struct without omitzero, so its
-// empty value must either be valid or never be sent.
+// structFix is the fix for a refused implicit {} that matches the reason,
+// read from the errors' types and the schema, not their text: a child the
+// schema declares whose value is required (field.ErrorTypeRequired), or
+// fewer properties than minProperties (tooFewProperties). Go clients
+// always send a non-pointer struct without omitzero, so its empty value
+// must either be valid or never be sent.
 func structFix(prop *apiextensionsv1.JSONSchemaProps, errs field.ErrorList) string {
 	var required []string
 	minProps := false
@@ -572,7 +592,7 @@ func structFix(prop *apiextensionsv1.JSONSchemaProps, errs field.ErrorList) stri
 			if _, ok := prop.Properties[name]; ok && !slices.Contains(required, name) {
 				required = append(required, name)
 			}
-		case strings.Contains(e.Detail, "at least") && strings.Contains(e.Detail, "properties"):
+		case tooFewProperties(prop, e):
 			minProps = true
 		}
 	}
@@ -584,6 +604,32 @@ func structFix(prop *apiextensionsv1.JSONSchemaProps, errs field.ErrorList) stri
 		return "the schema refuses an empty object, which Go clients send for this field: " + omit
 	}
 	return omit + ", or mark the field +required"
+}
+
+// defaultPath is the path of the default itself in the errors of
+// normalize.ValidateDefaultInIsolation; a child's is below it.
+var defaultPath = field.NewPath("default").String()
+
+// tooFewProperties is the rule by which the apiserver's error e says that
+// the default of prop has fewer properties than prop's minProperties: the
+// apiserver reports it (k8s.io/apiextensions-apiserver
+// pkg/apiserver/validation, kube-openapi's TooFewProperties) as an Invalid
+// value at the default itself whose value is the default's number of
+// properties, and prop's minProperties is above that number.
+func tooFewProperties(prop *apiextensionsv1.JSONSchemaProps, e *field.Error) bool {
+	if e.Type != field.ErrorTypeInvalid || e.Field != defaultPath || prop.MinProperties == nil {
+		return false
+	}
+	var n int64
+	switch v := e.BadValue.(type) {
+	case int:
+		n = int64(v)
+	case int64:
+		n = v
+	default:
+		return false
+	}
+	return n < *prop.MinProperties
 }
 
 // tryDefault validates raw as the default of prop, as the apiserver does on

@@ -269,23 +269,41 @@ func TestApply(t *testing.T) {
 	}
 }
 
+// TestStructFix: the fix is chosen by the errors' types and the schema,
+// whatever their English text says: a required child the schema declares,
+// or fewer properties than minProperties (an Invalid value at the default
+// itself, whose value is its number of properties).
 func TestStructFix(t *testing.T) {
 	prop := obj(map[string]apiextensionsv1.JSONSchemaProps{"a": str(), "b": str()})
+	min1 := obj(map[string]apiextensionsv1.JSONSchemaProps{"a": str(), "b": str()})
+	min1.MinProperties = ptr(int64(1))
 	const omit = "add omitzero to the json tag (Go clients then leave the empty struct out), or make the field a pointer"
+	const minFix = "the schema refuses an empty object, which Go clients send for this field: " + omit
+	const generic = omit + ", or mark the field +required"
+	def := field.NewPath("default")
 	for _, tc := range []struct {
+		name string
+		prop *apiextensionsv1.JSONSchemaProps
 		errs field.ErrorList
 		want string
 	}{
-		{field.ErrorList{field.Required(field.NewPath("default", "a"), ""), field.Required(field.NewPath("default", "b"), ""), field.Required(field.NewPath("default", "a"), "")},
+		{"required children", prop, field.ErrorList{field.Required(def.Child("a"), ""), field.Required(def.Child("b"), ""), field.Required(def.Child("a"), "")},
 			"give a, b a default, " + omit + ", or mark the field +required"},
-		{field.ErrorList{field.Required(field.NewPath("default", "other"), "")}, omit + ", or mark the field +required"},
-		{field.ErrorList{field.Invalid(field.NewPath("default"), 0, "should have at least 1 properties")},
-			"the schema refuses an empty object, which Go clients send for this field: " + omit},
-		{field.ErrorList{field.Invalid(field.NewPath("default"), 0, "at least 1 chars long")}, omit + ", or mark the field +required"},
-		{nil, omit + ", or mark the field +required"},
+		{"required, not a child of the schema", prop, field.ErrorList{field.Required(def.Child("other"), "")}, generic},
+		{"minProperties, as the apiserver says it", min1, field.ErrorList{field.Invalid(def, int64(0), " in body should have at least 1 properties")}, minFix},
+		{"minProperties, whatever the text", min1, field.ErrorList{field.Invalid(def, 0, "")}, minFix},
+		{"minProperties, required child first", min1, field.ErrorList{field.Invalid(def, int64(0), ""), field.Required(def.Child("a"), "")},
+			"give a a default, " + omit + ", or mark the field +required"},
+		{"the text of minProperties, without minProperties", prop, field.ErrorList{field.Invalid(def, int64(0), " in body should have at least 1 properties")}, generic},
+		{"as many properties as minProperties", min1, field.ErrorList{field.Invalid(def, int64(1), "")}, generic},
+		{"a child's invalid value", min1, field.ErrorList{field.Invalid(def.Child("a"), int64(0), " in body should have at least 1 properties")}, generic},
+		{"another type at the default", min1, field.ErrorList{field.NotSupported(def, int64(0), []string{"x"})}, generic},
+		{"a value that is no count", min1, field.ErrorList{field.Invalid(def, "0", "")}, generic},
+		{"minLength", prop, field.ErrorList{field.Invalid(def, 0, "at least 1 chars long")}, generic},
+		{"no errors", prop, nil, generic},
 	} {
-		if got := structFix(prop, tc.errs); got != tc.want {
-			t.Errorf("structFix(%v) = %q, want %q", tc.errs, got, tc.want)
+		if got := structFix(tc.prop, tc.errs); got != tc.want {
+			t.Errorf("%s: structFix(%v) = %q, want %q", tc.name, tc.errs, got, tc.want)
 		}
 	}
 }
