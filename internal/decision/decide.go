@@ -402,7 +402,7 @@ func (m *Model) DecideElement(s *apiextensionsv1.JSONSchemaProps, sh model.Shape
 // apiVersion and kind, which have no default; a subtree that preserves
 // unknown fields declares nothing to default.
 func implicitStructApplies(prop *apiextensionsv1.JSONSchemaProps, sh model.Shape) bool {
-	return sh.NonPointerStruct() && prop.Type == "object" && !preservesUnknown(prop) && !prop.XEmbeddedResource
+	return sh.NonPointerStruct() && prop.Type == "object" && !PreservesUnknown(prop) && !prop.XEmbeddedResource
 }
 
 // implicitZeroApplies is where KEP-1929 rule 4 applies: a non-pointer
@@ -419,9 +419,9 @@ func implicitZeroApplies(prop *apiextensionsv1.JSONSchemaProps, f *model.Field) 
 	return prop.XIntOrString
 }
 
-// preservesUnknown reports a subtree that keeps unknown fields and declares
+// PreservesUnknown reports a subtree that keeps unknown fields and declares
 // none: nothing below it is typed, so nothing below it is defaulted.
-func preservesUnknown(s *apiextensionsv1.JSONSchemaProps) bool {
+func PreservesUnknown(s *apiextensionsv1.JSONSchemaProps) bool {
 	return s.XPreserveUnknownFields != nil && *s.XPreserveUnknownFields &&
 		len(s.Properties) == 0 && s.Items == nil && s.AdditionalProperties == nil
 }
@@ -526,12 +526,12 @@ func (m *Model) decideOmitZeroStruct(d *Decision, prop *apiextensionsv1.JSONSche
 		d.Why = fmt.Sprintf("omitzero, and the schema cannot be read: %v", firstErr(err1, err2))
 		return
 	}
-	if jsonEqual(base, stored) {
+	if jsonnum.Equal(base, stored) {
 		d.Why = unchanged
 		return
 	}
 	candidates := []map[string]any{stored}
-	if empty, err := normalize.StoredValue(prop, map[string]any{}, true); err == nil && jsonEqual(empty, stored) {
+	if empty, err := normalize.StoredValue(prop, map[string]any{}, true); err == nil && jsonnum.Equal(empty, stored) {
 		candidates = []map[string]any{{}, stored}
 	}
 	var first field.ErrorList
@@ -664,16 +664,7 @@ func storedAlike(s *apiextensionsv1.JSONSchemaProps, a, b any) bool {
 	wrap := &apiextensionsv1.JSONSchemaProps{Type: "object", Properties: map[string]apiextensionsv1.JSONSchemaProps{"v": *s}}
 	sa, err1 := normalize.StoredValue(wrap, map[string]any{"v": a}, true)
 	sb, err2 := normalize.StoredValue(wrap, map[string]any{"v": b}, true)
-	return err1 == nil && err2 == nil && jsonEqual(sa, sb)
-}
-
-// jsonEqual compares two decoded JSON values by their encoding, so that
-// numbers compare alike whether they are int64 (the apiserver's decoding)
-// or float64 (encoding/json's).
-func jsonEqual(a, b any) bool {
-	ja, err1 := json.Marshal(a)
-	jb, err2 := json.Marshal(b)
-	return err1 == nil && err2 == nil && string(ja) == string(jb)
+	return err1 == nil && err2 == nil && jsonnum.Equal(sa, sb)
 }
 
 // defaultsBelow reports a default anywhere below s, which defaulting an

@@ -10,6 +10,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
 )
 
@@ -189,7 +190,7 @@ func TestDecide(t *testing.T) {
 				if !strings.Contains(d.Source, tc.source) {
 					t.Errorf("source %q, want %q", d.Source, tc.source)
 				}
-				if !jsonEqual(d.value, decode(d.Default)) {
+				if !jsonnum.Equal(d.value, decode(d.Default)) {
 					t.Errorf("value %#v, default %s", d.value, d.Default)
 				}
 				if got := d.String(); got != f.GoPath()+" (spec."+tc.field+"): default "+tc.def+" from "+d.Source {
@@ -321,8 +322,8 @@ func TestPreservesUnknown(t *testing.T) {
 		{apiextensionsv1.JSONSchemaProps{XPreserveUnknownFields: yes, Items: &apiextensionsv1.JSONSchemaPropsOrArray{}}, false},
 		{apiextensionsv1.JSONSchemaProps{XPreserveUnknownFields: yes, AdditionalProperties: &apiextensionsv1.JSONSchemaPropsOrBool{}}, false},
 	} {
-		if got := preservesUnknown(&tc.s); got != tc.want {
-			t.Errorf("preservesUnknown(%+v) = %v", tc.s, got)
+		if got := PreservesUnknown(&tc.s); got != tc.want {
+			t.Errorf("PreservesUnknown(%+v) = %v", tc.s, got)
 		}
 	}
 }
@@ -437,23 +438,6 @@ func TestStoredAlike(t *testing.T) {
 	} {
 		if got := storedAlike(s, tc.a, tc.b); got != tc.want {
 			t.Errorf("storedAlike(%v, %v) = %v", tc.a, tc.b, got)
-		}
-	}
-}
-
-func TestJSONEqual(t *testing.T) {
-	for _, tc := range []struct {
-		a, b any
-		want bool
-	}{
-		{int64(3), float64(3), true},
-		{map[string]any{"a": int64(1)}, map[string]any{"a": float64(1)}, true},
-		{"3", float64(3), false},
-		{func() {}, func() {}, false},
-		{float64(1), func() {}, false},
-	} {
-		if got := jsonEqual(tc.a, tc.b); got != tc.want {
-			t.Errorf("jsonEqual(%v, %v) = %v", tc.a, tc.b, got)
 		}
 	}
 }

@@ -73,6 +73,7 @@ func TestEqual(t *testing.T) {
 		{"1", int64(1), false},
 		{nil, map[string]any(nil), true},
 		{math.NaN(), math.NaN(), false},
+		{func() {}, func() {}, false}, // not JSON
 	} {
 		if got := Equal(tc.a, tc.b); got != tc.want {
 			t.Errorf("Equal(%#v, %#v) = %v, want %v", tc.a, tc.b, got, tc.want)
