@@ -27,7 +27,7 @@ import (
 // opts): the notes of added and changed defaults, which a first run over
 // CRDs from controller-gen has by the hundred, are one line per rule and
 // CRD unless every finding is asked for.
-func (d *defaulter) noteChanges(w io.Writer, opts model.ReportOptions, rule genall.OutputRule, staged *atomicout.Staging, crds []*apiextensionsv1.CustomResourceDefinition) {
+func (d *schemaWalker) noteChanges(w io.Writer, opts model.ReportOptions, rule genall.OutputRule, staged *atomicout.Staging, crds []*apiextensionsv1.CustomResourceDefinition) {
 	notes := model.NewDiagnostics()
 	var affects []string
 	for _, c := range crds {
@@ -69,7 +69,7 @@ func (d *defaulter) noteChanges(w io.Writer, opts model.ReportOptions, rule gena
 // changeNode is the Go source of a changed default: the field that writes
 // it now, else (a removed default) the field at its path, else the CRD's
 // root type.
-func (d *defaulter) changeNode(crdName string, ch defaultdiff.Change) node {
+func (d *schemaWalker) changeNode(crdName string, ch defaultdiff.Change) node {
 	spath := defaultdiff.SchemaPathOf(ch.Path)
 	if o, ok := d.origins[originKey(crdName, ch.Version, spath)]; ok {
 		return node{at: o.at, goPath: o.goPath, jpath: o.jpath, own: o.own}

@@ -153,7 +153,7 @@ func (ch *checker) start(c *apiextensionsv1.CustomResourceDefinition) {
 }
 
 // report waits for every check and reports its errors at the Go source.
-func (ch *checker) report(d *defaulter) {
+func (ch *checker) report(d *schemaWalker) {
 	ch.wg.Wait()
 	for _, r := range ch.results {
 		for _, e := range r.errs {
@@ -164,7 +164,7 @@ func (ch *checker) report(d *defaulter) {
 
 // reportSchemaError keeps the apiserver's message verbatim and adds where
 // in the Go source it comes from and, for a default, which rule wrote it.
-func (d *defaulter) reportSchemaError(c *apiextensionsv1.CustomResourceDefinition, e schemaError, rule string) {
+func (d *schemaWalker) reportSchemaError(c *apiextensionsv1.CustomResourceDefinition, e schemaError, rule string) {
 	versions, spath := splitSchemaField(c, e.Field)
 	for _, v := range versions {
 		if d.belowRecursion(c.Name, v, spath) {

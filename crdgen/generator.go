@@ -292,15 +292,22 @@ type DecisionOptions struct {
 }
 
 func (g Generator) header(ctx *genall.GenerationContext) (string, error) {
+	return Header(ctx, g.HeaderFile, g.Year)
+}
+
+// Header is the text of file (none when file is ""), with " YEAR"
+// replaced by year, as controller-gen's generators write it at the top of
+// their files.
+func Header(ctx *genall.GenerationContext, file, year string) (string, error) {
 	var text string
-	if g.HeaderFile != "" {
-		b, err := ctx.ReadFile(g.HeaderFile)
+	if file != "" {
+		b, err := ctx.ReadFile(file)
 		if err != nil {
 			return "", err
 		}
 		text = string(b)
 	}
-	return strings.ReplaceAll(text, " YEAR", " "+g.Year), nil
+	return strings.ReplaceAll(text, " YEAR", " "+year), nil
 }
 
 // rootTypes maps each version name of gk to its root Go type.

@@ -42,7 +42,7 @@ func (s *Session) Output() io.Writer {
 type built struct {
 	col  *ctmarkers.Collector
 	opts buildOptions
-	d    *defaulter
+	d    *schemaWalker
 	// crds are the CRDs, nil once released.
 	crds     []*apiextensionsv1.CustomResourceDefinition
 	released bool
@@ -118,7 +118,7 @@ func newBuild(ctx *genall.GenerationContext, opts buildOptions, each func(*apiex
 	if len(kinds) == 0 {
 		return nil
 	}
-	b := &built{col: ctx.Collector, opts: opts, d: newDefaulter(parser, ctx.Collector, ctx.Roots, options{implicit: opts.implicit, explain: opts.explain})}
+	b := &built{col: ctx.Collector, opts: opts, d: newSchemaWalker(parser, ctx.Collector, ctx.Roots, options{implicit: opts.implicit, explain: opts.explain})}
 	for _, gk := range kinds {
 		parser.NeedCRDFor(gk, opts.maxDescLen())
 		c, ok := parser.CustomResourceDefinitions[gk] // NeedCRDFor made it from a deep copy

@@ -20,12 +20,12 @@ type options struct {
 	implicit, explain bool
 }
 
-// defaulter walks each flattened version schema together with the Go types
+// schemaWalker walks each flattened version schema together with the Go types
 // it was generated from, asks the model for each property's decision and
 // writes it there: every effective default once, on the property that uses
 // it. Shared type schemas are never touched, so the flattener cannot turn
 // two defaults into an `allOf`.
-type defaulter struct {
+type schemaWalker struct {
 	parser  *crd.Parser
 	model   *decision.Model
 	opts    options
@@ -48,8 +48,8 @@ type defaulter struct {
 	requiredMismatch []string
 }
 
-func newDefaulter(p *crd.Parser, col *ctmarkers.Collector, roots []*loader.Package, opts options) *defaulter {
-	return &defaulter{
+func newSchemaWalker(p *crd.Parser, col *ctmarkers.Collector, roots []*loader.Package, opts options) *schemaWalker {
+	return &schemaWalker{
 		parser:       p,
 		model:        decision.New(p, col, roots, decision.Options{Options: model.Options{Implicit: opts.implicit}, Explain: opts.explain}),
 		opts:         opts,
@@ -122,7 +122,7 @@ func joinPath(a, b string) string {
 }
 
 // applyCRD injects defaults into every version of c.
-func (d *defaulter) applyCRD(c *apiextensionsv1.CustomResourceDefinition, roots map[string]crd.TypeIdent) {
+func (d *schemaWalker) applyCRD(c *apiextensionsv1.CustomResourceDefinition, roots map[string]crd.TypeIdent) {
 	for i := range c.Spec.Versions {
 		v := &c.Spec.Versions[i]
 		id, ok := roots[v.Name]
@@ -141,7 +141,7 @@ func (d *defaulter) applyCRD(c *apiextensionsv1.CustomResourceDefinition, roots 
 }
 
 // structNode walks the fields of the struct type id, whose schema is s.
-func (d *defaulter) structNode(s *apiextensionsv1.JSONSchemaProps, id model.TypeIdent, l loc) {
+func (d *schemaWalker) structNode(s *apiextensionsv1.JSONSchemaProps, id model.TypeIdent, l loc) {
 	for _, f := range d.model.StructFindings(id) {
 		d.diags.Add(f)
 	}
@@ -168,7 +168,7 @@ func (d *defaulter) structNode(s *apiextensionsv1.JSONSchemaProps, id model.Type
 
 // field walks below one property, then takes its decision: children come
 // first, so that a parent's default is decided with its children's.
-func (d *defaulter) field(prop *apiextensionsv1.JSONSchemaProps, f *model.Field, l loc, parent *apiextensionsv1.JSONSchemaProps) {
+func (d *schemaWalker) field(prop *apiextensionsv1.JSONSchemaProps, f *model.Field, l loc, parent *apiextensionsv1.JSONSchemaProps) {
 	below := l
 	below.inherit = d.model.Below(f, l.inherit)
 	below.via = f
@@ -179,7 +179,7 @@ func (d *defaulter) field(prop *apiextensionsv1.JSONSchemaProps, f *model.Field,
 
 // apply writes a decision into the schema and keeps its findings and, for
 // apiserver errors about the default, where it came from.
-func (d *defaulter) apply(s *apiextensionsv1.JSONSchemaProps, dec *decision.Decision, l loc, at token.Position, goPath string, own bool) {
+func (d *schemaWalker) apply(s *apiextensionsv1.JSONSchemaProps, dec *decision.Decision, l loc, at token.Position, goPath string, own bool) {
 	for _, f := range dec.Findings {
 		d.diags.Add(f)
 	}
@@ -197,10 +197,9 @@ func (d *defaulter) apply(s *apiextensionsv1.JSONSchemaProps, dec *decision.Deci
 }
 
 // descend walks the inside of a property of shape sh.
-func (d *defaulter) descend(s *apiextensionsv1.JSONSchemaProps, sh model.Shape, pkg *loader.Package, l loc) {
-	if s.XPreserveUnknownFields != nil && *s.XPreserveUnknownFields &&
-		len(s.Properties) == 0 && s.Items == nil && s.AdditionalProperties == nil {
-		return // nothing below is typed, so nothing below is defaulted
+func (d *schemaWalker) descend(s *apiextensionsv1.JSONSchemaProps, sh model.Shape, pkg *loader.Package, l loc) {
+	if decision.PreservesUnknown(s) {
+		return
 	}
 	switch sh.Kind {
 	case model.KindStruct:
@@ -225,7 +224,7 @@ func (d *defaulter) descend(s *apiextensionsv1.JSONSchemaProps, sh model.Shape, 
 
 // element walks a list item or map value; only a type-level +default
 // applies to it (KEP-1929 "Lists" and "String Maps").
-func (d *defaulter) element(s *apiextensionsv1.JSONSchemaProps, t types.Type, pkg *loader.Package, l loc) {
+func (d *schemaWalker) element(s *apiextensionsv1.JSONSchemaProps, t types.Type, pkg *loader.Package, l loc) {
 	sh := d.model.ShapeOf(t, pkg)
 	d.descend(s, sh, pkg, l)
 	dec := d.model.DecideElement(s, sh, l.jpath)
@@ -245,7 +244,7 @@ type versionRoot struct {
 // spath (properties[spec].items.properties[x]) of a version of a CRD, going
 // down from the root type as applyCRD does. It runs only when the apiserver
 // reports an error, so that no index of every property is kept.
-func (d *defaulter) locate(crdName, version, spath string) (node, bool) {
+func (d *schemaWalker) locate(crdName, version, spath string) (node, bool) {
 	root, ok := d.versionRoots[originKey(crdName, version, "")]
 	if !ok {
 		return node{}, false
@@ -288,7 +287,7 @@ type origin struct {
 
 func originKey(crd, version, spath string) string { return crd + "|" + version + "|" + spath }
 
-func (d *defaulter) record(l loc, o origin) {
+func (d *schemaWalker) record(l loc, o origin) {
 	o.jpath = l.jpath
 	d.origins[originKey(l.crd, l.version, l.spath)] = o
 }
@@ -303,7 +302,7 @@ func untyped(s *apiextensionsv1.JSONSchemaProps) bool {
 // recursion reports, at the field the walk went down last, a recursive
 // type in a CRD: the property where the type comes back has no type, and
 // the apiserver refuses it with a message that does not say why.
-func (d *defaulter) recursion(l loc) {
+func (d *schemaWalker) recursion(l loc) {
 	d.recursiveAt[originKey(l.crd, l.version, l.spath)] = true
 	f := l.via
 	if f == nil {
@@ -323,7 +322,7 @@ func (d *defaulter) recursion(l loc) {
 
 // belowRecursion reports a schema path at or below a property that a
 // recursive type left without a type.
-func (d *defaulter) belowRecursion(crdName, version, spath string) bool {
+func (d *schemaWalker) belowRecursion(crdName, version, spath string) bool {
 	for p := spath; ; {
 		if d.recursiveAt[originKey(crdName, version, p)] {
 			return true

@@ -111,7 +111,7 @@ func (Generator) RegisterMarkers(into *ctmarkers.Registry) error {
 
 // CheckFilter asks genall for type-checked packages, with the crd
 // generator's filter.
-func (Generator) CheckFilter() loader.NodeFilter { return crd.Generator{}.CheckFilter() }
+func (Generator) CheckFilter() loader.NodeFilter { return model.CheckFilter() }
 
 // Generate writes zz_generated.defaults.go for every root package that
 // declares a kind. It reads the crd generator's decisions (crdgen.Session.Decide):
@@ -119,13 +119,9 @@ func (Generator) CheckFilter() loader.NodeFilter { return crd.Generator{}.CheckF
 // in a marker is reported at its position, and nothing is written.
 // Without a session (WithSession), g builds the decisions itself.
 func (g Generator) Generate(ctx *genall.GenerationContext) error {
-	header := ""
-	if g.HeaderFile != "" {
-		b, err := ctx.ReadFile(g.HeaderFile)
-		if err != nil {
-			return err
-		}
-		header = strings.ReplaceAll(string(b), " YEAR", " "+g.Year)
+	header, err := crdgen.Header(ctx, g.HeaderFile, g.Year)
+	if err != nil {
+		return err
 	}
 	s := g.session
 	if s == nil {
