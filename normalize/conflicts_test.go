@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 )
 
 // conflictCRD is a valid CRD named PLURAL.example.com serving KIND, with
@@ -88,5 +90,27 @@ func TestLoadCRDsConflicts(t *testing.T) {
 				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
 			}
 		})
+	}
+}
+
+// TestServedCRDs: LoadCRDs's rule on CRDs in memory, each named by its
+// place: an identical copy kept once, a conflict refused.
+func TestServedCRDs(t *testing.T) {
+	decode := func(text string) *apiextensionsv1.CustomResourceDefinition {
+		c, err := decodeCRD([]byte(text))
+		if err != nil || c == nil {
+			t.Fatalf("decode: %v", err)
+		}
+		return c
+	}
+	a, b := decode(conflictCRD("widgets", "Widget", "", "a")), decode(conflictCRD("gadgets", "Widget", "", "b"))
+	crds, err := ServedCRDs([]*apiextensionsv1.CustomResourceDefinition{a, a.DeepCopy()})
+	if err != nil || len(crds) != 1 {
+		t.Errorf("an identical copy: %d CRDs, %v; want 1", len(crds), err)
+	}
+	_, err = ServedCRDs([]*apiextensionsv1.CustomResourceDefinition{a, b})
+	var conflict *CRDConflictError
+	if !errors.As(err, &conflict) || !strings.HasPrefix(err.Error(), "#2: CRD gadgets.example.com claims") || !strings.Contains(err.Error(), "widgets.example.com at #1") {
+		t.Errorf("error %v, want #2's conflict with #1", err)
 	}
 }

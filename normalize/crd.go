@@ -92,6 +92,24 @@ func LoadCRDs(paths ...string) ([]*apiextensionsv1.CustomResourceDefinition, err
 	if err != nil {
 		return nil, err
 	}
+	return served(loaded)
+}
+
+// ServedCRDs is LoadCRDs's rule on CRDs given in memory, in the order
+// they would be created: the CRDs the apiserver would serve, each
+// identical copy once; CRDs it would not all serve are a
+// *CRDConflictError, each named by its place in crds ("#2").
+func ServedCRDs(crds []*apiextensionsv1.CustomResourceDefinition) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	loaded := make([]sourcedCRD, len(crds))
+	for i, c := range crds {
+		loaded[i] = sourcedCRD{crd: c, at: fmt.Sprintf("#%d", i+1)}
+	}
+	return served(loaded)
+}
+
+// served is the rule of LoadCRDs and ServedCRDs: identical copies once
+// (dedupeIdentical), and no conflict (sameNameConflict, namesConflicts).
+func served(loaded []sourcedCRD) ([]*apiextensionsv1.CustomResourceDefinition, error) {
 	loaded, conflicts := dedupeIdentical(loaded)
 	conflicts = append(conflicts, namesConflicts(loaded)...)
 	if len(conflicts) > 0 {

@@ -67,10 +67,18 @@ func (e namespaceError) Is(target error) bool { return target == ErrNamespace }
 // New validates the CRDs of OLD and NEW as the apiserver does on create
 // (normalize.ValidateCRD) and compares each CRD of OLD with NEW's of the
 // same name (findings of step 4, and the CRD update's own validation).
+// Each side is the CRDs the apiserver would serve (normalize.ServedCRDs):
+// identical copies once, conflicting ones refused.
 func New(ctx context.Context, old, new []*apiextensionsv1.CustomResourceDefinition) (*Analyzer, error) {
 	a := &Analyzer{byKind: map[schema.GroupKind]*definition{}, groups: map[string]bool{}, findings: map[string][]Finding{}}
 	cache := normalize.OpenCheckCache()
 	var err error
+	if old, err = normalize.ServedCRDs(old); err != nil {
+		return nil, fmt.Errorf("OLD: %w", err)
+	}
+	if new, err = normalize.ServedCRDs(new); err != nil {
+		return nil, fmt.Errorf("NEW: %w", err)
+	}
 	if a.old, err = definitions(ctx, cache, "OLD", old); err != nil {
 		return nil, err
 	}
@@ -92,15 +100,12 @@ func New(ctx context.Context, old, new []*apiextensionsv1.CustomResourceDefiniti
 }
 
 // definitions validates (through the check cache, in parallel) and indexes
-// one side's CRDs. The first CRD in input order that is listed twice or
-// invalid is the error.
+// one side's CRDs, which ServedCRDs has made one per name. The first CRD
+// in input order that is invalid is the error.
 func definitions(ctx context.Context, cache *normalize.CheckCache, side string, crds []*apiextensionsv1.CustomResourceDefinition) (map[string]*definition, error) {
 	out := map[string]*definition{}
 	validation := cache.ValidateCRDs(ctx, crds)
 	for i, c := range crds {
-		if _, dup := out[c.Name]; dup {
-			return nil, &InvalidCRDError{Side: side, CRD: c.Name, Errors: field.ErrorList{field.Duplicate(field.NewPath("metadata", "name"), c.Name)}}
-		}
 		if errs := validation[i]; len(errs) > 0 {
 			return nil, &InvalidCRDError{Side: side, CRD: c.Name, Errors: errs}
 		}

@@ -214,6 +214,20 @@ func TestCRDFindings(t *testing.T) {
 			t.Errorf("categories %v", r.Categories)
 		}
 	})
+	t.Run("conflicting CRDs", func(t *testing.T) {
+		old := loadCRDs(t, "testdata/old.yaml")
+		other := old[0].DeepCopy()
+		other.Spec.Versions[0].Schema.OpenAPIV3Schema.Description = "another"
+		_, err := New(context.Background(), old, append(loadCRDs(t, "testdata/new.yaml"), other))
+		var conflict *normalize.CRDConflictError
+		if !errors.As(err, &conflict) || !strings.HasPrefix(err.Error(), "NEW: ") || !strings.Contains(err.Error(), old[0].Name) {
+			t.Errorf("error %v, want NEW's conflict naming %s", err, old[0].Name)
+		}
+		a, err := New(context.Background(), append(old, old[0].DeepCopy()), loadCRDs(t, "testdata/new.yaml"))
+		if err != nil || len(a.oldOrder) != len(old) {
+			t.Errorf("an identical copy: %v, %d CRDs of OLD, want %d", err, len(a.oldOrder), len(old))
+		}
+	})
 	t.Run("invalid CRD", func(t *testing.T) {
 		_, err := New(context.Background(), loadCRDs(t, "testdata/old.yaml"), loadCRDs(t, "../pipeline/testdata/badcrd.yaml"))
 		var invalid *InvalidCRDError
