@@ -79,8 +79,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return ExitUsage
 	}
 	lcfg := Config{ImplicitDefaults: *implicit}
-	preload(wd, fs.Args(), lcfg)
-	graph, err := checker.Analyze(New(lcfg), pkgs, nil)
+	graph, err := checker.Analyze(newAnalyzers(lcfg, preload(wd, fs.Args(), lcfg)), pkgs, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "controller-gen-default lint: %v\n", err)
 		return ExitUsage

@@ -3,6 +3,7 @@ package lint_test
 import (
 	"bytes"
 	"fmt"
+	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/controller-gen-default/controller-gen-default/lint"
@@ -218,24 +219,9 @@ func TestPackageAlone(t *testing.T) {
 		{"./testdata/lintscope/shared", []string{"shared/types.go:19 omitempty-struct", "shared/types.go:8 omitempty-struct"}},
 	} {
 		t.Run(c.pkg, func(t *testing.T) {
-			pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadSyntax, Dir: repoRoot}, c.pkg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			graph, err := checker.Analyze(lint.Analyzers, pkgs, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, act := range graph.Roots {
-				if act.Err != nil {
-					t.Fatal(act.Err)
-				}
-				for _, d := range act.Diagnostics {
-					p := act.Package.Fset.Position(d.Pos)
-					got = append(got, fmt.Sprintf("%s/%s:%d %s", filepath.Base(filepath.Dir(p.Filename)), filepath.Base(p.Filename), p.Line, d.Category))
-				}
-			}
+			got := analyze(t, &packages.Config{Mode: packages.LoadSyntax, Dir: repoRoot}, c.pkg, func(p token.Position, d analysis.Diagnostic) string {
+				return fmt.Sprintf("%s/%s:%d %s", filepath.Base(filepath.Dir(p.Filename)), filepath.Base(p.Filename), p.Line, d.Category)
+			})
 			slices.Sort(got)
 			got = slices.Compact(got)
 			if !slices.Equal(got, c.want) {

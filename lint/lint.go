@@ -7,12 +7,16 @@
 //	conflicting-defaults      default-on-required      ignored-field-default
 //	json-name-mismatch
 //
-// They derive nothing themselves. Each package is loaded once more with
-// controller-tools' loader, with the crd generator's markers, and
-// model.LintRoots, the schema-free part of the crd generator's decision,
+// They derive nothing themselves. The Findings analyzer (FindingsName),
+// which the rule analyzers require, hands model.LintPackage the pass's
+// files, type information and module, with the crd generator's markers, and
+// model.LintPackage, the schema-free part of the crd generator's decision,
 // says what is wrong: every diagnostic is a finding of the crd generator,
-// at the same place, with the same rule and the same words. The analyzers
-// of one package share that load (they all require Findings).
+// at the same place, with the same rule and the same words. The files are
+// those of the driver's build (its build tags, an editor's overlays); only
+// the packages the analysed one imports are loaded with controller-tools'
+// loader, for the markers of the types it uses from them. Nothing is kept
+// between passes.
 //
 // Three drivers run them: `controller-gen-default lint` (Main), the
 // golangci-lint module plugin `kepdefaults` (package lint/plugin), and
@@ -23,11 +27,9 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
@@ -86,8 +88,12 @@ var Analyzers = New(DefaultConfig)
 
 // New returns one analyzer per rule of Rules, sharing one Findings
 // analyzer with cfg.
-func New(cfg Config) []*analysis.Analyzer {
-	f := newFindings(cfg)
+func New(cfg Config) []*analysis.Analyzer { return newAnalyzers(cfg, nil) }
+
+// newAnalyzers is New with the findings of packages linted together
+// beforehand (preload), nil for none.
+func newAnalyzers(cfg Config, pre preloaded) []*analysis.Analyzer {
+	f := newFindings(cfg, pre)
 	var out []*analysis.Analyzer
 	for _, rule := range Rules {
 		out = append(out, &analysis.Analyzer{
@@ -115,25 +121,31 @@ type Result struct {
 	Diagnostics []analysis.Diagnostic
 }
 
-// FindingsName is the name of the analyzer that loads a package and lints
-// it; the rule analyzers require it.
+// FindingsName is the name of the analyzer that lints a package; the rule
+// analyzers require it.
 const FindingsName = "kepdefaults"
 
-func newFindings(cfg Config) *analysis.Analyzer {
+// newFindings is the analyzer whose result is the findings of a package:
+// it uses no facts, and keeps nothing between passes.
+func newFindings(cfg Config, pre preloaded) *analysis.Analyzer {
 	return &analysis.Analyzer{
 		Name:       FindingsName,
-		Doc:        "kepdefaults loads the package with controller-tools' loader and lists the crd generator's KEP-1929 findings that need no schema; the rule analyzers report them.",
+		Doc:        "kepdefaults lists the crd generator's KEP-1929 findings that need no schema in the pass's files, with their markers and types; the rule analyzers report them.",
 		ResultType: reflect.TypeOf((*Result)(nil)),
 		Run: func(pass *analysis.Pass) (any, error) {
-			return run(pass, cfg)
+			findings, ok := pre[pass.Pkg.Path()]
+			if !ok {
+				findings = passFindings(pass, cfg)
+			}
+			return run(pass, findings), nil
 		},
 	}
 }
 
-func run(pass *analysis.Pass, cfg Config) (*Result, error) {
+// run turns the findings in the pass's files into diagnostics.
+func run(pass *analysis.Pass, findings []model.Finding) *Result {
 	files := map[string]*token.File{}
 	var astOf = map[*token.File]*ast.File{}
-	dir := ""
 	for _, f := range pass.Files {
 		tf := pass.Fset.File(f.Pos())
 		if tf == nil {
@@ -143,18 +155,8 @@ func run(pass *analysis.Pass, cfg Config) (*Result, error) {
 		for _, name := range sameFileNames(tf.Name()) {
 			files[name] = tf
 		}
-		if dir == "" && strings.HasSuffix(tf.Name(), ".go") {
-			dir = filepath.Dir(tf.Name())
-		}
 	}
 	res := &Result{}
-	if dir == "" {
-		return res, nil
-	}
-	findings, err := packageFindings(dir, cfg)
-	if err != nil {
-		return nil, err
-	}
 	wanted := map[string]bool{}
 	for _, r := range Rules {
 		wanted[r] = true
@@ -177,17 +179,17 @@ func run(pass *analysis.Pass, cfg Config) (*Result, error) {
 		}
 		res.Diagnostics = append(res.Diagnostics, d)
 	}
-	return res, nil
+	return res
 }
 
 // Message is a finding as the analyzers report it: the crd generator's line
-// without its position and JSON path (which needs the schema),
-// "error: Type.Field: message [rule]".
+// without its position (the driver's to print) and JSON path (which needs
+// the schema), "error: Type.Field: message [rule]". The message starts with
+// the severity, "error:" or "warning:", for golangci-lint's severity rules
+// to match (its issues have no other field for it); the rule is the
+// diagnostic's Category.
 func Message(f model.Finding) string {
-	f.JPath = ""
-	s := f.String()
-	// f.String() is "<pos>: <sev>: ..."; the position is the driver's to print.
-	return strings.TrimPrefix(s, f.Pos.String()+": ")
+	return fmt.Sprintf("%s: %s: %s [%s]", f.Sev, f.GoPath, f.Msg, f.Rule)
 }
 
 // position is the position in tf of the line and column of p, which was
@@ -246,49 +248,56 @@ func fieldAt(f *ast.File, pos token.Pos) *ast.Field {
 	return found
 }
 
-// The loads of packages, shared by the analyzers of a package and by the
-// variants of a package (with and without its tests) that drivers analyse
-// separately. An entry is reused only while the package's files are
-// unchanged.
-var loads sync.Map // loadKey -> *loadEntry
-
-type loadKey struct {
-	dir   string
-	stamp string
-	cfg   Config
+// passFindings are model.LintPackage's findings on the pass's package:
+// its files and types are the pass's (the driver's build tags, overlays);
+// the packages it imports are loaded with controller-tools' loader when a
+// type of theirs is first used, all together, for their types' markers.
+func passFindings(pass *analysis.Pass, cfg Config) []model.Finding {
+	col, checker := crdMarkers()
+	module := ""
+	if pass.Module != nil {
+		module = pass.Module.Path
+	}
+	var imports map[string]*loader.Package
+	imp := func(path string) *loader.Package {
+		if imports == nil {
+			imports = loadImports(pass)
+		}
+		return imports[path]
+	}
+	return model.LintPackage(model.PassPackage{
+		Fset: pass.Fset, Files: pass.Files, Types: pass.Pkg, Info: pass.TypesInfo, Module: module, Import: imp,
+	}, col, checker, model.Options{Implicit: cfg.ImplicitDefaults})
 }
 
-type loadEntry struct {
-	once     sync.Once
-	findings []model.Finding
-	err      error
-}
-
-func packageFindings(dir string, cfg Config) ([]model.Finding, error) {
-	k := loadKey{dir: dir, stamp: stamp(dir), cfg: cfg}
-	v, _ := loads.LoadOrStore(k, &loadEntry{})
-	e := v.(*loadEntry)
-	e.once.Do(func() { e.findings, e.err = lintDir(dir, cfg) })
-	return e.findings, e.err
-}
-
-// stamp identifies the contents of dir's Go files by name, size and time.
-func stamp(dir string) string {
-	ents, err := os.ReadDir(dir)
+// loadImports loads the packages the pass's package imports, by import
+// path, with controller-tools' loader, from the directory of its files; a
+// load that fails leaves them unknown (their types without markers).
+func loadImports(pass *analysis.Pass) map[string]*loader.Package {
+	out := map[string]*loader.Package{}
+	var paths []string
+	for _, p := range pass.Pkg.Imports() {
+		if path := loader.NonVendorPath(p.Path()); path != "unsafe" && path != "C" {
+			paths = append(paths, path)
+		}
+	}
+	if len(paths) == 0 || len(pass.Files) == 0 {
+		return out
+	}
+	dir := filepath.Dir(pass.Fset.Position(pass.Files[0].Package).Filename)
+	roots, err := loader.LoadRootsWithConfig(&packages.Config{Dir: dir}, paths...)
 	if err != nil {
-		return ""
+		return out
 	}
-	var b strings.Builder
-	for _, e := range ents {
-		if !strings.HasSuffix(e.Name(), ".go") {
-			continue
-		}
-		if info, err := e.Info(); err == nil {
-			fmt.Fprintf(&b, "%s %d %d;", e.Name(), info.Size(), info.ModTime().UnixNano())
-		}
+	for _, r := range roots {
+		out[r.PkgPath] = r
 	}
-	return b.String()
+	return out
 }
+
+// preloaded are the findings of packages linted together (preload), by
+// package path.
+type preloaded map[string][]model.Finding
 
 // preload lints the packages of patterns together, as the crd generator
 // run with paths=PATTERNS reads them (model.LintRoots: the types their
@@ -296,44 +305,28 @@ func stamp(dir string) string {
 // packages, so that a type of one package that a kind of another reaches
 // is reported, and a type that no kind reaches is not, exactly as by the
 // generator. Without it (go vet, golangci-lint), each package is linted
-// on its own. A load that fails leaves each package to its own load,
-// which reports the error.
-func preload(dir string, patterns []string, cfg Config) {
+// on its own, from its pass. A load that fails leaves each package to its
+// pass.
+func preload(dir string, patterns []string, cfg Config) preloaded {
 	roots, err := loader.LoadRootsWithConfig(&packages.Config{Dir: dir}, patterns...)
 	if err != nil {
-		return
+		return nil
 	}
-	findings := lintRoots(roots, cfg)
+	col, checker := crdMarkers()
+	findings := model.LintRoots(roots, col, checker, model.Options{Implicit: cfg.ImplicitDefaults})
+	out := preloaded{}
 	for _, r := range roots {
-		files := r.GoFiles
-		if len(files) == 0 {
-			continue
-		}
-		d := filepath.Dir(files[0])
-		e := &loadEntry{}
-		e.once.Do(func() { e.findings = findings })
-		loads.Store(loadKey{dir: d, stamp: stamp(d), cfg: cfg}, e)
+		out[r.PkgPath] = findings
 	}
+	return out
 }
 
-// lintDir loads the package in dir as the crd generator does (controller-tools'
-// loader, the crd generator's markers) and returns model.LintRoots' findings.
-func lintDir(dir string, cfg Config) ([]model.Finding, error) {
-	roots, err := loader.LoadRootsWithConfig(&packages.Config{Dir: dir}, ".")
-	if err != nil {
-		return nil, fmt.Errorf("loading %s with controller-tools' loader: %w", dir, err)
-	}
-	return lintRoots(roots, cfg), nil
-}
-
-// lintRoots is model.LintRoots with the crd generator's markers and
+// crdMarkers are a collector of the crd generator's markers and its
 // type-checker filter.
-func lintRoots(roots []*loader.Package, cfg Config) []model.Finding {
+func crdMarkers() (*ctmarkers.Collector, *loader.TypeChecker) {
 	reg := &ctmarkers.Registry{}
 	if err := model.RegisterMarkers(reg); err != nil {
 		panic(err) // the markers' definitions are this module's
 	}
-	col := &ctmarkers.Collector{Registry: reg}
-	checker := &loader.TypeChecker{NodeFilters: []loader.NodeFilter{model.CheckFilter()}}
-	return model.LintRoots(roots, col, checker, model.Options{Implicit: cfg.ImplicitDefaults})
+	return &ctmarkers.Collector{Registry: reg}, &loader.TypeChecker{NodeFilters: []loader.NodeFilter{model.CheckFilter()}}
 }

@@ -71,30 +71,56 @@ func (d Default) Evaluate(pkg *loader.Package) (raw []byte, value any, err error
 // resolveRef evaluates ref(Name) or ref(import/path.Name): Name must be a
 // constant of the marker's package, or of a package it imports.
 func resolveRef(ref string, pkg *loader.Package) (any, error) {
-	scopePkg, name := pkg, ref
+	path, name := pkg.PkgPath, ref
 	if i := strings.LastIndex(ref, "."); i > 0 {
-		path := ref[:i]
-		name = ref[i+1:]
-		if path != pkg.PkgPath {
-			scopePkg = pkg.Imports()[path]
-			if scopePkg == nil {
-				return nil, fmt.Errorf("package %q is not imported by %s; import it or use a constant of this package", path, pkg.PkgPath)
+		path, name = ref[:i], ref[i+1:]
+	}
+	scope, err := refScope(pkg, path)
+	if err != nil {
+		return nil, err
+	}
+	obj := scope.Scope().Lookup(name)
+	if obj == nil {
+		return nil, fmt.Errorf("no constant %s in package %s", name, path)
+	}
+	c, ok := obj.(*types.Const)
+	if !ok {
+		return nil, fmt.Errorf("%s in package %s is %s, not a constant; ref() takes a constant", name, path, objectKind(obj))
+	}
+	return constValue(c.Val())
+}
+
+// refScope is the type-checked package path, pkg itself or a package it
+// imports. An import is taken from pkg's type checker when it has loaded
+// it in full (always, for a package a go/analysis driver checked, which
+// has no loader to ask: model.LintPackage), else from pkg's loader.
+func refScope(pkg *loader.Package, path string) (*types.Package, error) {
+	notImported := fmt.Errorf("package %q is not imported by %s; import it or use a constant of this package", path, pkg.PkgPath)
+	scopePkg := pkg
+	if path != pkg.PkgPath {
+		if pkg.Types != nil && pkg.TypesInfo != nil {
+			found := false
+			for _, imp := range pkg.Types.Imports() {
+				if loader.NonVendorPath(imp.Path()) == path {
+					if imp.Complete() {
+						return imp, nil
+					}
+					found = true
+				}
 			}
+			if !found {
+				return nil, notImported
+			}
+		}
+		if scopePkg = pkg.Imports()[path]; scopePkg == nil {
+			return nil, notImported
 		}
 	}
 	scopePkg.NeedTypesInfo()
 	if scopePkg.Types == nil {
 		return nil, fmt.Errorf("package %s could not be type-checked", scopePkg.PkgPath)
 	}
-	obj := scopePkg.Types.Scope().Lookup(name)
-	if obj == nil {
-		return nil, fmt.Errorf("no constant %s in package %s", name, scopePkg.PkgPath)
-	}
-	c, ok := obj.(*types.Const)
-	if !ok {
-		return nil, fmt.Errorf("%s in package %s is %s, not a constant; ref() takes a constant", name, scopePkg.PkgPath, objectKind(obj))
-	}
-	return constValue(c.Val())
+	return scopePkg.Types, nil
 }
 
 // objectKind is what a Go object that is not a constant is, in words:

@@ -16,8 +16,8 @@ func TestGoVet(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", tool, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	vet := func(pkg string) (string, int) {
-		cmd := exec.Command("go", "vet", "-vettool="+tool, pkg)
+	vet := func(args ...string) (string, int) {
+		cmd := exec.Command("go", append([]string{"vet", "-vettool=" + tool}, args...)...)
 		cmd.Dir = "../.."
 		out, err := cmd.CombinedOutput()
 		if ee, ok := err.(*exec.ExitError); ok {
@@ -34,5 +34,20 @@ func TestGoVet(t *testing.T) {
 	}
 	if out, code := vet("./lint/testdata/src/clean"); code != 0 {
 		t.Errorf("go vet on a clean package: exit %d\n%s", code, out)
+	}
+	// The files of the build go vet analyses, and none outside it.
+	tagged := "lint/testdata/src/buildtags/tagged.go:7:2: error: Tagged.Entry: "
+	untagged := "lint/testdata/src/buildtags/untagged.go:7:2: error: Untagged.Entry: "
+	for _, c := range []struct {
+		args      []string
+		want, not string
+	}{
+		{[]string{"./lint/testdata/src/buildtags"}, untagged, tagged},
+		{[]string{"-tags", "kepdefaults_tagged", "./lint/testdata/src/buildtags"}, tagged, untagged},
+	} {
+		out, code := vet(c.args...)
+		if code == 0 || !strings.Contains(out, c.want) || strings.Contains(out, c.not) {
+			t.Errorf("go vet %s: exit %d\n%s\nwant a line starting\n%s\nand none starting\n%s", strings.Join(c.args, " "), code, out, c.want, c.not)
+		}
 	}
 }

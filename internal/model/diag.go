@@ -327,8 +327,12 @@ func (o ownership) is(pkg *loader.Package) bool {
 	return false
 }
 
-// modulePath reads the module line of the go.mod above a package's files.
+// modulePath is the path of a package's module: as its loader found it,
+// else the module line of the go.mod above its files.
 func modulePath(pkg *loader.Package) string {
+	if pkg.Module != nil && pkg.Module.Path != "" {
+		return pkg.Module.Path
+	}
 	files := pkg.GoFiles
 	if len(files) == 0 {
 		files = pkg.CompiledGoFiles

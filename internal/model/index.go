@@ -66,6 +66,9 @@ type index struct {
 	checker *loader.TypeChecker
 	types   map[TypeIdent]*ctmarkers.TypeInfo
 	loaded  map[*loader.Package]bool
+	// typed are the packages a go/analysis driver has type-checked
+	// (LintPackage): the checker does not check them again.
+	typed map[*loader.Package]bool
 }
 
 func (x *index) TypeInfo(id TypeIdent) *ctmarkers.TypeInfo { return x.types[id] }
@@ -91,7 +94,9 @@ func (x *index) NeedPackage(pkg *loader.Package) {
 		return
 	}
 	x.indexTypes(pkg)
-	x.checker.Check(pkg)
+	if !x.typed[pkg] {
+		x.checker.Check(pkg)
+	}
 }
 
 func (x *index) indexTypes(pkg *loader.Package) {

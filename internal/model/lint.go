@@ -1,7 +1,11 @@
 package model
 
 import (
+	"go/ast"
+	"go/token"
 	"go/types"
+
+	"golang.org/x/tools/go/packages"
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
@@ -36,6 +40,72 @@ func LintRoots(roots []*loader.Package, col *ctmarkers.Collector, checker *loade
 	}
 	m := New(idx, col, roots, opts)
 	m.loadImports = true
+	return m.lintRoots(roots)
+}
+
+// PassPackage is a package as a go/analysis driver hands it to an analyzer
+// (an analysis.Pass): the files of the build being analysed, parsed with
+// their comments, and the type checker's results on them.
+type PassPackage struct {
+	Fset  *token.FileSet
+	Files []*ast.File
+	Types *types.Package
+	Info  *types.Info
+	// Module is the path of the package's module; "" reads it from the
+	// go.mod above the package's files.
+	Module string
+	// Import returns the package of path, which the package imports,
+	// loaded as the crd generator loads it (controller-tools' loader), for
+	// the markers of its types; nil when it is not to be had.
+	Import func(path string) *loader.Package
+}
+
+// LintPackage is LintRoots for the one package a go/analysis driver
+// analyses: its types and their markers are those of pkg.Files, the files
+// the driver's build selected (build tags, overlays), type-checked by the
+// driver; only the packages it imports are loaded, through pkg.Import and
+// checker, for the markers of the types it uses from them.
+func LintPackage(pkg PassPackage, col *ctmarkers.Collector, checker *loader.TypeChecker, opts Options) []Finding {
+	var names []string
+	for _, f := range pkg.Files {
+		if tf := pkg.Fset.File(f.Pos()); tf != nil {
+			names = append(names, tf.Name())
+		}
+	}
+	root := &loader.Package{Package: &packages.Package{
+		ID:              pkg.Types.Path(),
+		Name:            pkg.Types.Name(),
+		PkgPath:         pkg.Types.Path(),
+		GoFiles:         names,
+		CompiledGoFiles: names,
+		Fset:            pkg.Fset,
+		Syntax:          pkg.Files,
+		Types:           pkg.Types,
+		TypesInfo:       pkg.Info,
+	}}
+	if pkg.Module != "" {
+		root.Module = &packages.Module{Path: pkg.Module}
+	}
+	idx := &index{col: col, checker: checker, types: map[TypeIdent]*ctmarkers.TypeInfo{}, loaded: map[*loader.Package]bool{},
+		typed: map[*loader.Package]bool{root: true}}
+	idx.NeedPackage(root)
+	roots := []*loader.Package{root}
+	m := New(idx, col, roots, opts)
+	m.loadImports = true
+	m.importOf = func(from *loader.Package, path string) *loader.Package {
+		if from != root {
+			return from.Imports()[path]
+		}
+		if pkg.Import == nil {
+			return nil
+		}
+		return pkg.Import(path)
+	}
+	return m.lintRoots(roots)
+}
+
+// lintRoots walks the types of roots as LintRoots says.
+func (m *Model) lintRoots(roots []*loader.Package) []Finding {
 	ds := NewDiagnostics()
 	w := lintWalk{m: m, ds: ds, seen: map[lintVisit]bool{}}
 	if kinds := m.kindRoots(roots); len(kinds) > 0 {

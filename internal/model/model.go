@@ -51,6 +51,9 @@ type Model struct {
 	// loadImports makes the index load, on demand, the packages of the
 	// types the roots use (LintRoots; the generators load them already).
 	loadImports bool
+	// importOf, when set, finds the package of path that from imports
+	// (LintPackage: the analysed package has no loader of its own).
+	importOf func(from *loader.Package, path string) *loader.Package
 
 	ownEncoding  map[*types.Named]bool
 	fields       map[TypeIdent][]*Field

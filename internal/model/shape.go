@@ -150,7 +150,7 @@ func (m *Model) identOf(n *types.Named, from *loader.Package) (TypeIdent, bool) 
 	}
 	pkg := from
 	if path := loader.NonVendorPath(obj.Pkg().Path()); path != from.PkgPath {
-		pkg = from.Imports()[path]
+		pkg = m.imported(from, path)
 	}
 	if pkg == nil {
 		return TypeIdent{}, false
@@ -163,4 +163,13 @@ func (m *Model) identOf(n *types.Named, from *loader.Package) (TypeIdent, bool) 
 		ok = m.idx.TypeInfo(id) != nil
 	}
 	return id, ok
+}
+
+// imported is the package of path that from imports, nil when it is not
+// loaded.
+func (m *Model) imported(from *loader.Package, path string) *loader.Package {
+	if m.importOf != nil {
+		return m.importOf(from, path)
+	}
+	return from.Imports()[path]
 }

@@ -73,6 +73,6 @@ func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 	return out, nil
 }
 
-// GetLoadMode is syntax: the analyzers load and type-check the package
-// themselves, as the crd generator does, and need only the pass's files.
-func (p *Plugin) GetLoadMode() string { return register.LoadModeSyntax }
+// GetLoadMode is typesinfo: the analyzers read the pass's files and the
+// type checker's results on them.
+func (p *Plugin) GetLoadMode() string { return register.LoadModeTypesInfo }

@@ -22,7 +22,7 @@ func TestRegistered(t *testing.T) {
 	if err != nil || len(as) != len(lint.Rules) {
 		t.Fatalf("%d analyzers, %v", len(as), err)
 	}
-	if p.GetLoadMode() != register.LoadModeSyntax {
+	if p.GetLoadMode() != register.LoadModeTypesInfo {
 		t.Errorf("load mode %s", p.GetLoadMode())
 	}
 }
