@@ -49,6 +49,7 @@ func golangciLint(t *testing.T) string {
 type gclIssue struct {
 	FromLinter string
 	Text       string
+	Severity   string
 	Pos        struct {
 		Filename     string
 		Line, Column int
@@ -406,5 +407,35 @@ func TestGolangciExampleAPI(t *testing.T) {
 	}
 	if len(gotOurs) != n || strings.Contains(ours, "default-needs-omitempty") {
 		t.Errorf("kepdefaults on testdata/api:\n%s\nlint:\n%s", strings.Join(gotOurs, "\n"), ours)
+	}
+}
+
+// TestGolangciSeverity: golangci-lint's severity rules give kepdefaults'
+// issues the generator's severity by their text, as docs/lint.md shows:
+// the analyzer's name, then "error:" or "warning:".
+func TestGolangciSeverity(t *testing.T) {
+	bin := golangciLint(t)
+	base, err := os.ReadFile(filepath.Join(repoRoot, "lint/testdata/golangci-kal.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := filepath.Join(t.TempDir(), "golangci.yml")
+	rules := "severity:\n  default: error\n  rules:\n    - linters: [kepdefaults]\n      text: '^\\w+: warning: '\n      severity: warning\n"
+	if err := os.WriteFile(config, append(base, rules...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bySeverity := map[string]int{}
+	for _, i := range runGolangciIssues(t, bin, config, "--enable-only", "kepdefaults", "./lint/testdata/src/conflictingdefaults", "./lint/testdata/src/omitemptystruct") {
+		want := "error"
+		if strings.Contains(i.Text, ": warning: ") {
+			want = "warning"
+		}
+		if i.Severity != want {
+			t.Errorf("%s:%d: severity %q, want %q: %s", i.Pos.Filename, i.Pos.Line, i.Severity, want, i.Text)
+		}
+		bySeverity[i.Severity]++
+	}
+	if bySeverity["error"] == 0 || bySeverity["warning"] == 0 {
+		t.Errorf("issues by severity %v: want both", bySeverity)
 	}
 }
