@@ -11,8 +11,9 @@
 // which default the CRD gets, or why it gets none, checked against the
 // apiserver's own code. The crd generator writes the decision into the CRD,
 // the defaults generator into Go code, and the lint reports the check's
-// findings (Lint, LintRoots); none of them derives a default on its own, so
-// the CRD and the Go defaulter cannot disagree.
+// findings (Lint; LintRoots, and LintPackage for a go/analysis pass); none
+// of them derives a default on its own, so the CRD and the Go defaulter
+// cannot disagree.
 //
 // This package links no apiserver validation, CEL or storage code (a test
 // in lint/plugin pins it): the golangci-lint plugin builds on it alone.
