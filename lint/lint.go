@@ -249,7 +249,8 @@ func fieldAt(f *ast.File, pos token.Pos) *ast.Field {
 }
 
 // passFindings are model.LintPackage's findings on the pass's package:
-// its files and types are the pass's (the driver's build tags, overlays);
+// its files (but tests) and types are the pass's (the driver's build tags,
+// overlays);
 // the packages it imports are loaded with controller-tools' loader when a
 // type of theirs is first used, all together, for their types' markers.
 func passFindings(pass *analysis.Pass, cfg Config) []model.Finding {
@@ -265,9 +266,26 @@ func passFindings(pass *analysis.Pass, cfg Config) []model.Finding {
 		}
 		return imports[path]
 	}
+	files := nonTestFiles(pass)
+	if len(files) == 0 {
+		return nil // an external test package
+	}
 	return model.LintPackage(model.PassPackage{
-		Fset: pass.Fset, Files: pass.Files, Types: pass.Pkg, Info: pass.TypesInfo, Module: module, Import: imp,
+		Fset: pass.Fset, Files: files, Types: pass.Pkg, Info: pass.TypesInfo, Module: module, Import: imp,
 	}, col, checker, model.Options{Implicit: cfg.ImplicitDefaults})
+}
+
+// nonTestFiles are the pass's files but its _test.go files, which drivers
+// that analyse a package with its tests (go vet, golangci-lint) add: the
+// crd generator reads no test file, and a test's types are in no CRD.
+func nonTestFiles(pass *analysis.Pass) []*ast.File {
+	var out []*ast.File
+	for _, f := range pass.Files {
+		if tf := pass.Fset.File(f.Pos()); tf != nil && !strings.HasSuffix(tf.Name(), "_test.go") {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // loadImports loads the packages the pass's package imports, by import

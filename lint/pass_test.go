@@ -120,3 +120,12 @@ func analyze(t *testing.T, cfg *packages.Config, pattern string, line func(token
 	}
 	return got
 }
+
+// TestTestFiles: the types of a package's _test.go files are in no CRD and
+// are not reported, though go vet and golangci-lint analyse the package
+// with its tests (analysistest does too).
+func TestTestFiles(t *testing.T) {
+	for _, rule := range []string{"omitempty-struct", "struct-default-not-empty"} {
+		analysistest.Run(t, repoRoot, analyzer(t, rule), "./lint/testdata/src/testfiles")
+	}
+}

@@ -35,6 +35,10 @@ func TestGoVet(t *testing.T) {
 	if out, code := vet("./lint/testdata/src/clean"); code != 0 {
 		t.Errorf("go vet on a clean package: exit %d\n%s", code, out)
 	}
+	// go vet analyses the package with its tests; a test's types are in no CRD.
+	if out, code := vet("./lint/testdata/src/testfiles"); code != 0 {
+		t.Errorf("go vet on a package whose tests break the rules: exit %d\n%s", code, out)
+	}
 	// The files of the build go vet analyses, and none outside it.
 	tagged := "lint/testdata/src/buildtags/tagged.go:7:2: error: Tagged.Entry: "
 	untagged := "lint/testdata/src/buildtags/untagged.go:7:2: error: Untagged.Entry: "
