@@ -559,3 +559,98 @@ func TestCulpritSeveral(t *testing.T) {
 		t.Error("culprit changed the object it was given")
 	}
 }
+
+// recorder records the objects each review sends, then converts them with
+// its Converter.
+type recorder struct {
+	Converter
+	sent [][]map[string]any
+}
+
+func (r *recorder) Convert(ctx context.Context, objs []map[string]any, to string) ([]map[string]any, error) {
+	cp := make([]map[string]any, len(objs))
+	for i, o := range objs {
+		cp[i] = runtime.DeepCopyJSON(o)
+	}
+	r.sent = append(r.sent, cp)
+	return r.Converter.Convert(ctx, objs, to)
+}
+
+// editV1Spec changes the properties of v1's spec in a CRD.
+func editV1Spec(edit func(props map[string]apiextensionsv1.JSONSchemaProps)) func(*apiextensionsv1.CustomResourceDefinition) {
+	return func(c *apiextensionsv1.CustomResourceDefinition) {
+		for i := range c.Spec.Versions {
+			v := &c.Spec.Versions[i]
+			if v.Name != "v1" {
+				continue
+			}
+			spec := v.Schema.OpenAPIV3Schema.Properties["spec"]
+			edit(spec.Properties)
+			v.Schema.OpenAPIV3Schema.Properties["spec"] = spec
+		}
+	}
+}
+
+// TestCounterpart: the first value tried is the field's default (known
+// valid), the second another valid value, never the same one again (mode
+// is an enum of two here, so a random value is the default half the
+// time); the field where they land at the other version is the
+// counterpart.
+func TestCounterpart(t *testing.T) {
+	ctx := context.Background()
+	k := widgetKind(t, widgetCRD(t, editV1Spec(func(props map[string]apiextensionsv1.JSONSchemaProps) {
+		mode := props["mode"]
+		mode.Enum = []apiextensionsv1.JSON{{Raw: []byte(`"slow"`)}, {Raw: []byte(`"fast"`)}}
+		props["mode"] = mode
+	})))
+	a, w := k.Versions["v1"], k.Versions["v1beta1"]
+	p := Path{{Name: "spec"}, {Name: "mode"}}
+	for seed := range uint64(8) {
+		r := rand.New(rand.NewPCG(seed, 0))
+		base, ok := baseObject(ctx, a, p, r)
+		if !ok {
+			t.Fatalf("seed %d: no base object", seed)
+		}
+		rec := &recorder{Converter: &widgetConverter{keepColor: true}}
+		q, fails, err := counterpart(ctx, rec, a, w, base, p, r)
+		if err != nil || len(fails) > 0 || q.String() != "spec.mode" {
+			t.Fatalf("seed %d: counterpart %v, %v, %v; want spec.mode", seed, q, fails, err)
+		}
+		if len(rec.sent) != 1 || len(rec.sent[0]) != 2 {
+			t.Fatalf("seed %d: reviews %v, want one of two objects", seed, rec.sent)
+		}
+		if v0, v1 := get(rec.sent[0][0], p), get(rec.sent[0][1], p); v0 != "slow" || v1 != "fast" {
+			t.Errorf("seed %d: values tried %s, %s; want the default slow first, then fast", seed, Show(v0), Show(v1))
+		}
+	}
+}
+
+// TestBaseObject: the field's parents are present even when nothing
+// defaults them; when the object is not valid with them (minProperties
+// here), there is no base object.
+func TestBaseObject(t *testing.T) {
+	ctx := context.Background()
+	nested := func(minProps *int64) func(*apiextensionsv1.CustomResourceDefinition) {
+		return editV1Spec(func(props map[string]apiextensionsv1.JSONSchemaProps) {
+			props["nested"] = apiextensionsv1.JSONSchemaProps{Type: "object", MinProperties: minProps,
+				Properties: map[string]apiextensionsv1.JSONSchemaProps{
+					"deep": {Type: "string", Default: &apiextensionsv1.JSON{Raw: []byte(`"d"`)}},
+					"more": {Type: "string"},
+				}}
+		})
+	}
+	p := Path{{Name: "spec"}, {Name: "nested"}, {Name: "deep"}}
+	k := widgetKind(t, widgetCRD(t, nested(nil)))
+	base, ok := baseObject(ctx, k.Versions["v1"], p, rand.New(rand.NewPCG(1, 0)))
+	if !ok {
+		t.Fatal("no base object")
+	}
+	if _, isMap := get(base, p[:2]).(map[string]any); !isMap || get(base, p) != absent {
+		t.Errorf("base object %s: want spec.nested present, without deep", Show(base))
+	}
+	two := int64(2)
+	k = widgetKind(t, widgetCRD(t, nested(&two)))
+	if base, ok := baseObject(ctx, k.Versions["v1"], p, rand.New(rand.NewPCG(1, 0))); ok {
+		t.Errorf("base object %s, want none: spec.nested with only its default is refused", Show(base))
+	}
+}
