@@ -231,7 +231,8 @@ func (f *filler) str(vv *structuralschema.ValueValidation) string {
 		case "datetime":
 			return fmt.Sprintf("2026-%02d-%02dT10:00:00Z", 1+f.r.IntN(12), 1+f.r.IntN(28))
 		case "uuid3", "uuid4", "uuid5":
-			return fmt.Sprintf("%08x-0000-4000-8000-%012x", f.r.Uint32(), f.r.Uint64()&0xffffffffffff)
+			// the version digit is the format's (strfmt.IsUUID3, IsUUID5)
+			return fmt.Sprintf("%08x-0000-%c000-8000-%012x", f.r.Uint32(), vv.Format[4], f.r.Uint64()&0xffffffffffff)
 		}
 	}
 	w := f.word()
@@ -286,8 +287,8 @@ func (f *filler) integer(vv *structuralschema.ValueValidation) int64 {
 	v := lo + f.r.Int64N(hi-lo+1)
 	if vv != nil && vv.MultipleOf != nil && *vv.MultipleOf >= 1 {
 		m := int64(*vv.MultipleOf)
-		v -= v % m
-		if v < lo {
+		v -= (v%m + m) % m // down to a multiple: % keeps the sign of a negative v
+		if v < lo && v+m <= hi {
 			v += m
 		}
 	}
