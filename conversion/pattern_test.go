@@ -24,6 +24,10 @@ func TestPatternString(t *testing.T) {
 		{`^\d+(\.\d+)?(Mi|Gi)$`, 0, -1},
 		{`^[a-z]+(-[a-z]+)*$`, 5, 8},
 		{`^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$`, 0, -1},
+		// a repeat without an upper bound, or with one far above its lower
+		// bound, repeats at most maxRepeat times more than its lower bound
+		{`^a{2,}$`, 2, 2 + maxRepeat},
+		{`^b{1,50}$`, 1, 1 + maxRepeat},
 	} {
 		re := regexp.MustCompile(tc.pattern)
 		for range 20 {
