@@ -111,6 +111,14 @@ func TestCompareEmpty(t *testing.T) {
 				p.ValueValidation = &structuralschema.ValueValidation{MinItems: ptr(int64(1))}
 			})
 		}, sent, lost},
+		{"minProperties 0, minItems 0", func(s *structuralschema.Structural) {
+			setProp(s, "obj", func(p *structuralschema.Structural) {
+				p.ValueValidation = &structuralschema.ValueValidation{MinProperties: ptr(int64(0))}
+			})
+			setProp(s, "names", func(p *structuralschema.Structural) {
+				p.ValueValidation = &structuralschema.ValueValidation{MinItems: ptr(int64(0))}
+			})
+		}, sent, ""},
 		{"minProperties, not empty", func(s *structuralschema.Structural) {
 			setProp(s, "obj", func(p *structuralschema.Structural) {
 				p.ValueValidation = &structuralschema.ValueValidation{MinProperties: ptr(int64(1))}
@@ -130,6 +138,9 @@ func TestCompareEmpty(t *testing.T) {
 		{"a CEL rule naming it", func(s *structuralschema.Structural) {
 			s.XValidations = apiextensionsv1.ValidationRules{{Rule: "has(self.obj) == has(self.names)"}}
 		}, sent, lost},
+		{"a CEL rule's message naming it", func(s *structuralschema.Structural) {
+			s.XValidations = apiextensionsv1.ValidationRules{{Rule: "true", MessageExpression: "has(self.obj) ? 'a' : 'b'"}}
+		}, sent, `spec.obj: {} → absent`},
 		{"a CEL rule naming something else", func(s *structuralschema.Structural) {
 			s.XValidations = apiextensionsv1.ValidationRules{{Rule: "has(self.objects) || self.namesake == 1"}}
 		}, sent, ""},
