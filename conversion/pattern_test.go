@@ -69,4 +69,9 @@ func TestMinProperties(t *testing.T) {
 			t.Fatalf("%d properties: %v", len(m), m)
 		}
 	}
+	// with only required properties (none here), just enough
+	f.onlyRequired = true
+	if m := f.objectValue(s, 1, false); len(m) != 2 {
+		t.Errorf("onlyRequired: %d properties, want 2: %v", len(m), m)
+	}
 }

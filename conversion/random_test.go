@@ -124,3 +124,144 @@ func TestFillerFormats(t *testing.T) {
 		}
 	}
 }
+
+// TestFillerShapes: lists keep to minItems and maxItems (up to 3 items
+// otherwise, none beyond the depth cap), sets and list maps have no
+// duplicates; objects have their required properties, not the root's
+// apiVersion, kind and metadata, and random keys of a map only without
+// onlyRequired; strings keep to minLength and maxLength and are empty
+// one time in eight; words have 1 to 8 letters.
+func TestFillerShapes(t *testing.T) {
+	str := structuralschema.Structural{Generic: structuralschema.Generic{Type: "string"}}
+	ab := str
+	ab.ValueValidation = &structuralschema.ValueValidation{Enum: []structuralschema.JSON{{Object: "a"}, {Object: "b"}}}
+	list := func(items structuralschema.Structural, vv *structuralschema.ValueValidation, listType string) *structuralschema.Structural {
+		s := &structuralschema.Structural{Generic: structuralschema.Generic{Type: "array"}, Items: &items, ValueValidation: vv}
+		if listType != "" {
+			s.XListType = &listType
+			if listType == "map" {
+				s.XListMapKeys = []string{"name"}
+			}
+		}
+		return s
+	}
+	item := structuralschema.Structural{Generic: structuralschema.Generic{Type: "object"},
+		Properties:      map[string]structuralschema.Structural{"name": ab, "x": str},
+		ValueValidation: &structuralschema.ValueValidation{Required: []string{"name"}}}
+	f := &filler{r: rand.New(rand.NewPCG(1, 2))}
+	for _, tc := range []struct {
+		name   string
+		s      *structuralschema.Structural
+		depth  int
+		lo, hi int
+	}{
+		{"plain", list(str, nil, ""), 1, 0, 3},
+		{"minItems", list(str, &structuralschema.ValueValidation{MinItems: ptr(int64(2))}, ""), 1, 2, 3},
+		{"maxItems", list(str, &structuralschema.ValueValidation{MaxItems: ptr(int64(1))}, ""), 1, 0, 1},
+		{"maxItems above 3", list(str, &structuralschema.ValueValidation{MaxItems: ptr(int64(9))}, ""), 1, 0, 3},
+		{"minItems above 3", list(str, &structuralschema.ValueValidation{MinItems: ptr(int64(5))}, ""), 1, 5, 5},
+		{"below the depth cap", list(str, nil, ""), maxDepth, 0, 3},
+		{"beyond the depth cap", list(str, &structuralschema.ValueValidation{MinItems: ptr(int64(1))}, ""), maxDepth + 1, 1, 1},
+		{"set", list(ab, nil, "set"), 1, 0, 2},
+		{"uniqueItems", list(ab, &structuralschema.ValueValidation{UniqueItems: true}, ""), 1, 0, 2},
+		{"list map", list(item, nil, "map"), 1, 0, 2},
+		{"atomic list of an enum", list(ab, nil, ""), 1, 0, 3},
+	} {
+		lo, hi := 1000, -1
+		for range 300 {
+			l := f.array(tc.s, tc.depth)
+			lo, hi = min(lo, len(l)), max(hi, len(l))
+			if tc.s.XListType != nil || tc.s.ValueValidation != nil && tc.s.ValueValidation.UniqueItems {
+				seen := map[string]bool{}
+				for _, v := range l {
+					k := fmt.Sprint(v) // a list map's item by its key
+					if item, ok := v.(map[string]any); ok {
+						k = fmt.Sprint(item["name"])
+					}
+					if seen[k] {
+						t.Errorf("%s: %s twice in %v", tc.name, k, l)
+					}
+					seen[k] = true
+				}
+			}
+		}
+		if lo != tc.lo || hi != tc.hi {
+			t.Errorf("%s: %d to %d items, want %d to %d", tc.name, lo, hi, tc.lo, tc.hi)
+		}
+	}
+
+	root := &structuralschema.Structural{Generic: structuralschema.Generic{Type: "object"},
+		Properties: map[string]structuralschema.Structural{"apiVersion": str, "kind": str, "metadata": {Generic: structuralschema.Generic{Type: "object"}},
+			"spec": {Generic: structuralschema.Generic{Type: "object"}, Properties: map[string]structuralschema.Structural{"req": str, "opt": str},
+				ValueValidation: &structuralschema.ValueValidation{Required: []string{"req"}}}},
+		ValueValidation: &structuralschema.ValueValidation{Required: []string{"apiVersion", "kind", "metadata", "spec"}}}
+	for _, only := range []bool{false, true} {
+		g := &filler{r: rand.New(rand.NewPCG(1, 2)), onlyRequired: only}
+		opt := 0
+		for range 100 {
+			o, _ := g.value(root, 0, true).(map[string]any)
+			if len(o) != 1 || o["spec"] == nil {
+				t.Fatalf("root %v: want spec alone (apiVersion, kind and metadata are the filler's object's)", o)
+			}
+			spec := o["spec"].(map[string]any)
+			if _, ok := spec["req"]; !ok {
+				t.Fatalf("spec %v without its required req", spec)
+			}
+			if _, ok := spec["opt"]; ok {
+				opt++
+			}
+		}
+		if only && opt > 0 || !only && (opt < 30 || opt > 70) {
+			t.Errorf("onlyRequired %v: opt in %d of 100", only, opt)
+		}
+		// a root's properties are not the top level's below it
+		if o, _ := g.value(root, 1, false).(map[string]any); o["kind"] == nil || o["metadata"] == nil {
+			t.Errorf("onlyRequired %v: an object below the top without its required kind and metadata: %v", only, o)
+		}
+	}
+	if o := f.objectValue(root, maxDepth+1, false); len(o) != 0 {
+		t.Errorf("an object beyond the depth cap: %v", o)
+	}
+	if o := f.objectValue(root, maxDepth, false); len(o) == 0 {
+		t.Errorf("an object at the depth cap is empty")
+	}
+	m := &structuralschema.Structural{Generic: structuralschema.Generic{Type: "object"},
+		AdditionalProperties: &structuralschema.StructuralOrBool{Structural: &str}}
+	withProps := *m
+	withProps.Properties = map[string]structuralschema.Structural{"p": str}
+	keys := map[int]int{}
+	for range 300 {
+		keys[len(f.objectValue(m, 1, false))]++
+		if o := f.objectValue(&withProps, 1, false); len(o) > 1 {
+			t.Fatalf("random keys beside properties: %v", o)
+		}
+		if o := (&filler{r: f.r, onlyRequired: true}).objectValue(m, 1, false); len(o) > 0 {
+			t.Fatalf("random keys of a map with onlyRequired: %v", o)
+		}
+	}
+	if len(keys) != 3 || keys[0] == 0 || keys[2] == 0 {
+		t.Errorf("a map's number of keys: %v, want 0 to 2", keys)
+	}
+
+	lens := map[int]bool{}
+	empty := 0
+	for range 800 {
+		w := f.word()
+		lens[len(w)] = true
+		if s := f.str(nil); s == "" {
+			empty++
+		}
+		if s := f.str(&structuralschema.ValueValidation{MinLength: ptr(int64(9))}); len(s) < 9 {
+			t.Fatalf("%q below minLength 9", s)
+		}
+		if s := f.str(&structuralschema.ValueValidation{MaxLength: ptr(int64(2))}); len(s) > 2 {
+			t.Fatalf("%q above maxLength 2", s)
+		}
+	}
+	if len(lens) != 8 || !lens[1] || !lens[8] {
+		t.Errorf("word lengths %v, want 1 to 8", lens)
+	}
+	if empty < 60 || empty > 140 {
+		t.Errorf("%d empty strings in 800, want about 100", empty)
+	}
+}
