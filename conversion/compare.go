@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 )
 
 // compare lists where a and b, an object sent and the object back from a
@@ -142,7 +144,7 @@ func mapItemKey(v any, keys []string) string {
 	k := make([]any, len(keys))
 	for i, n := range keys {
 		if x, ok := obj[n]; ok {
-			k[i] = normNumbers(x)
+			k[i] = jsonnum.AsDecoded(x)
 		} else {
 			k[i] = absent
 		}
@@ -155,18 +157,18 @@ func compareSet(al, bl []any, item Path, out *[]Diff) {
 	in := func(l []any) map[string]bool {
 		m := map[string]bool{}
 		for _, v := range l {
-			m[Show(normNumbers(v))] = true
+			m[Show(jsonnum.AsDecoded(v))] = true
 		}
 		return m
 	}
 	as, bs := in(al), in(bl)
 	for _, v := range al {
-		if !bs[Show(normNumbers(v))] {
+		if !bs[Show(jsonnum.AsDecoded(v))] {
 			*out = append(*out, Diff{Path: item, Before: v, After: absent})
 		}
 	}
 	for _, v := range bl {
-		if !as[Show(normNumbers(v))] {
+		if !as[Show(jsonnum.AsDecoded(v))] {
 			*out = append(*out, Diff{Path: item, Before: absent, After: v})
 		}
 	}

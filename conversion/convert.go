@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 )
 
 // Converter converts objects of one kind to another version with the
@@ -118,7 +120,7 @@ func finish(objs, res []map[string]any, to *Version) []map[string]any {
 		if r == nil {
 			continue
 		}
-		r = normNumbers(r).(map[string]any)
+		r, _ = jsonnum.AsDecoded(r).(map[string]any)
 		r = restoreObjectMeta(objs[i], r)
 		out[i] = to.Coerce(r)
 	}

@@ -230,13 +230,11 @@ func (l *loaded) goEncoding(gk schema.GroupKind) GoEncoding {
 		if err != nil {
 			return obj
 		}
-		d := json.NewDecoder(bytes.NewReader(b))
-		d.UseNumber()
-		var out map[string]any
-		if err := d.Decode(&out); err != nil {
+		out, err := jsonnum.DecodeObject(b)
+		if err != nil {
 			return obj
 		}
-		return normNumbers(out).(map[string]any)
+		return out
 	}
 }
 

@@ -3,11 +3,11 @@ package conversion
 import (
 	"encoding/json"
 	"fmt"
-	"math"
-	"reflect"
 	"strings"
 
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 )
 
 // Seg is one step of a path into an object: a property of a schema's
@@ -81,45 +81,9 @@ type Diff struct {
 	Before, After any
 }
 
-// sameValue compares two JSON values, numbers by value.
-func sameValue(a, b any) bool {
-	return reflect.DeepEqual(normNumbers(a), normNumbers(b))
-}
-
-// normNumbers is v with every number as a float64 when it is not an
-// integer, else an int64, as the apiserver's JSON decoding gives them.
-func normNumbers(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			out[k] = normNumbers(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = normNumbers(e)
-		}
-		return out
-	case float64:
-		if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
-			return int64(v)
-		}
-		return v
-	case int:
-		return int64(v)
-	case int32:
-		return int64(v)
-	case json.Number:
-		if i, err := v.Int64(); err == nil {
-			return i
-		}
-		f, _ := v.Float64()
-		return normNumbers(f)
-	}
-	return v
-}
+// sameValue compares two JSON values as the apiserver stores them
+// (jsonnum.Equal): numbers by value.
+func sameValue(a, b any) bool { return jsonnum.Equal(a, b) }
 
 // get is the value at p in obj, or absent.
 func get(obj any, p Path) any {

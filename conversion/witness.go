@@ -6,11 +6,13 @@ import (
 	"math/rand/v2"
 
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 )
 
 // zeroValue says whether v is a scalar's zero value: 0, "", false.
 func zeroValue(v any) bool {
-	switch v := normNumbers(v).(type) {
+	switch v := jsonnum.AsDecoded(v).(type) {
 	case int64:
 		return v == 0
 	case float64:

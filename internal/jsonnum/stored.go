@@ -146,3 +146,19 @@ func EqualJSON(a, b []byte) bool {
 	}
 	return string(ca) == string(cb)
 }
+
+// AsDecoded is v, a JSON value, as the apiserver holds it once it has
+// decoded v's encoding (as DecodeObject: an integer that fits is an
+// int64, whatever Go type held it, any other number a float64); v itself
+// when it does not encode.
+func AsDecoded(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	var out any
+	if err := utiljson.Unmarshal(b, &out); err != nil {
+		return v
+	}
+	return out
+}

@@ -3,6 +3,7 @@ package jsonnum
 import (
 	"encoding/json"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -135,5 +136,39 @@ func TestEqualJSON(t *testing.T) {
 		if got := EqualJSON([]byte(tc.a), []byte(tc.b)); got != tc.want {
 			t.Errorf("EqualJSON(%s, %s) = %v, want %v", tc.a, tc.b, got, tc.want)
 		}
+	}
+}
+
+// TestAsDecoded: integers of every Go type, and floats whose encoding is
+// an integer that fits (2^53 and above too: 2^62 is written, and so
+// stored, as 4611686018427388000), are int64; other numbers float64, as
+// the apiserver's decoding gives them.
+func TestAsDecoded(t *testing.T) {
+	for _, tc := range []struct {
+		in, want any
+	}{
+		{float64(3), int64(3)},
+		{-2.0, int64(-2)},
+		{1.5, 1.5},
+		{float64(1 << 53), int64(1 << 53)},
+		{float64(1 << 62), int64(4611686018427388000)}, // encoding/json writes the shortest decimal
+		{float64(1 << 63), float64(1 << 63)},
+		{1e21, 1e21},
+		{int(4), int64(4)},
+		{int32(-4), int64(-4)},
+		{uint64(math.MaxUint64), float64(math.MaxUint64)},
+		{json.Number("7"), int64(7)},
+		{json.Number("2.0"), float64(2)},
+		{json.Number("2.5"), 2.5},
+		{map[string]any{"a": []any{float64(1), 0.5}}, map[string]any{"a": []any{int64(1), 0.5}}},
+		{"s", "s"},
+		{nil, nil},
+	} {
+		if got := AsDecoded(tc.in); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("AsDecoded(%#v) = %#v, want %#v", tc.in, got, tc.want)
+		}
+	}
+	if f := func() {}; reflect.ValueOf(AsDecoded(f)).Pointer() != reflect.ValueOf(f).Pointer() {
+		t.Errorf("AsDecoded of a value that does not encode is not the value")
 	}
 }
