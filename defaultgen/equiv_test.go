@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/equiv"
+	"github.com/controller-gen-default/controller-gen-default/internal/equivtest"
 	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
@@ -21,15 +21,15 @@ const instancesPerKind = 300
 // Both are compared as JSON, so that {} and an absent field differ.
 // EQUIV_SEED replays a run.
 func TestRuleOfThumb(t *testing.T) {
-	seed := equiv.Seed()
+	seed := equivtest.Seed()
 	t.Logf("seed %d (replay with EQUIV_SEED=%d)", seed, seed)
-	scheme, err := equiv.Scheme()
+	scheme, err := equivtest.Scheme()
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := equiv.Filler(seed)
-	for _, k := range equiv.Kinds {
-		t.Run(equiv.GVK(k).Kind, func(t *testing.T) {
+	f := equivtest.Filler(seed)
+	for _, k := range equivtest.Kinds {
+		t.Run(equivtest.GVK(k).Kind, func(t *testing.T) {
 			crds, err := normalize.LoadCRDs("../testdata/golden/" + k.Golden)
 			if err != nil || len(crds) != 1 {
 				t.Fatalf("golden CRD %s: %v", k.Golden, err)
@@ -41,11 +41,11 @@ func TestRuleOfThumb(t *testing.T) {
 			// differ compares (a) and (b) for one serialised object and says
 			// where they differ ("" when they do not).
 			differ := func(in []byte) (a, b []byte, where string) {
-				a, err := equiv.GoDefaults(scheme, k, in)
+				a, err := equivtest.GoDefaults(scheme, k, in)
 				if err != nil {
 					t.Fatalf("Go path: %v", err)
 				}
-				sent, err := equiv.Sent(k, in) // shrinking edits JSON; send what Go would
+				sent, err := equivtest.Sent(k, in) // shrinking edits JSON; send what Go would
 				if err != nil {
 					t.Fatalf("Go path: %v", err)
 				}
@@ -60,23 +60,23 @@ func TestRuleOfThumb(t *testing.T) {
 				if len(res.Pruned) > 0 {
 					t.Fatalf("the CRD prunes fields of a Go-serialised object: %v\n%s", res.Pruned, in)
 				}
-				b, err = equiv.Stored(res.Object)
+				b, err = equivtest.Stored(res.Object)
 				if err != nil {
 					t.Fatalf("CRD path: %v", err)
 				}
-				where, err = equiv.Diff(reflect.TypeOf(k.New()), a, b)
+				where, err = equivtest.Diff(reflect.TypeOf(k.New()), a, b)
 				if err != nil {
 					t.Fatal(err)
 				}
 				return a, b, where
 			}
 			for i := 0; i < instancesPerKind; i++ {
-				in, err := equiv.Instance(f, k)
+				in, err := equivtest.Instance(f, k)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if a, b, where := differ(in); where != "" {
-					minimal := equiv.Shrink(in, func(x []byte) bool { _, _, d := differ(x); return d != "" }, 200)
+					minimal := equivtest.Shrink(in, func(x []byte) bool { _, _, d := differ(x); return d != "" }, 200)
 					ma, mb, mwhere := differ(minimal)
 					t.Fatalf("seed %d, object %d: Go and CRD defaulting differ at %s\ninput:   %s\nGo:      %s\nCRD:     %s\nminimal: %s (at %s)\nGo:      %s\nCRD:     %s",
 						seed, i, where, in, a, b, minimal, mwhere, ma, mb)

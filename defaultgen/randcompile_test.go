@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/genall"
 
 	"github.com/controller-gen-default/controller-gen-default/defaultgen"
-	"github.com/controller-gen-default/controller-gen-default/internal/randapi"
+	"github.com/controller-gen-default/controller-gen-default/internal/randapitest"
 )
 
 var (
@@ -25,7 +25,7 @@ var (
 )
 
 // TestRandomPackagesCompile is the defaults generator's own compile check
-// over the type space: internal/randapi writes random API packages
+// over the type space: internal/randapitest writes random API packages
 // (embedded pointer structs, RawExtension and apiextensions JSON, pointer
 // and not, omitzero structs with their own IsZero, package-level
 // identifiers named like the generated file's imports, string defaults
@@ -45,7 +45,7 @@ func TestRandomPackagesCompile(t *testing.T) {
 	}
 	t.Logf("seed %d (replay: go test ./defaultgen -run TestRandomPackagesCompile -defaultgen.seed=%d -defaultgen.packages=%d -defaultgen.kinds=%d)",
 		seed, seed, *randPackages, *randKinds)
-	api := randapi.Generate(randapi.Config{Seed: seed, Kinds: *randPackages * *randKinds, KindsPerPackage: *randKinds, IsZero: 0.2})
+	api := randapitest.Generate(randapitest.Config{Seed: seed, Kinds: *randPackages * *randKinds, KindsPerPackage: *randKinds, IsZero: 0.2})
 	// inside this module, whose requirements the packages use
 	dir, err := os.MkdirTemp("testdata", "tmp-randpkgs-")
 	if err != nil {

@@ -19,7 +19,7 @@ import (
 
 	"github.com/controller-gen-default/controller-gen-default/crdgen"
 	shapesv1 "github.com/controller-gen-default/controller-gen-default/defaultgen/testdata/shapes/v1"
-	"github.com/controller-gen-default/controller-gen-default/internal/equiv"
+	"github.com/controller-gen-default/controller-gen-default/internal/equivtest"
 	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
@@ -104,7 +104,7 @@ func TestShapesAgreeWithAPIServer(t *testing.T) {
 			Mast: &shapesv1.Deck{Name: "m"}}},
 		"time": {Spec: shapesv1.ShapeSpec{Since: metav1.NewTime(time.Unix(100, 0))}},
 	}
-	f := equiv.Filler(equiv.Seed())
+	f := equivtest.Filler(equivtest.Seed())
 	for i := range 200 {
 		obj := &shapesv1.Shape{}
 		f.Fill(obj)

@@ -9,7 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/equiv"
+	"github.com/controller-gen-default/controller-gen-default/internal/equivtest"
 )
 
 // A sample of the rule-of-thumb harness (defaultgen's TestRuleOfThumb)
@@ -20,17 +20,17 @@ import (
 // compared: create drops the status of kinds with a status subresource.
 var _ = Describe("KEP-1929 rule of thumb against the live apiserver", func() {
 	It("stores Go-serialised objects as the generated Go defaulting functions default them", func() {
-		seed := equiv.Seed()
+		seed := equivtest.Seed()
 		fmt.Fprintf(GinkgoWriter, "rule-of-thumb seed: %d\n", seed)
-		scheme, err := equiv.Scheme()
+		scheme, err := equivtest.Scheme()
 		Expect(err).NotTo(HaveOccurred())
-		f := equiv.Filler(seed)
+		f := equivtest.Filler(seed)
 		compared := 0
-		for _, k := range equiv.Kinds {
+		for _, k := range equivtest.Kinds {
 			for i := 0; i < 25; i++ {
-				in, err := equiv.Instance(f, k)
+				in, err := equivtest.Instance(f, k)
 				Expect(err).NotTo(HaveOccurred())
-				want, err := equiv.GoDefaults(scheme, k, in)
+				want, err := equivtest.GoDefaults(scheme, k, in)
 				Expect(err).NotTo(HaveOccurred())
 
 				u := &unstructured.Unstructured{}
@@ -40,14 +40,14 @@ var _ = Describe("KEP-1929 rule of thumb against the live apiserver", func() {
 				if err := k8s.Create(bg(), u); err != nil {
 					continue // refused by value validation; not a defaulting question
 				}
-				got, err := equiv.Stored(u.Object)
+				got, err := equivtest.Stored(u.Object)
 				Expect(err).NotTo(HaveOccurred())
-				// compared as equiv.Diff compares them offline: a zero value
+				// compared as equivtest.Diff compares them offline: a zero value
 				// stored from an author's +default (k8s.io/api's +default=""
 				// on LocalObjectReference.Name) is absence for a Go client.
-				where, err := equiv.Diff(reflect.TypeOf(k.New()), specOf(want), specOf(got))
+				where, err := equivtest.Diff(reflect.TypeOf(k.New()), specOf(want), specOf(got))
 				Expect(err).NotTo(HaveOccurred())
-				Expect(where).To(BeEmpty(), "seed %d, %s input %s\n(a) %s\n(b) %s", seed, equiv.GVK(k).Kind, in, specOf(want), specOf(got))
+				Expect(where).To(BeEmpty(), "seed %d, %s input %s\n(a) %s\n(b) %s", seed, equivtest.GVK(k).Kind, in, specOf(want), specOf(got))
 				compared++
 			}
 		}

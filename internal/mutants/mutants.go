@@ -2,7 +2,7 @@
 // mistake (a property deleted, required ones included; a key misspelt),
 // and compares the apiserver's verdicts on an object under two CRDs of the
 // same kind (Create, Compare). The acceptance test (real API modules) and
-// internal/randapi's TestRuleOfThumb (random API packages) use it to check
+// internal/randapitest's TestRuleOfThumb (random API packages) use it to check
 // that controller-gen-default's CRD accepts exactly the objects that its
 // crd:implicitDefaults=false CRD (controller-gen's) accepts, and refuses
 // the others at the same fields.

@@ -1,4 +1,5 @@
-// Package randapi writes random Go API packages, kubebuilder API group
+// Package randapitest is test support (the "test" suffix, as
+// net/http/httptest): it writes random Go API packages, kubebuilder API group
 // versions with many kinds of random nested types, markers and defaults,
 // and its test checks controller-gen-default over that space of types.
 //
@@ -22,7 +23,7 @@
 //
 // A run logs its seed, and a failure the command that replays it:
 //
-//	go test ./internal/randapi -run TestRuleOfThumb -randapi.seed=SEED -randapi.kinds=KINDS
+//	go test ./internal/randapitest -run TestRuleOfThumb -randapi.seed=SEED -randapi.kinds=KINDS
 //
 // Add -randapi.focus=KIND to report and shrink one failing kind, and
 // -randapi.dir=DIR to keep the generated module; the other flags are
@@ -41,7 +42,7 @@
 // generator writes each default as Go clients encode it and refuses one
 // that is then invalid (Config.ZeroDefaults generates such input, to see
 // those errors). Everything else is mixed freely.
-package randapi
+package randapitest
 
 import (
 	"bytes"
@@ -1131,7 +1132,7 @@ func (p *Package) Files() (map[string][]byte, error) {
 		return nil, err
 	}
 	return map[string][]byte{
-		"doc.go": fmt.Appendf(nil, `// Package %s is a random API group version written by internal/randapi.
+		"doc.go": fmt.Appendf(nil, `// Package %s is a random API group version written by internal/randapitest.
 // +kubebuilder:object:generate=true
 // +groupName=%s
 package %[1]s

@@ -1,4 +1,5 @@
-// Package equiv checks KEP-1929's rule of thumb on the testdata API: an
+// Package equivtest is test support (the "test" suffix, as net/http/httptest):
+// it checks KEP-1929's rule of thumb on the testdata API: an
 // object that a Go client sends is defaulted alike by the generated Go
 // defaulting functions and by the apiserver with the generated CRD,
 // compared as JSON as stored, not as Go values after a round trip (where
@@ -10,7 +11,7 @@
 //
 // The offline harness (defaultgen tests) runs (b) with package normalize;
 // the e2e suite runs a sample of (b) through a live apiserver.
-package equiv
+package equivtest
 
 import (
 	"bytes"

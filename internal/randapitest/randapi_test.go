@@ -1,4 +1,4 @@
-package randapi
+package randapitest
 
 import (
 	"bufio"
@@ -24,7 +24,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/yaml"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/equiv"
+	"github.com/controller-gen-default/controller-gen-default/internal/equivtest"
 	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
@@ -57,7 +57,7 @@ func TestRuleOfThumb(t *testing.T) {
 	if seed == 0 {
 		seed = rand.Uint64()
 	}
-	replay := fmt.Sprintf("go test ./internal/randapi -run TestRuleOfThumb -randapi.seed=%d -randapi.kinds=%d", seed, *kindsFlag)
+	replay := fmt.Sprintf("go test ./internal/randapitest -run TestRuleOfThumb -randapi.seed=%d -randapi.kinds=%d", seed, *kindsFlag)
 	if *zeroFlag != 0 {
 		replay += fmt.Sprintf(" -randapi.zerodefaults=%g", *zeroFlag)
 	}
@@ -294,7 +294,7 @@ func (c *checker) shrink(srv *server, f failure) failure {
 		}
 		return c.check(sent, a)
 	}
-	small := equiv.Shrink(f.in, func(in []byte) bool {
+	small := equivtest.Shrink(f.in, func(in []byte) bool {
 		g := try(in)
 		return g != nil && (g.err != "") == (f.err != "")
 	}, 200)

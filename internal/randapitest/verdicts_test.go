@@ -1,4 +1,4 @@
-package randapi
+package randapitest
 
 import (
 	"context"
