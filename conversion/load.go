@@ -17,7 +17,6 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/genall"
 	"sigs.k8s.io/controller-tools/pkg/loader"
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
-	"sigs.k8s.io/yaml"
 
 	"github.com/controller-gen-default/controller-gen-default/crdgen"
 	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
@@ -128,19 +127,11 @@ func (m *memOutput) crds() ([]*apiextensionsv1.CustomResourceDefinition, error) 
 	sort.Strings(names)
 	var out []*apiextensionsv1.CustomResourceDefinition
 	for _, n := range names {
-		docs, err := normalize.SplitDocuments(m.files[n].Bytes())
+		crds, err := normalize.ReadCRDs("generated "+n, bytes.NewReader(m.files[n].Bytes()))
 		if err != nil {
-			return nil, fmt.Errorf("generated %s: %w", n, err)
+			return nil, err
 		}
-		for _, d := range docs {
-			c := &apiextensionsv1.CustomResourceDefinition{}
-			if err := yaml.UnmarshalStrict(d, c); err != nil {
-				return nil, fmt.Errorf("generated %s: %w", n, err)
-			}
-			if c.Kind == "CustomResourceDefinition" {
-				out = append(out, c)
-			}
-		}
+		out = append(out, crds...)
 	}
 	return out, nil
 }

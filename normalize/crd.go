@@ -1,9 +1,8 @@
 package normalize
 
 import (
-	"bufio"
-	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -16,8 +15,9 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
+
+	"github.com/controller-gen-default/controller-gen-default/normalize/manifest"
 )
 
 // ValidateCRD validates a CRD as the apiserver does on create:
@@ -83,7 +83,8 @@ func prepareForCreate(crd *apiextensions.CustomResourceDefinition) {
 }
 
 // LoadCRDs reads CRDs from files and directories of YAML (multi-document) or
-// JSON files. Documents of other kinds are skipped. CRDs that the
+// JSON files, as kubectl reads a manifest (ReadCRDs). Documents of other
+// kinds are skipped. CRDs that the
 // apiserver would not all serve are refused (a *CRDConflictError: see
 // sameNameConflict and namesConflicts); a CRD given twice, identical, is
 // kept once (dedupeIdentical).
@@ -137,38 +138,75 @@ func loadSourced(paths []string) ([]sourcedCRD, error) {
 			return nil, err
 		}
 		for _, f := range files {
-			b, err := os.ReadFile(f)
+			crds, err := readFile(f)
 			if err != nil {
 				return nil, err
 			}
-			docs, err := SplitDocuments(b)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", f, err)
-			}
-			n := 0
-			for _, d := range docs {
-				c, err := decodeCRD(d)
-				if c == nil && err == nil && isNull(d) {
-					continue // not a document, as normalize/manifest counts them
-				}
-				n++
-				if err != nil {
-					return nil, fmt.Errorf("%s:%d: %w", f, n, err)
-				}
-				if c != nil {
-					out = append(out, sourcedCRD{crd: c, at: fmt.Sprintf("%s:%d", f, n)})
-				}
-			}
+			out = append(out, crds...)
 		}
 	}
 	return out, nil
 }
 
-// isNull says whether a YAML document is null (`null`, `~`), which
-// kubectl, and normalize/manifest, do not count as a document.
-func isNull(d []byte) bool {
-	j, err := yaml.YAMLToJSON(d)
-	return err == nil && bytes.Equal(bytes.TrimSpace(j), []byte("null"))
+func readFile(name string) ([]sourcedCRD, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readCRDs(name, f)
+}
+
+// ReadCRDs reads the CRDs of one file or stream, named file in errors, as
+// kubectl reads a manifest (normalize/manifest: YAML or JSON documents,
+// each item of a List); documents of other kinds are skipped.
+func ReadCRDs(file string, r io.Reader) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	crds, err := readCRDs(file, r)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*apiextensionsv1.CustomResourceDefinition, len(crds))
+	for i, c := range crds {
+		out[i] = c.crd
+	}
+	return out, nil
+}
+
+// readCRDs is ReadCRDs with where each CRD is (FILE:DOC, FILE:DOC:ITEM
+// in a List).
+func readCRDs(file string, r io.Reader) ([]sourcedCRD, error) {
+	var out []sourcedCRD
+	for o, err := range manifest.All(file, r) {
+		if err != nil {
+			return nil, err
+		}
+		if o.TooLarge != nil {
+			return nil, fmt.Errorf("%s: %w", o.Source(), o.TooLarge)
+		}
+		c, err := crdOf(o)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", o.Source(), err)
+		}
+		if c != nil {
+			out = append(out, sourcedCRD{crd: c, at: o.Source()})
+		}
+	}
+	return out, nil
+}
+
+// crdOf is the CRD that o is (decodeCRD), or nil for an object of another
+// kind. A field given twice in a CRD is an error, as the apiserver's
+// strict decoding makes it.
+func crdOf(o manifest.Object) (*apiextensionsv1.CustomResourceDefinition, error) {
+	b, err := json.Marshal(o.Object)
+	if err != nil {
+		return nil, err
+	}
+	c, err := decodeCRD(b)
+	if c != nil && len(o.Duplicates) > 0 {
+		return nil, fmt.Errorf("duplicate field %q", o.Duplicates[0])
+	}
+	return c, err
 }
 
 // CRDConflict is two CRDs that the apiserver would not both serve: it
@@ -350,34 +388,4 @@ func crdFiles(p string) ([]string, error) {
 	}
 	sort.Strings(files)
 	return files, nil
-}
-
-// SplitDocuments splits a YAML stream (or one JSON document) into its
-// non-empty documents.
-func SplitDocuments(b []byte) ([][]byte, error) {
-	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(b)))
-	var docs [][]byte
-	for {
-		d, err := r.Read()
-		if err == io.EOF {
-			return docs, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(bytes.TrimSpace(stripComments(d))) == 0 {
-			continue
-		}
-		docs = append(docs, d)
-	}
-}
-
-func stripComments(d []byte) []byte {
-	var out [][]byte
-	for _, line := range bytes.Split(d, []byte("\n")) {
-		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '#' {
-			out = append(out, line)
-		}
-	}
-	return bytes.Join(out, []byte("\n"))
 }

@@ -12,8 +12,10 @@
 //     with the nested defaults applied, never validates defaults under
 //     additionalProperties, never checks list-type uniqueness in defaults,
 //     and ignores `default: null`.
-//   - LoadCRDs: CRDs from files and directories, refusing those the
-//     apiserver would not all serve (namesConflicts, sameNameConflict).
+//   - LoadCRDs: CRDs from files and directories, read by normalize/manifest
+//     as objects are (a List of CRDs is its items), refusing those the
+//     apiserver would not all serve (namesConflicts, sameNameConflict);
+//     ServedCRDs is that rule on CRDs in memory, ReadCRDs one stream.
 //
 // Package normalize/manifest reads objects from files as kubectl reads them.
 // The decode and create path of objects, and the normalize command, are in

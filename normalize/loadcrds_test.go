@@ -1,15 +1,20 @@
 package normalize
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/controller-gen-default/controller-gen-default/normalize/manifest"
 )
 
 // decodeCRDTwice is how LoadCRDs read a document before decodeCRD: its
@@ -62,9 +67,16 @@ func TestDecodeCRDOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		split, err := SplitDocuments(b)
-		if err != nil {
-			t.Fatal(err)
+		var split [][]byte
+		for o, err := range manifest.All(f, bytes.NewReader(b)) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			j, err := json.Marshal(o.Object)
+			if err != nil {
+				t.Fatal(err)
+			}
+			split = append(split, j)
 		}
 		docs = append(docs, split...)
 		for _, d := range split {
@@ -95,4 +107,38 @@ func TestDecodeCRDOnce(t *testing.T) {
 		t.Errorf("outcomes %v: the corpus must have each", kinds)
 	}
 	t.Log(kinds)
+}
+
+// TestLoadCRDsAsKubectlReads: CRD files are read as kubectl reads a
+// manifest (normalize/manifest): a List of CRDs is its items, each at
+// FILE:DOC:ITEM (a reader that split YAML documents skipped the List
+// whole), and a field given twice in a CRD is refused as the apiserver's
+// strict decoding refuses it.
+func TestLoadCRDsAsKubectlReads(t *testing.T) {
+	item := func(plural, kind string) string {
+		return "- apiVersion: apiextensions.k8s.io/v1\n  kind: CustomResourceDefinition\n  metadata: {name: " + plural + ".example.com}\n" +
+			"  spec:\n    group: example.com\n    scope: Namespaced\n    names: {plural: " + plural + ", kind: " + kind + "}\n" +
+			"    versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}]\n"
+	}
+	dir := writeFiles(t, map[string]string{
+		"list.yaml": "apiVersion: v1\nkind: List\nitems:\n" + item("widgets", "Widget") + item("gadgets", "Gadget"),
+	})
+	crds, err := LoadCRDs(dir)
+	if err != nil || len(crds) != 2 || crds[0].Name != "widgets.example.com" || crds[1].Name != "gadgets.example.com" {
+		t.Fatalf("%d CRDs, %v; want the List's 2 items", len(crds), err)
+	}
+	dir = writeFiles(t, map[string]string{
+		"list.yaml": "apiVersion: v1\nkind: List\nitems:\n" + item("widgets", "Widget") + item("gadgets", "Widget"),
+	})
+	if _, err := LoadCRDs(dir); err == nil || !strings.Contains(err.Error(), "list.yaml:1:2: CRD gadgets.example.com claims") {
+		t.Errorf("error %v, want the second item's conflict at list.yaml:1:2", err)
+	}
+	dir = writeFiles(t, map[string]string{
+		"dup.yaml": "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.example.com}\n" +
+			"spec:\n  group: example.com\n  group: other.example.com\n  scope: Namespaced\n  names: {plural: widgets, kind: Widget}\n" +
+			"  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}]\n",
+	})
+	if _, err := LoadCRDs(dir); err == nil || !strings.Contains(err.Error(), `dup.yaml:1: duplicate field "spec.group"`) {
+		t.Errorf("error %v, want the duplicate field at dup.yaml:1", err)
+	}
 }
