@@ -97,11 +97,11 @@ func TestLoadCRDsConflicts(t *testing.T) {
 // place: an identical copy kept once, a conflict refused.
 func TestServedCRDs(t *testing.T) {
 	decode := func(text string) *apiextensionsv1.CustomResourceDefinition {
-		c, err := decodeCRD([]byte(text))
-		if err != nil || c == nil {
-			t.Fatalf("decode: %v", err)
+		crds, err := ReadCRDs("test", strings.NewReader(text))
+		if err != nil || len(crds) != 1 {
+			t.Fatalf("decode: %d CRDs, %v", len(crds), err)
 		}
-		return c
+		return crds[0]
 	}
 	a, b := decode(conflictCRD("widgets", "Widget", "", "a")), decode(conflictCRD("gadgets", "Widget", "", "b"))
 	crds, err := ServedCRDs([]*apiextensionsv1.CustomResourceDefinition{a, a.DeepCopy()})

@@ -3,6 +3,7 @@ package normalize
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,7 +16,7 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"sigs.k8s.io/yaml"
+	kjson "sigs.k8s.io/json"
 
 	"github.com/controller-gen-default/controller-gen-default/normalize/manifest"
 )
@@ -194,19 +195,33 @@ func readCRDs(file string, r io.Reader) ([]sourcedCRD, error) {
 	return out, nil
 }
 
-// crdOf is the CRD that o is (decodeCRD), or nil for an object of another
-// kind. A field given twice in a CRD is an error, as the apiserver's
-// strict decoding makes it.
+// crdOf is the CRD that o is, decoded strictly as the apiserver decodes
+// a CRD (sigs.k8s.io/json: case-sensitive, unknown fields refused), or nil
+// for an object of another kind. A CRD of another apiVersion, and a field
+// given twice, are errors.
 func crdOf(o manifest.Object) (*apiextensionsv1.CustomResourceDefinition, error) {
+	if kind, _ := o.Object["kind"].(string); kind != "CustomResourceDefinition" {
+		return nil, nil
+	}
+	if av, _ := o.Object["apiVersion"].(string); av != apiextensionsv1.SchemeGroupVersion.String() {
+		return nil, fmt.Errorf("%s is not supported, only %s", av, apiextensionsv1.SchemeGroupVersion)
+	}
+	if len(o.Duplicates) > 0 {
+		return nil, fmt.Errorf("duplicate field %q", o.Duplicates[0])
+	}
 	b, err := json.Marshal(o.Object)
 	if err != nil {
 		return nil, err
 	}
-	c, err := decodeCRD(b)
-	if c != nil && len(o.Duplicates) > 0 {
-		return nil, fmt.Errorf("duplicate field %q", o.Duplicates[0])
+	c := &apiextensionsv1.CustomResourceDefinition{}
+	strict, err := kjson.UnmarshalStrict(b, c)
+	if err != nil {
+		return nil, err
 	}
-	return c, err
+	if len(strict) > 0 {
+		return nil, errors.Join(strict...)
+	}
+	return c, nil
 }
 
 // CRDConflict is two CRDs that the apiserver would not both serve: it
@@ -336,33 +351,6 @@ func namesConflicts(loaded []sourcedCRD) []CRDConflict {
 		}
 	}
 	return out
-}
-
-// decodeCRD decodes one document: a v1 CRD, strictly; nil for a document
-// of another kind. The document is converted from YAML once: most are
-// CRDs, which decode strictly, and only a document that does not is read
-// again for its kind (which a strict decoding implies: it is the
-// non-strict reading's).
-func decodeCRD(d []byte) (*apiextensionsv1.CustomResourceDefinition, error) {
-	c := &apiextensionsv1.CustomResourceDefinition{}
-	strictErr := yaml.UnmarshalStrict(d, c)
-	tm := struct{ APIVersion, Kind string }{c.APIVersion, c.Kind}
-	if strictErr != nil {
-		tm.APIVersion, tm.Kind = "", ""
-		if err := yaml.Unmarshal(d, &tm); err != nil {
-			return nil, err
-		}
-	}
-	if tm.Kind != "CustomResourceDefinition" {
-		return nil, nil
-	}
-	if tm.APIVersion != apiextensionsv1.SchemeGroupVersion.String() {
-		return nil, fmt.Errorf("%s is not supported, only %s", tm.APIVersion, apiextensionsv1.SchemeGroupVersion)
-	}
-	if strictErr != nil {
-		return nil, strictErr
-	}
-	return c, nil
 }
 
 func crdFiles(p string) ([]string, error) {

@@ -2,7 +2,6 @@ package normalize
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -17,8 +16,9 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/normalize/manifest"
 )
 
-// decodeCRDTwice is how LoadCRDs read a document before decodeCRD: its
-// kind first, then, for a CRD, the whole document strictly.
+// decodeCRDTwice is how LoadCRDs read a document before crdOf: its kind
+// first, then, for a CRD, the whole document strictly, with sigs.k8s.io/yaml
+// (the YAML one: a key given twice is its error).
 func decodeCRDTwice(d []byte) (*apiextensionsv1.CustomResourceDefinition, error) {
 	var tm struct{ APIVersion, Kind string }
 	if err := yaml.Unmarshal(d, &tm); err != nil {
@@ -37,25 +37,33 @@ func decodeCRDTwice(d []byte) (*apiextensionsv1.CustomResourceDefinition, error)
 	return c, nil
 }
 
-// TestDecodeCRDOnce: decodeCRD, which converts a CRD from YAML once, gives
-// what reading the kind and then the CRD gave (the same CRD, or the same
-// error, or the same skip) on the golden CRDs, documents of other kinds
-// and versions, broken ones, and the golden CRDs with random bytes
-// changed.
-func TestDecodeCRDOnce(t *testing.T) {
+// TestCRDOf: crdOf, which reads the object normalize/manifest decoded,
+// gives what reading the document's kind and then the CRD gave (the same
+// CRD, or an error, or the same skip) on the golden CRDs, documents of
+// other kinds and versions, broken ones, and the golden CRDs with random
+// bytes changed (those that still parse).
+func TestCRDOf(t *testing.T) {
+	// Where the apiserver reads a CRD otherwise than sigs.k8s.io/yaml did,
+	// crdOf reads it as the apiserver does: keys case-sensitively, and a
+	// number is not a string.
+	for _, tc := range []struct{ doc, err string }{
+		{"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: a}\nspec: {Group: a}\n", `unknown field "spec.Group"`},
+		{"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: 1}\n", "cannot unmarshal number"},
+	} {
+		crds, err := ReadCRDs("doc", strings.NewReader(tc.doc))
+		if err == nil || !strings.Contains(err.Error(), tc.err) || !strings.HasPrefix(err.Error(), "doc:1: ") {
+			t.Errorf("%s: %d CRDs, %v; want doc:1: ...%s", tc.doc, len(crds), err, tc.err)
+		}
+	}
 	docs := [][]byte{
 		[]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {x: y}\n"),
 		[]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n"),
 		[]byte("apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nmetadata: {name: a}\nspec: {validation: {}}\n"),
 		[]byte("apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nmetadata: {name: a}\n"),
 		[]byte("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: a}\nspec: {unknown: 1}\n"),
-		[]byte("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nkind: CustomResourceDefinition\nmetadata: {name: a}\n"),
+		[]byte("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: a}\nspec: {group: a, group: b}\n"),
 		[]byte("apiVersion: apiextensions.k8s.io/v1\nmetadata: {name: a}\n"),
 		[]byte("kind: CustomResourceDefinition\nmetadata: {name: a}\n"),
-		[]byte("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: 1}\n"),
-		[]byte("apiVersion: apiextensions.k8s.io/v1\nkind: [a]\n"),
-		[]byte("- a\n"),
-		[]byte("a: [\n"),
 	}
 	files, err := filepath.Glob("../testdata/golden/*.yaml")
 	if err != nil || len(files) == 0 {
@@ -67,40 +75,33 @@ func TestDecodeCRDOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var split [][]byte
-		for o, err := range manifest.All(f, bytes.NewReader(b)) {
-			if err != nil {
-				t.Fatal(err)
-			}
-			j, err := json.Marshal(o.Object)
-			if err != nil {
-				t.Fatal(err)
-			}
-			split = append(split, j)
-		}
-		docs = append(docs, split...)
-		for _, d := range split {
-			for range 10 {
-				changed := append([]byte(nil), d...)
-				changed[r.IntN(len(changed))] = " :-[]{}\nabckz01\"'"[r.IntN(17)]
-				docs = append(docs, changed)
-			}
+		docs = append(docs, b)
+		for range 10 {
+			changed := append([]byte(nil), b...)
+			changed[r.IntN(len(changed))] = " :-[]{}\nabckz01\"'"[r.IntN(17)]
+			docs = append(docs, changed)
 		}
 	}
 	kinds := map[string]int{}
 	for i, d := range docs {
-		got, gotErr := decodeCRD(d)
-		want, wantErr := decodeCRDTwice(d)
-		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
-			t.Errorf("document %d:\n%s\ngot  %v, %v\nwant %v, %v", i, d, got != nil, gotErr, want != nil, wantErr)
-		}
-		switch {
-		case wantErr != nil:
-			kinds["error"]++
-		case want == nil:
-			kinds["skipped"]++
-		default:
-			kinds["crd"]++
+		for o, err := range manifest.All("doc", bytes.NewReader(d)) {
+			if err != nil {
+				kinds["unread"]++
+				break
+			}
+			got, gotErr := crdOf(o)
+			want, wantErr := decodeCRDTwice(d)
+			if (gotErr != nil) != (wantErr != nil) || !reflect.DeepEqual(got, want) {
+				t.Errorf("document %d:\n%s\ngot  %v, %v\nwant %v, %v", i, d, got != nil, gotErr, want != nil, wantErr)
+			}
+			switch {
+			case wantErr != nil:
+				kinds["error"]++
+			case want == nil:
+				kinds["skipped"]++
+			default:
+				kinds["crd"]++
+			}
 		}
 	}
 	if kinds["error"] == 0 || kinds["skipped"] == 0 || kinds["crd"] == 0 {
