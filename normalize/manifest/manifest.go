@@ -21,10 +21,13 @@
 //   - a field given twice in one object keeps its last value, as kubectl's
 //     decoders keep it, and is listed in Object.Duplicates: the apiserver
 //     reports it under fieldValidation (see Object.Duplicates);
-//   - a YAML document in block style that is not a List and whose content
-//     passes twice the apiserver's request body limit is refused as it is
-//     read, before it is decoded (TooLargeError, Object.TooLarge): its
-//     bytes are counted, not kept, whatever its size.
+//   - a document that is not a List and whose content passes twice the
+//     apiserver's request body limit is refused as it is read, before it
+//     is decoded (TooLargeError, Object.TooLarge): its bytes are counted,
+//     not kept, whatever its size. So is a YAML document in block style
+//     (counted line by line), in flow style and a JSON value (followed by
+//     flowScan, which finds whether it has a top-level items key, without
+//     holding lines: a document of one line is read in parts).
 //
 // Reader.Next returns one object at a time, and All ranges over them.
 //
@@ -56,19 +59,21 @@
 //     and because kubectl fails the whole List for one bad item: no item
 //     is returned before all are known to decode. The second pass reads the
 //     items' JSON back one at a time.
-//   - JSON streams are read with encoding/json's Decoder while their
-//     documents are Lists: the List's tokens, its items decoded one at a
-//     time (Decode per element), each checked as above, its duplicate
+//   - JSON streams are split here value by value (splitJSON: brackets and
+//     strings followed byte by byte), each value's compact JSON to a
+//     spill. A value with a top-level items key is read as a List with
+//     encoding/json's Decoder: the List's tokens, its items decoded one at
+//     a time (Decode per element), each checked as above, its duplicate
 //     fields found as the apiserver finds them (sigs.k8s.io/json), and its
-//     JSON, compacted, appended to a spill; the stream itself goes to a
-//     spill too. At the first document that is not a List it streams (an
-//     object, null, a syntax error, anything the scanner gives up on),
-//     utilyaml.YAMLOrJSONDecoder takes over, reading the stream again from
-//     its start and skipping the Lists already read, so that it is where
-//     and as it would have been (whether it may still fall back to YAML
-//     depends on the documents it has decoded); from then on, it holds each
-//     document's bytes, and the items of a List among them are walked with
-//     the Decoder's tokens and decoded one at a time.
+//     JSON, compacted, appended to a spill. Any other value, and a List the
+//     scanner gives up on, is decoded whole. At the first value that is not
+//     JSON, utilyaml.YAMLOrJSONDecoder takes over: before two values, it
+//     reads the stream again from its start (kept in a spill) and skips the
+//     values already read, so that it is where and as it would have been
+//     (it may still fall back to YAML); after two, it gives its error for
+//     that value. From then on, it holds each document's bytes, and the
+//     items of a List among them are walked with the Decoder's tokens and
+//     decoded one at a time.
 //   - Either way, memory is one item and the List's own fields, whatever
 //     the number of items; disk is the document and its items' JSON
 //     (beyond 4 MiB each), for the time the List is read; without a
@@ -192,13 +197,15 @@ type Reader struct {
 	// split); unknown until the first document.
 	json, modeKnown bool
 
-	// A JSON stream is read by jd, which reads Lists item by item, until
-	// a document is anything else: dec then reads the stream from its
-	// start (seen, then br), the Lists jd read skipped (jdLists).
-	jd      *json.Decoder
-	br      *bufio.Reader
-	seen    spill
-	jdLists int
+	// A JSON stream is split here (splitJSON), value by value, from br,
+	// while its values are JSON: values counts them. At the first that is
+	// not, dec takes over, reading again what seen holds (the stream from
+	// its start while values < 2, which the decoder's fallback to YAML
+	// depends on; else the value that is not JSON), then br.
+	splitting bool
+	br        *bufio.Reader
+	seen      spill
+	values    int
 
 	// limit is the request body limit a YAML document is refused over
 	// (TooLargeError), 0 for none; tooLarge is the document just refused.
@@ -216,13 +223,12 @@ func NewReader(file string, r io.Reader) *Reader {
 	if !utilyaml.IsJSONBuffer(peek) {
 		return &Reader{file: file, lines: &yamlLines{r: br}, limit: MaxRequestBodyBytes}
 	}
-	rd := &Reader{file: file, modeKnown: true,
+	rd := &Reader{file: file, modeKnown: true, limit: MaxRequestBodyBytes,
 		json: bytes.HasPrefix(bytes.TrimLeft(peek, " \t\r\n"), []byte("{"))}
 	if rd.json {
-		// Lists read here while they can be, the input kept in a spill
-		// for the decoder, should it have to take over
-		rd.br = br
-		rd.jd = json.NewDecoder(io.TeeReader(br, &rd.seen))
+		// split here while its values are JSON, the input kept in a
+		// spill for the decoder, should it have to take over
+		rd.br, rd.splitting = br, true
 		return rd
 	}
 	rd.read = &bytes.Buffer{}
@@ -263,23 +269,14 @@ func (r *Reader) Next() (Object, error) {
 			return Object{File: r.file, Doc: r.doc, Item: r.item, Object: u.Object, Duplicates: dups}, nil
 		}
 		r.item = 0
-		if r.jd != nil {
-			if items, err := r.nextJSONList(); items != nil || err != nil {
-				if err != nil {
-					r.err = err
-					return Object{}, err
-				}
-				r.list = items
-				r.doc++
-				r.streamed++
-				continue
-			}
-		}
 		var raw, yamlDoc []byte
 		var err error
-		if r.lines != nil {
+		switch {
+		case r.lines != nil:
 			raw, yamlDoc, err = r.nextYAMLDocument()
-		} else {
+		case r.splitting:
+			raw, yamlDoc, err = r.nextJSONDocument()
+		default:
 			raw, yamlDoc, err = r.nextDocument()
 		}
 		if err != nil {
@@ -326,8 +323,22 @@ func (r *Reader) nextYAMLDocument() (raw, yamlDoc []byte, err error) {
 		}
 		var size docSize
 		refused := false
-		err := r.lines.document(func(line []byte) {
-			size.add(line)
+		// the document's bytes before its last line started, and whether
+		// that line was dropped
+		var lineStart int64
+		cut := false
+		err := r.lines.document(func(line []byte, start bool) {
+			if line == nil {
+				cut = true
+				if l != nil {
+					l.feedPart(nil, false)
+				}
+				return
+			}
+			if start {
+				lineStart = r.raw.Len()
+			}
+			size.add(line, start)
 			if refused {
 				return // counted, not kept
 			}
@@ -342,7 +353,7 @@ func (r *Reader) nextYAMLDocument() (raw, yamlDoc []byte, err error) {
 			}
 			r.raw.Write(line)
 			if l != nil {
-				l.feed(line)
+				l.feedPart(line, start)
 			}
 		})
 		if refused && err == nil {
@@ -373,6 +384,9 @@ func (r *Reader) nextYAMLDocument() (raw, yamlDoc []byte, err error) {
 		if err != nil {
 			return nil, nil, &Error{File: r.file, Doc: r.doc + 1, Err: err}
 		}
+		if cut {
+			yamlDoc = yamlDoc[:lineStart]
+		}
 		// the document as the decoder of YAML streams decodes it
 		// (YAMLToJSONDecoder.Decode, whose YAMLSyntaxError says the same;
 		// splitting the document again would not give the same bytes: a
@@ -390,36 +404,160 @@ func (r *Reader) nextYAMLDocument() (raw, yamlDoc []byte, err error) {
 	}
 }
 
-// nextJSONList reads the next document of a JSON stream with jd while
-// it is a List that it can stream, and returns io.EOF at the end of the
-// stream. Anything else hands the stream over to the decoder of JSON
-// streams (returning nil, nil): it reads the stream again from its start,
-// and skips the Lists already read, so that it is where and as it would
-// have been (the documents it has decoded decide whether it may still fall
-// back to YAML).
-func (r *Reader) nextJSONList() (listStream, error) {
-	if !r.jd.More() {
-		if _, err := r.jd.Token(); errors.Is(err, io.EOF) {
+// nextJSONDocument reads the next document of a JSON stream that is
+// neither empty nor null, split here (splitJSON), and returns its JSON, or
+// nil when it is a List whose items r.list streams or a document refused
+// as too large (r.tooLarge). At the first value that is not JSON, the
+// decoder of JSON streams takes over (handOver): from then on it splits
+// the stream.
+func (r *Reader) nextJSONDocument() (raw, yamlDoc []byte, err error) {
+	for {
+		if r.values >= 2 {
+			// the decoder no longer falls back to YAML: seen holds the
+			// current value only
 			r.seen.close()
-			return nil, io.EOF
 		}
-	} else if items, _ := readJSONList(r.jd); items != nil {
-		r.jdLists++
-		return items, nil
+		var s flowScan
+		var doc spill
+		ok, err := r.splitJSON(&s, &doc)
+		if errors.Is(err, io.EOF) {
+			r.seen.close()
+			return nil, nil, io.EOF
+		}
+		if err != nil {
+			doc.close()
+			return nil, nil, &Error{File: r.file, Doc: r.doc + 1, Err: err}
+		}
+		if !ok {
+			doc.close()
+			return r.handOver()
+		}
+		if s.refused {
+			r.values++
+			r.doc++
+			r.tooLarge = s.err(r.limit)
+			return nil, nil, nil
+		}
+		if s.items && !r.oracle {
+			if items, _ := doc.readList(); items != nil {
+				doc.close()
+				r.values++
+				r.doc++
+				r.list = items
+				r.streamed++
+				return nil, nil, nil
+			}
+		}
+		raw, err := doc.bytes()
+		doc.close()
+		if err != nil {
+			return nil, nil, &Error{File: r.file, Doc: r.doc + 1, Err: err}
+		}
+		if !json.Valid(raw) {
+			return r.handOver()
+		}
+		r.values++
+		if bytes.Equal(raw, []byte("null")) {
+			continue
+		}
+		r.doc++
+		return raw, nil, nil
 	}
-	r.jd = nil
+}
+
+// readList reads the List that the spill holds (compact JSON) item by
+// item, or returns nil when it cannot stream it exactly.
+func (s *spill) readList() (listStream, string) {
+	rd, err := s.reader()
+	if err != nil {
+		return nil, err.Error()
+	}
+	return readJSONList(json.NewDecoder(rd))
+}
+
+// splitJSON reads the next value of a JSON stream from r.br, white space
+// before it included, into r.seen, follows it with s, and keeps its
+// compact JSON in doc until s finds it too large. It returns io.EOF at the
+// end of the stream, and false when the value is not JSON (r.br is then
+// where s stopped).
+func (r *Reader) splitJSON(s *flowScan, doc *spill) (ok bool, err error) {
+	started := false
+	var keep []byte
+	for {
+		buf, err := r.br.Peek(1)
+		if len(buf) == 0 {
+			switch {
+			case errors.Is(err, io.EOF) && !started:
+				return false, io.EOF
+			case errors.Is(err, io.EOF):
+				s.finish()
+				return s.ended, nil
+			}
+			return false, err
+		}
+		buf, _ = r.br.Peek(r.br.Buffered())
+		n := 0
+		if !started {
+			for n < len(buf) && isJSONSpace(buf[n]) {
+				n++
+			}
+			started = n < len(buf)
+		}
+		if started {
+			keep = keep[:0]
+			var kept *[]byte
+			if !s.refused {
+				kept = &keep
+			}
+			n += s.feed(buf[n:], kept)
+			if !s.refused && s.tooLarge(r.limit) {
+				s.refused = true
+				doc.close() // counted, not kept
+				kept = nil
+			}
+			if kept != nil {
+				doc.Write(keep)
+			}
+		}
+		r.seen.Write(buf[:n])
+		r.br.Discard(n)
+		if s.bad {
+			return false, nil
+		}
+		if s.ended {
+			return true, nil
+		}
+	}
+}
+
+// handOver hands the stream to the decoder of JSON streams at a value
+// that is not JSON, where and as the decoder would have been: after two
+// values it returns the decoder's error for that value; before, it reads
+// the stream again from its start, the values already read skipped (the
+// decoder may still fall back to YAML).
+func (r *Reader) handOver() (raw, yamlDoc []byte, err error) {
+	r.splitting = false
 	seen, err := r.seen.reader()
 	if err != nil {
-		return nil, &Error{File: r.file, Doc: r.doc + 1, Err: err}
+		return nil, nil, &Error{File: r.file, Doc: r.doc + 1, Err: err}
 	}
-	r.dec = utilyaml.NewYAMLOrJSONDecoder(io.MultiReader(seen, r.br), 4096)
-	for range r.jdLists {
+	in := io.MultiReader(seen, r.br)
+	if r.values >= 2 {
+		var ext runtime.RawExtension
+		err := json.NewDecoder(in).Decode(&ext)
+		if err == nil {
+			err = errors.New("a value that is not JSON") // splitJSON's errors are the decoder's
+		}
+		return nil, nil, &Error{File: r.file, Doc: r.doc + 1, Err: err}
+	}
+	r.dec = utilyaml.NewYAMLOrJSONDecoder(in, 4096)
+	for range r.values {
 		var ext runtime.RawExtension
 		if err := r.dec.Decode(&ext); err != nil {
-			return nil, &Error{File: r.file, Doc: r.doc + 1, Err: err}
+			return nil, nil, &Error{File: r.file, Doc: r.doc + 1, Err: err}
 		}
 	}
-	return nil, nil
+	return r.nextDocument()
 }
 
 // nextDocument returns the JSON of the next document of a JSON stream that

@@ -45,22 +45,24 @@ func TestTooLarge(t *testing.T) {
 	if e.Object() != "Widget prod/big" || e.APIVersion != "example.com/v1" || e.Bytes != int64(len(big)) || e.Limit != limit || objs[0].Doc != 1 || objs[1].Doc != 2 {
 		t.Errorf("refused as %+v (%s), doc %d", e, e.Object(), objs[0].Doc)
 	}
-	want := fmt.Sprintf("Request entity too large: limit is 1000 (the document has %d bytes, 3034 of them content, more than 2 times the limit: not decoded)", len(big))
+	want := fmt.Sprintf("Request entity too large: limit is 1000 (the document has %d bytes, 3034 of them content, more than 2 times the limit: not decoded); an object must be under the limit as compact JSON: split its data among several objects", len(big))
 	if e.Error() != want {
 		t.Errorf("error %q\nwant  %q", e.Error(), want)
 	}
 
 	// not refused: a List (its items are requests of their own), in block
-	// or flow style, a flow-style object, and a document that is large
-	// only by its indentation, blank lines and comments
+	// or flow style, in a YAML or a JSON stream, and a document that is
+	// large only by its indentation, blank lines and comments
 	items := strings.Repeat("- kind: Widget\n  metadata:\n    name: "+strings.Repeat("n", 50)+"\n", 40)
 	deep := "kind: Widget\nmetadata:\n  name: deep\nspec:\n" + strings.Repeat(strings.Repeat(" ", 200)+"# "+strings.Repeat("c", 50)+"\n\n", 20) + "  a: 1\n"
-	flow := `{"kind": "Widget", "metadata": {"name": "flow"}, "spec": {"notes": ["` + strings.Repeat("x", 3000) + `"]}}` + "\n"
+	flowList := `{"kind": "List", "items": [` + strings.Repeat(`{"kind": "Widget", "metadata": {"name": "`+strings.Repeat("n", 50)+`"}},`, 40) + `{"kind": "Widget"}]}` + "\n"
 	for name, in := range map[string]string{
-		"block List":  "apiVersion: v1\nkind: List\nitems:\n" + items,
-		"flow List":   `{"kind": "List", "items": [` + strings.Repeat(`{"kind": "Widget", "metadata": {"name": "`+strings.Repeat("n", 50)+`"}},`, 40) + `{"kind": "Widget"}]}` + "\n---\n" + small,
-		"flow object": flow + "---\n" + small,
-		"indentation": deep,
+		"block List":      "apiVersion: v1\nkind: List\nitems:\n" + items,
+		"flow List":       flowList + "---\n" + small,
+		"JSON List":       flowList + `{"kind": "Widget"}`,
+		"YAML flow List":  "---\n{kind: List, 'items': [" + strings.Repeat("{kind: Widget, metadata: {name: "+strings.Repeat("n", 50)+"}},", 40) + "]}\n",
+		"JSON List, late": `{"kind": "List", "metadata": {"x": "` + strings.Repeat("m", 1500) + `"}, "items": [` + strings.Repeat(`{"kind": "Widget", "metadata": {"name": "`+strings.Repeat("n", 50)+`"}},`, 20) + `{"kind": "Widget"}]}`,
+		"indentation":     deep,
 	} {
 		if len(in) <= 2*limit {
 			t.Fatalf("%s: %d bytes, not over the limit", name, len(in))
@@ -73,10 +75,68 @@ func TestTooLarge(t *testing.T) {
 	}
 }
 
-// endless is a YAML document of n bytes after head, made as it is read.
+// TestTooLargeFlow: a JSON value, in a JSON stream or in a YAML one, and a
+// YAML document in flow style, on one line or on many, whose content
+// passes twice the request body limit are refused unread as a block-style
+// document is (named by what their top level gives, nothing kept), wherever
+// they are in the stream, and the documents after them are read. The
+// content of JSON is its compact JSON: its white space outside strings is
+// not counted. A value whose items is null is no List.
+func TestTooLargeFlow(t *testing.T) {
+	const limit = 1000
+	notes := strings.Repeat(`"`+strings.Repeat("x", 96)+`", `, 30) + `"end"` // 3034 bytes of content
+	big := `{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "big", "namespace": "prod"}, "spec": {"notes": [` + notes + `]}}`
+	content := len(strings.ReplaceAll(big, " ", ""))
+	flow := `{apiVersion: example.com/v1, kind: Widget, metadata: {name: big, namespace: 'prod'}, # a comment` + "\n" +
+		`  spec: {notes: [` + strings.ReplaceAll(notes, `"`, "") + `]}}` + "\n"
+	small := `{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "small"}}`
+	for _, tc := range []struct {
+		name, in string
+		doc      int   // the refused document's
+		docs     int   // all documents
+		bytes    int64 // the refused document's
+	}{
+		{"JSON", big + "\n" + small, 1, 2, int64(len(big))},
+		{"JSON, third", small + small + "\n\n" + big + small, 3, 4, int64(len(big))},
+		{"JSON, one line", strings.ReplaceAll(big, " ", "") + small, 1, 2, int64(content)},
+		{"JSON in YAML", "# JSON\n" + big + "\n---\n" + small + "\n", 1, 2, int64(len("# JSON\n") + len(big) + 1)},
+		{"flow YAML", "---\n" + flow + "---\n" + small + "\n", 1, 2, int64(len("---\n") + len(flow))},
+		{"flow YAML, one line", "kind: Widget\n---\n" + strings.ReplaceAll(flow, "# a comment\n", "") + "---\nkind: Widget\n", 2, 3, int64(len(flow) - len("# a comment\n"))},
+	} {
+		objs := readLimited(t, strings.NewReader(tc.in), limit)
+		if len(objs) != tc.docs {
+			t.Errorf("%s: %d objects, want %d", tc.name, len(objs), tc.docs)
+			continue
+		}
+		for i, o := range objs {
+			if (o.TooLarge != nil) != (i+1 == tc.doc) || o.Doc != i+1 {
+				t.Errorf("%s: object %s refused %v; want document %d refused", tc.name, o.Source(), o.TooLarge, tc.doc)
+			}
+		}
+		e := objs[tc.doc-1].TooLarge
+		if e == nil {
+			continue
+		}
+		if e.Object() != "Widget prod/big" || e.APIVersion != "example.com/v1" || e.Bytes != tc.bytes || e.Limit != limit {
+			t.Errorf("%s: refused as %+v (%s); want Widget prod/big, %d bytes", tc.name, e, e.Object(), tc.bytes)
+		}
+		if strings.HasPrefix(tc.name, "JSON") && tc.name != "JSON in YAML" && e.Content != int64(content) {
+			t.Errorf("%s: content %d, want %d (compact JSON)", tc.name, e.Content, content)
+		}
+	}
+	// items null: not a List
+	nullItems := strings.Replace(big, `"kind": "Widget",`, `"kind": "Widget", "items": null,`, 1)
+	if objs := readLimited(t, strings.NewReader(nullItems), limit); len(objs) != 1 || objs[0].TooLarge == nil {
+		t.Errorf("items null: %+v; want refused", objs)
+	}
+}
+
+// endless is a document of n bytes after head, made as it is read: lines
+// of a YAML block sequence, or line, repeated.
 type endless struct {
 	head string
 	n    int64
+	line string
 }
 
 func (e *endless) Read(p []byte) (int, error) {
@@ -88,7 +148,10 @@ func (e *endless) Read(p []byte) (int, error) {
 	if e.n <= 0 {
 		return 0, io.EOF
 	}
-	line := "  - " + strings.Repeat("x", 96) + "\n"
+	line := e.line
+	if line == "" {
+		line = "  - " + strings.Repeat("x", 96) + "\n"
+	}
 	k := 0
 	for k+len(line) <= len(p) && e.n > 0 {
 		k += copy(p[k:], line)
@@ -116,5 +179,35 @@ func TestTooLargeMemory(t *testing.T) {
 	t.Logf("allocated %d MiB to refuse a %d MiB document", alloc>>20, objs[0].TooLarge.Bytes>>20)
 	if alloc > 48<<20 {
 		t.Errorf("allocated %d MiB to refuse a %d MiB document; want under 48 MiB", alloc>>20, objs[0].TooLarge.Bytes>>20)
+	}
+}
+
+// TestTooLargeFlowMemory: a 256 MiB JSON value, and a 256 MiB YAML
+// document in flow style, each on one line, are refused at the real limit
+// with memory bounded as for block style: under 48 MiB allocated (before,
+// each was decoded whole).
+func TestTooLargeFlowMemory(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	for _, tc := range []struct {
+		name       string
+		head, line string
+		tail       string
+	}{
+		{"JSON", `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"huge"},"spec":{"notes":[`, `"` + strings.Repeat("x", 96) + `",`, `"end"]}}{"kind":"Widget"}`},
+		{"flow YAML", "# flow\n{apiVersion: example.com/v1, kind: Widget, metadata: {name: huge}, spec: {notes: [", strings.Repeat("x", 96) + ", ", "end]}}\n---\nkind: Widget\n"},
+	} {
+		doc := &endless{head: tc.head, n: 256 << 20, line: tc.line}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		objs := readLimited(t, io.MultiReader(doc, strings.NewReader(tc.tail)), MaxRequestBodyBytes)
+		runtime.ReadMemStats(&after)
+		if len(objs) != 2 || objs[0].TooLarge == nil || objs[0].TooLarge.Object() != "Widget huge" || objs[0].TooLarge.Bytes < 256<<20 {
+			t.Fatalf("%s: objects %+v; want huge refused, then one more", tc.name, objs)
+		}
+		alloc := after.TotalAlloc - before.TotalAlloc
+		t.Logf("%s: allocated %d MiB to refuse a %d MiB document", tc.name, alloc>>20, objs[0].TooLarge.Bytes>>20)
+		if alloc > 48<<20 {
+			t.Errorf("%s: allocated %d MiB to refuse a %d MiB document; want under 48 MiB", tc.name, alloc>>20, objs[0].TooLarge.Bytes>>20)
+		}
 	}
 }

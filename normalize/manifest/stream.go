@@ -277,33 +277,57 @@ func (l *jsonList) close() {}
 // utilyaml.YAMLReader splits it (LineReader: lines without their line
 // break, then "\n"; a line that starts with "---" ends a document, and
 // only a comment may follow it), but hands each line to a consumer instead
-// of holding the document.
+// of holding the document: a line longer than the reader's buffer in parts,
+// so that a document of one line is not held either.
 type yamlLines struct {
 	r    *bufio.Reader
 	line []byte
+	// inLine: the last part did not end its line
+	inLine bool
 }
 
-// readLine is LineReader.Read.
-func (y *yamlLines) readLine() ([]byte, error) {
-	y.line = y.line[:0]
-	for {
-		l, isPrefix, err := y.r.ReadLine()
-		y.line = append(y.line, l...)
-		if !isPrefix || err != nil {
-			y.line = append(y.line, '\n')
-			return y.line, err
-		}
+// readPart returns the next line with its "\n", or the next part of it
+// when it is longer than the reader's buffer (the last part has the "\n");
+// start tells whether the part starts its line. A line that starts with
+// "---" is returned whole, as LineReader.Read returns every line.
+func (y *yamlLines) readPart() (part []byte, start bool, err error) {
+	start = !y.inLine
+	l, isPrefix, err := y.r.ReadLine()
+	y.line = append(y.line[:0], l...)
+	if isPrefix && (!start || !bytes.HasPrefix(l, []byte("---"))) {
+		y.inLine = true
+		return y.line, start, nil
 	}
+	for isPrefix {
+		l, isPrefix, err = y.r.ReadLine()
+		y.line = append(y.line, l...)
+	}
+	y.inLine = false
+	y.line = append(y.line, '\n')
+	return y.line, start, err
 }
 
-// document hands the lines of the next document to each, and returns
-// io.EOF when there is none, or YAMLReader's error.
-func (y *yamlLines) document(each func(line []byte)) error {
+// document hands the lines of the next document to each, in parts (start:
+// the part starts its line; a nil part drops the line started), and
+// returns io.EOF when there is none, or YAMLReader's error.
+func (y *yamlLines) document(each func(part []byte, start bool)) error {
 	empty := true
 	for {
-		line, err := y.readLine()
+		line, start, err := y.readPart()
 		if err != nil && !errors.Is(err, io.EOF) {
 			return err
+		}
+		if !start {
+			// the rest of a line that started this document
+			if errors.Is(err, io.EOF) {
+				// the line ended at the end of the stream, at a multiple
+				// of the buffer: LineReader returns it with io.EOF, and
+				// YAMLReader drops it
+				each(nil, false)
+				return nil
+			}
+			each(line, false)
+			continue
 		}
 		if bytes.HasPrefix(line, []byte("---")) {
 			if trimmed := bytes.TrimSpace(line[3:]); len(trimmed) > 0 && trimmed[0] != '#' {
@@ -324,7 +348,7 @@ func (y *yamlLines) document(each func(line []byte)) error {
 			}
 			return io.EOF
 		}
-		each(line)
+		each(line, true)
 		empty = false
 	}
 }
@@ -343,6 +367,7 @@ type yamlList struct {
 	col            int // the column of the items' dashes
 	content        int // the column of the current item's content, or -1
 	item           bytes.Buffer
+	line           bytes.Buffer // a line read in parts
 	n              int
 	dups           itemDups
 	items          spill
@@ -361,8 +386,37 @@ func (l *yamlList) giveUp(why string) {
 	l.state, l.why = gaveUp, why
 	l.items.close()
 	l.item = bytes.Buffer{}
+	l.line = bytes.Buffer{}
 	l.prefix = bytes.Buffer{}
 	l.suffix = bytes.Buffer{}
+}
+
+// feedPart takes the next part of a line of the document (start: the
+// line's first part; the last part ends with its "\n"), and feeds the line
+// once whole. A line of the List's own fields longer than maxHeader gives
+// up before it is whole (the first line of a document in flow style).
+func (l *yamlList) feedPart(part []byte, start bool) {
+	if l.state == gaveUp {
+		return
+	}
+	if start && part[len(part)-1] == '\n' {
+		l.feed(part)
+		return
+	}
+	if start || part == nil {
+		l.line.Reset()
+	}
+	if part == nil {
+		return
+	}
+	if (l.state == inHeader || l.state == inSuffix) && l.line.Len()+len(part) > maxHeader {
+		l.giveUp("the List's own fields are too large")
+		return
+	}
+	l.line.Write(part)
+	if part[len(part)-1] == '\n' {
+		l.feed(l.line.Bytes())
+	}
 }
 
 // feed takes the next line of the document, with its "\n".

@@ -845,3 +845,43 @@ func TestYAMLLines(t *testing.T) {
 		t.Errorf("a line that starts with \\r: %d Lists streamed, want 0", r.streamed)
 	}
 }
+
+// TestJSONStreamSplit: a JSON stream split value by value here reads as
+// the decoder of JSON streams reads it: values side by side, nulls,
+// scalars, arrays, Lists, and errors in the first, second and third value
+// (before the second, the decoder falls back to YAML).
+func TestJSONStreamSplit(t *testing.T) {
+	const w = `{"kind":"Widget","metadata":{"name":"a"}}`
+	const list = `{"kind":"List","items":[{"kind":"Widget"},{"kind":"Widget","a":1,"a":2}]}`
+	for _, in := range []string{
+		w + w, w + "\n" + w + " \t\r\n", w + " null " + w, w + ` 5 "s" true [1,2] ` + w, w + " 12" + w, w + " 1.5e3",
+		list + list, w + list + w, `{"kind":"List","items":null}`, `{"kind":"List","items":[]}` + w,
+		`{"a":"\u0069tems","items":[{"kind":"Widget"}],"kind":"List"}`, `{"kind":"Widget","s":"a\"b\\"}` + w,
+		w + "\nkind: Widget\n", "{a: 1}\n---\nkind: Widget\n", w + w + "\nkind: Widget\n", w + w + w + " {a: 1}",
+		w + ` {"a":[}` + w, w + w + ` {"a":[}` + w, w + ` {"a":` + "\n", w + w + ` {"a":"` + "\x01" + `"}`,
+		w + ` {"a" "b"}`, w + w + ` {"a" "b"}`, w + ` tru ` + w, w + w + ` nul`, w + w + ` 'x'`, w + " ]",
+		w + "\n" + strings.Repeat("[", 10001) + strings.Repeat("]", 10001), w + w + "\n" + strings.Repeat("[", 10001),
+		w + "\n# comment\n" + w,
+	} {
+		compare(t, []byte(in))
+	}
+}
+
+// TestYAMLLastLine: a last line without its line break whose length is a
+// multiple of the reader's buffer (4096) is dropped, as YAMLReader drops
+// it, though this reader hands long lines out in parts: in one part or
+// several, in an object or in a List's item; one byte shorter, it is read.
+func TestYAMLLastLine(t *testing.T) {
+	for _, head := range []string{"kind: Widget\nmetadata:\n  name: a\n", "kind: List\nitems:\n- kind: Widget\n  a: 1\n"} {
+		for _, n := range []int{4096, 8192, 4095, 8191} {
+			key := "spec: "
+			if strings.Contains(head, "List") {
+				key = "  spec: "
+			}
+			r := compare(t, []byte(head+key+strings.Repeat("x", n-len(key))))
+			if strings.Contains(head, "List") && r.streamed != 1 {
+				t.Errorf("a last line of %d bytes in an item: %d Lists streamed, want 1", n, r.streamed)
+			}
+		}
+	}
+}

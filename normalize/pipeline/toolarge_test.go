@@ -31,3 +31,30 @@ func TestTooLargeNotPrinted(t *testing.T) {
 		t.Errorf("exit %d, stderr %q, stdout %d bytes:\n%.300s\nwant exit 1, %q..., and only small printed", code, stderr.String(), stdout.Len(), stdout.String(), want)
 	}
 }
+
+// TestTooLargeFlowNotPrinted: a JSON object, and a YAML document in flow
+// style, far over the limit are refused unread as a block-style one is:
+// FILE:DOC, Kind namespace/name, the size, the limit and how to fix it on
+// stderr, exit 1, not printed (before, each was decoded, refused after
+// decoding, and printed whole); the objects after them are read.
+func TestTooLargeFlowNotPrinted(t *testing.T) {
+	notes := strings.Repeat(`"`+strings.Repeat("x", 96)+`",`, 7<<20/99)
+	big := `{"apiVersion": "impact.example.com/v1", "kind": "Widget", "metadata": {"name": "big", "namespace": "prod"}, "spec": {"notes": [` + notes + `"end"]}}`
+	small := `{"apiVersion": "impact.example.com/v1", "kind": "Widget", "metadata": {"name": "small"}, "spec": {"size": "M"}}`
+	for name, in := range map[string]string{
+		"big.json":  big + "\n" + small + "\n",
+		"flow.yaml": "# flow style\n" + strings.ReplaceAll(big, `"`, "") + "\n---\n" + small + "\n",
+	} {
+		file := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(file, []byte(in), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		code := RunCLI([]string{"--crd", "../impact/testdata/new.yaml", file}, nil, &stdout, &stderr)
+		want := file + ":1: Widget prod/big: Request entity too large: limit is 3145728 (the document has "
+		if code != ExitInvalid || !strings.HasPrefix(stderr.String(), want) || !strings.Contains(stderr.String(), "split its data among several objects") ||
+			strings.Contains(stdout.String(), "name: big") || !strings.Contains(stdout.String(), "name: small") || stdout.Len() > 1000 {
+			t.Errorf("%s: exit %d, stderr %.400q, stdout %d bytes:\n%.300s\nwant exit 1, %q..., and only small printed", name, code, stderr.String(), stdout.Len(), stdout.String(), want)
+		}
+	}
+}
