@@ -1,6 +1,8 @@
 package manifest
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -85,8 +87,15 @@ func TestTooLarge(t *testing.T) {
 func TestTooLargeFlow(t *testing.T) {
 	const limit = 1000
 	notes := strings.Repeat(`"`+strings.Repeat("x", 96)+`", `, 30) + `"end"` // 3034 bytes of content
-	big := `{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "big", "namespace": "prod"}, "spec": {"notes": [` + notes + `]}}`
-	content := len(strings.ReplaceAll(big, " ", ""))
+	// strings with white space, brackets, quotes, escapes and control
+	// escapes; every kind of literal
+	odd := `"size": [0, 9, -1.5E+9, 1e-9, true, false, null], "s": "a b\t{[\"]}\\", "u": "\u0041", "o": {"k": []}`
+	big := `{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "big", "namespace": "prod", "labels": {"name": "x"}}, "spec": {` + odd + `, "notes": [` + notes + `]}}`
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, []byte(big)); err != nil {
+		t.Fatal(err)
+	}
+	content := compact.Len()
 	flow := `{apiVersion: example.com/v1, kind: Widget, metadata: {name: big, namespace: 'prod'}, # a comment` + "\n" +
 		`  spec: {notes: [` + strings.ReplaceAll(notes, `"`, "") + `]}}` + "\n"
 	small := `{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "small"}}`
@@ -98,7 +107,7 @@ func TestTooLargeFlow(t *testing.T) {
 	}{
 		{"JSON", big + "\n" + small, 1, 2, int64(len(big))},
 		{"JSON, third", small + small + "\n\n" + big + small, 3, 4, int64(len(big))},
-		{"JSON, one line", strings.ReplaceAll(big, " ", "") + small, 1, 2, int64(content)},
+		{"JSON, one line", compact.String() + small, 1, 2, int64(content)},
 		{"JSON in YAML", "# JSON\n" + big + "\n---\n" + small + "\n", 1, 2, int64(len("# JSON\n") + len(big) + 1)},
 		{"flow YAML", "---\n" + flow + "---\n" + small + "\n", 1, 2, int64(len("---\n") + len(flow))},
 		{"flow YAML, one line", "kind: Widget\n---\n" + strings.ReplaceAll(flow, "# a comment\n", "") + "---\nkind: Widget\n", 2, 3, int64(len(flow) - len("# a comment\n"))},

@@ -885,3 +885,69 @@ func TestYAMLLastLine(t *testing.T) {
 		}
 	}
 }
+
+// TestYAMLHeaderLimit: a YAML List's own fields, before and after its
+// items, are streamed up to maxHeader bytes of lines in all, and decoded
+// whole beyond, as a JSON List's (TestJSONHeaderLimit).
+func TestYAMLHeaderLimit(t *testing.T) {
+	const head = "apiVersion: v1\nkind: List\n"
+	const items = "items:\n- kind: Widget\n  metadata:\n    name: a\n"
+	field := func(key string, size int) string { // a line of size bytes
+		return key + ": " + strings.Repeat("a", size-len(key)-3) + "\n"
+	}
+	for _, tc := range []struct {
+		name     string
+		in       string
+		streamed int
+	}{
+		{"before, at the limit", head + field("x", maxHeader-len(head)) + items, 1},
+		{"before, over", head + field("x", maxHeader-len(head)+1) + items, 0},
+		{"one line over", field("x", maxHeader+1) + items, 0},
+		{"after, at the limit", head + items + field("x", 1000) + field("y", maxHeader-len(head)-1000), 1},
+		{"after, over", head + items + field("x", 1000) + field("y", maxHeader-len(head)-1000+1), 0},
+	} {
+		if r := compare(t, []byte(tc.in)); r.streamed != tc.streamed {
+			t.Errorf("%s: %d Lists streamed, want %d", tc.name, r.streamed, tc.streamed)
+		}
+	}
+}
+
+// TestYAMLIndicatorKey: a List's own field whose key starts with an
+// indicator at column 0 (`-x`, a plain key YAML reads) makes the List
+// decoded whole, as every such line does.
+func TestYAMLIndicatorKey(t *testing.T) {
+	for _, in := range []string{
+		"-x: 1\nkind: List\nitems:\n- kind: Widget\n",
+		"kind: List\nitems:\n- kind: Widget\n-x: 1\n",
+	} {
+		if r := compare(t, []byte(in)); r.streamed != 0 {
+			t.Errorf("%q: %d Lists streamed, want 0", in, r.streamed)
+		}
+	}
+}
+
+// TestItemsTwiceDuplicates: of a List that gives items twice, the
+// duplicate fields of the first items' elements belong to no item of the
+// List read (the last items), even at the index of one past its last.
+func TestItemsTwiceDuplicates(t *testing.T) {
+	for _, in := range []string{
+		"kind: List\nitems:\n- kind: Widget\n- kind: Widget\n  a: 1\n  a: 2\nitems:\n- kind: Widget\n",
+		`{"kind":"List","items":[{"kind":"Widget"},{"kind":"Widget","a":1,"a":2}],"items":[{"kind":"Widget"}]}`,
+	} {
+		o := readOutcome(NewReader("f", strings.NewReader(in)))
+		if o.err != "" || len(o.objects) != 1 || len(o.objects[0].Duplicates) != 0 {
+			t.Errorf("%q: %s; want one item without duplicates", in, describeOutcome(o))
+		}
+	}
+}
+
+// TestBareDashItem: an item whose dash stands alone on its line takes the
+// column of its first line as its content's: a later line less indented
+// (a plain scalar's continuation, which the List does not read) makes the
+// List decoded whole, and kubectl's error.
+func TestBareDashItem(t *testing.T) {
+	in := "kind: List\nitems:\n-\n    kind: Widget\n    s: a\n  b\n"
+	if r := compare(t, []byte(in)); r.streamed != 0 {
+		t.Errorf("%d Lists streamed, want 0", r.streamed)
+	}
+}
