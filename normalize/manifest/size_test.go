@@ -220,3 +220,21 @@ func TestTooLargeFlowMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestTooLargeTooDeep: a JSON value nested deeper than encoding/json reads
+// (10000) is the decoder's error, not refused as too large, however
+// large; at 10000 levels, it is refused.
+func TestTooLargeTooDeep(t *testing.T) {
+	const limit = 1000
+	w := `{"kind":"Widget"}` + "\n"
+	for _, depth := range []int{maxFlowDepth, maxFlowDepth + 1} {
+		in := w + strings.Repeat("[", depth) + `"` + strings.Repeat("x", 3000) + `"` + strings.Repeat("]", depth)
+		r := NewReader("f", strings.NewReader(in))
+		r.limit = limit
+		o := readOutcome(r)
+		refused := len(o.objects) == 2 && o.objects[1].TooLarge != nil
+		if depth == maxFlowDepth && !refused || depth > maxFlowDepth && (refused || !strings.Contains(o.err, "exceeded max depth")) {
+			t.Errorf("nested %d deep: %.300s", depth, describeOutcome(o))
+		}
+	}
+}
