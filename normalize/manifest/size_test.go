@@ -238,3 +238,37 @@ func TestTooLargeTooDeep(t *testing.T) {
 		}
 	}
 }
+
+// TestTooLargeBounds: a document is refused when its content passes twice
+// the limit, not at it, in block style, in flow style and in JSON; a name
+// of 253 characters is kept; a List whose items key is spelled with an
+// escape is a List.
+func TestTooLargeBounds(t *testing.T) {
+	const limit = 1000
+	for _, tc := range []struct {
+		name, head, tail string
+		other            int // bytes of content not in head, pad and tail
+	}{
+		{"block", "kind: Widget\nspec: ", "\n", -2},            // the lines less their \n
+		{"flow", "---\n{kind: Widget, spec: ", "}\n", -5},      // the line less its \n
+		{"JSON", `{"kind":"Widget","spec":"`, `"}` + "\n", -1}, // the compact JSON
+	} {
+		for _, extra := range []int{0, 1} {
+			pad := 2*limit + extra - len(tc.head) - len(tc.tail) - tc.other
+			in := tc.head + strings.Repeat("x", pad) + tc.tail
+			objs := readLimited(t, strings.NewReader(in), limit)
+			if len(objs) != 1 || (objs[0].TooLarge != nil) != (extra == 1) {
+				t.Errorf("%s, content 2 × limit + %d: %+v", tc.name, extra, objs)
+			}
+		}
+	}
+	name := strings.Repeat("n", 253)
+	in := `{"kind":"Widget","metadata":{"name":"` + name + `"},"spec":"` + strings.Repeat("x", 3000) + `"}`
+	if objs := readLimited(t, strings.NewReader(in), limit); len(objs) != 1 || objs[0].TooLarge == nil || objs[0].TooLarge.Name != name {
+		t.Errorf("a name of 253 characters: %+v", objs)
+	}
+	list := `{"kind":"List","\u0069tems":[` + strings.Repeat(`{"kind":"Widget","metadata":{"name":"`+strings.Repeat("n", 50)+`"}},`, 40) + `{"kind":"Widget"}]}`
+	if objs := readLimited(t, strings.NewReader(list), limit); len(objs) != 41 {
+		t.Errorf("a List whose items key has an escape: %d objects, want 41", len(objs))
+	}
+}
