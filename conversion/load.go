@@ -77,7 +77,7 @@ func load(dir string, patterns, crdPaths []string, log io.Writer) (*loaded, erro
 	if dec == nil {
 		return nil, fmt.Errorf("no kind in %s: mark the root types +kubebuilder:object:root=true and the packages +groupName", strings.Join(patterns, " "))
 	}
-	l.model = dec.Model.Model
+	l.model = dec.Model.Types
 	for _, id := range dec.Kinds {
 		pkgMarkers, err := ctmarkers.PackageMarkers(rt.Collector, id.Package)
 		if err != nil {

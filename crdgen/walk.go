@@ -132,7 +132,7 @@ func (d *schemaWalker) applyCRD(c *apiextensionsv1.CustomResourceDefinition, roo
 		l := loc{crd: c.Name, version: v.Name, resource: true}
 		d.model.InVersion(c.Name, v.Name)
 		if info := d.parser.Types[id]; info != nil {
-			root := node{at: id.Package.Fset.Position(info.RawSpec.Pos()), goPath: id.Name, own: d.model.Own(id.Package)}
+			root := node{at: id.Package.Fset.Position(info.RawSpec.Pos()), goPath: id.Name, own: d.model.Types.Own(id.Package)}
 			d.roots[c.Name] = root
 			d.versionRoots[originKey(c.Name, v.Name, "")] = versionRoot{id: id, n: root}
 		}
@@ -142,14 +142,14 @@ func (d *schemaWalker) applyCRD(c *apiextensionsv1.CustomResourceDefinition, roo
 
 // structNode walks the fields of the struct type id, whose schema is s.
 func (d *schemaWalker) structNode(s *apiextensionsv1.JSONSchemaProps, id model.TypeIdent, l loc) {
-	for _, f := range d.model.StructFindings(id) {
+	for _, f := range d.model.Types.StructFindings(id) {
 		d.diags.Add(f)
 	}
 	l.types = &typeFrame{id: id, parent: l.types}
-	if v := d.model.ImplicitMarker(id); v != nil {
+	if v := d.model.Types.ImplicitMarker(id); v != nil {
 		l.inherit = v
 	}
-	for _, f := range d.model.Fields(id) {
+	for _, f := range d.model.Types.Fields(id) {
 		if l.resource && (f.Tag.Name == "metadata" || f.Tag.Name == "apiVersion" || f.Tag.Name == "kind") {
 			continue
 		}
@@ -158,7 +158,7 @@ func (d *schemaWalker) structNode(s *apiextensionsv1.JSONSchemaProps, id model.T
 			continue
 		}
 		required := slices.Contains(s.Required, f.Tag.Name)
-		if required != d.model.SchemaRequired(f) {
+		if required != d.model.Types.SchemaRequired(f) {
 			d.requiredMismatch = append(d.requiredMismatch, fmt.Sprintf("%s (%s): required %v in the schema", f.GoPath(), l.property(f.Tag.Name).jpath, required))
 		}
 		d.field(&prop, f, l.property(f.Tag.Name), s)
@@ -170,11 +170,11 @@ func (d *schemaWalker) structNode(s *apiextensionsv1.JSONSchemaProps, id model.T
 // first, so that a parent's default is decided with its children's.
 func (d *schemaWalker) field(prop *apiextensionsv1.JSONSchemaProps, f *model.Field, l loc, parent *apiextensionsv1.JSONSchemaProps) {
 	below := l
-	below.inherit = d.model.Below(f, l.inherit)
+	below.inherit = d.model.Types.Below(f, l.inherit)
 	below.via = f
 	d.descend(prop, f.Shape, f.Pkg, below)
 	dec := d.model.Decide(prop, f, l.inherit, l.jpath, parent)
-	d.apply(prop, dec, l, f.Pos(), f.GoPath(), d.model.Own(f.Pkg))
+	d.apply(prop, dec, l, f.Pos(), f.GoPath(), d.model.Types.Own(f.Pkg))
 }
 
 // apply writes a decision into the schema and keeps its findings and, for
@@ -225,14 +225,14 @@ func (d *schemaWalker) descend(s *apiextensionsv1.JSONSchemaProps, sh model.Shap
 // element walks a list item or map value; only a type-level +default
 // applies to it (KEP-1929 "Lists" and "String Maps").
 func (d *schemaWalker) element(s *apiextensionsv1.JSONSchemaProps, t types.Type, pkg *loader.Package, l loc) {
-	sh := d.model.ShapeOf(t, pkg)
+	sh := d.model.Types.ShapeOf(t, pkg)
 	d.descend(s, sh, pkg, l)
 	dec := d.model.DecideElement(s, sh, l.jpath)
 	if dec.Default == nil && len(dec.Findings) == 0 {
 		return
 	}
 	info := d.parser.Types[crd.TypeIdent(sh.Ident)]
-	d.apply(s, dec, l, token.Position{}, info.Name, d.model.Own(sh.Ident.Package))
+	d.apply(s, dec, l, token.Position{}, info.Name, d.model.Types.Own(sh.Ident.Package))
 }
 
 type versionRoot struct {
@@ -256,18 +256,18 @@ func (d *schemaWalker) locate(crdName, version, spath string) (node, bool) {
 		switch {
 		case strings.HasPrefix(seg, "properties[") && sh.Kind == model.KindStruct && sh.HasIdent:
 			name := strings.TrimSuffix(strings.TrimPrefix(seg, "properties["), "]")
-			fields := d.model.Fields(sh.Ident)
+			fields := d.model.Types.Fields(sh.Ident)
 			i := slices.IndexFunc(fields, func(f *model.Field) bool { return f.Tag.Name == name })
 			if i < 0 {
 				return found, true
 			}
 			f := fields[i]
 			l = l.property(name)
-			found = node{at: f.Pos(), goPath: f.GoPath(), jpath: l.jpath, own: d.model.Own(f.Pkg)}
+			found = node{at: f.Pos(), goPath: f.GoPath(), jpath: l.jpath, own: d.model.Types.Own(f.Pkg)}
 			sh, pkg = f.Shape, f.Pkg
 		case (seg == "items" && sh.Kind == model.KindList) || (seg == "additionalProperties" && sh.Kind == model.KindMap):
 			l = l.items(seg)
-			sh = d.model.ShapeOf(sh.Elem, pkg)
+			sh = d.model.Types.ShapeOf(sh.Elem, pkg)
 		default:
 			return found, true
 		}
@@ -309,10 +309,10 @@ func (d *schemaWalker) recursion(l loc) {
 		return
 	}
 	cycle := "a recursive type"
-	if c, ok := d.model.FieldCycle(f); ok {
+	if c, ok := d.model.Types.FieldCycle(f); ok {
 		cycle = c.String()
 	}
-	fnd := d.model.FieldFinding(f, model.Error, model.RuleRecursiveType, fmt.Sprintf("%s: a CRD schema cannot express a recursive type "+
+	fnd := d.model.Types.FieldFinding(f, model.Error, model.RuleRecursiveType, fmt.Sprintf("%s: a CRD schema cannot express a recursive type "+
 		"(controller-gen leaves this property without a type, which the apiserver refuses). Break the cycle: refer to the nested objects "+
 		"by name (e.g. a list of names), or make this field schema-less: runtime.RawExtension, or "+
 		"+kubebuilder:pruning:PreserveUnknownFields with +kubebuilder:validation:Schemaless and +kubebuilder:validation:Type=object", cycle))

@@ -118,12 +118,12 @@ func (h *valuesHarness) run(t testing.TB, field, text string) valueOutcome {
 	out := valueOutcome{field: field}
 	dm := decision.New(h.parser, h.col, h.roots, decision.Options{Options: model.Options{Implicit: true}})
 	obj := h.pkg.Types.Scope().Lookup("Spec")
-	id, ok := dm.Lookup(obj.Type().(*types.Named))
+	id, ok := dm.Types.Lookup(obj.Type().(*types.Named))
 	if !ok {
 		t.Fatal("Spec is not loaded")
 	}
 	var f *model.Field
-	for _, g := range dm.Fields(id) {
+	for _, g := range dm.Types.Fields(id) {
 		if g.Tag.Name == field {
 			f = g
 		}
@@ -184,7 +184,7 @@ func (h *valuesHarness) run(t testing.TB, field, text string) valueOutcome {
 	out.imports = map[string]string{}
 	main := types.NewPackage("main", "main")
 	mainLit, err := golit.Expr(decodeJSON(t, d.Default), f.Type, golit.Env{
-		Fields: dm.LitEnv(nil, nil).Fields, Pkg: main, Ptr: "defaultsPtr",
+		Fields: dm.Types.LitEnv(nil, nil).Fields, Pkg: main, Ptr: "defaultsPtr",
 		Qualifier: func(p *types.Package) string {
 			name := p.Name()
 			switch p.Path() {

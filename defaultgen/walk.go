@@ -201,12 +201,12 @@ func (fg *fileGen) elemNeeds(elem types.Type) bool {
 // fields lists the JSON fields of a struct type as the model has them
 // (inline structs expanded), without those this package cannot reach.
 func (fg *fileGen) fields(n *types.Named) []*model.Field {
-	id, ok := fg.m.Lookup(n)
+	id, ok := fg.m.Types.Lookup(n)
 	if !ok {
 		return nil
 	}
 	var out []*model.Field
-	for _, f := range fg.m.Fields(id) {
+	for _, f := range fg.m.Types.Fields(id) {
 		if n.Obj().Pkg().Path() != fg.pkg.PkgPath && !exportedPath(f.Sel) {
 			continue
 		}
@@ -280,11 +280,11 @@ func (fg *fileGen) elemDefault(elem types.Type) (string, token.Position, bool) {
 	if !ok || skipped(n) {
 		return "", token.Position{}, false
 	}
-	id, ok := fg.m.Lookup(n)
+	id, ok := fg.m.Types.Lookup(n)
 	if !ok {
 		return "", token.Position{}, false
 	}
-	ex, _ := fg.m.ElementDefault(model.Shape{Named: n, Ident: id, HasIdent: true})
+	ex, _ := fg.m.Types.ElementDefault(model.Shape{Named: n, Ident: id, HasIdent: true})
 	if ex == nil {
 		return "", token.Position{}, false
 	}
@@ -481,7 +481,7 @@ func (fg *fileGen) setIf(cond, expr, raw string, t types.Type, pos token.Positio
 // litEnv writes values in this package, importing the packages of the
 // types they name.
 func (fg *fileGen) litEnv() golit.Env {
-	env := fg.m.LitEnv(fg.pkg.Types, func(p *types.Package) string {
+	env := fg.m.Types.LitEnv(fg.pkg.Types, func(p *types.Package) string {
 		if p.Path() == fg.pkg.PkgPath {
 			return ""
 		}

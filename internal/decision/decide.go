@@ -41,9 +41,10 @@ type Options struct {
 	Explain bool
 }
 
-// Model is a model.Model and the decisions taken about its fields.
+// Model is the decisions taken about the fields of Types.
 type Model struct {
-	*model.Model
+	// Types are the Go types and the schema-free rules the decisions read.
+	Types   *model.Model
 	explain bool
 
 	// decisions are by field, in the order they were taken; all are every
@@ -62,7 +63,7 @@ type Model struct {
 // decisions.
 func New(p *crd.Parser, col *ctmarkers.Collector, roots []*loader.Package, opts Options) *Model {
 	return &Model{
-		Model:     model.New(ParserIndex(p), col, roots, opts.Options),
+		Types:     model.New(ParserIndex(p), col, roots, opts.Options),
 		explain:   opts.Explain,
 		decisions: map[*model.Field][]*Decision{},
 		byUse:     map[*model.Field]*byUse{},
@@ -143,7 +144,7 @@ func (d *Decision) String() string {
 }
 
 func (d *Decision) add(sev model.Severity, rule, msg string, m *Model) {
-	f := m.FieldFinding(d.Field, sev, rule, msg)
+	f := m.Types.FieldFinding(d.Field, sev, rule, msg)
 	f.JPath = d.JPath
 	d.Findings = append(d.Findings, f)
 }
@@ -184,15 +185,15 @@ func (m *Model) Decide(prop *apiextensionsv1.JSONSchemaProps, f *model.Field, in
 	counted := presenceCounted(parent, f.Tag.Name)
 	d := &Decision{Field: f, JPath: jpath}
 	defer m.keep(d)
-	c := m.CheckField(f, prop)
+	c := m.Types.CheckField(f, prop)
 	d.take(c)
 	switch {
 	case c.Explicit != nil && !c.Refused:
-		m.writeExplicit(d, prop, required || m.RequiredNoImplicit(f) || counted != "")
+		m.writeExplicit(d, prop, required || m.Types.RequiredNoImplicit(f) || counted != "")
 	case c.Refused:
-	case !m.ImplicitFor(f, inherit):
+	case !m.Types.ImplicitFor(f, inherit):
 		d.Why = "no marker, and implicit defaults are off here (+implicitDefaults=false or crd:implicitDefaults=false)"
-	case required || m.RequiredNoImplicit(f):
+	case required || m.Types.RequiredNoImplicit(f):
 		d.Rule = model.RuleRequired
 		d.Why = requiredWhy(f)
 	case counted != "":
@@ -306,14 +307,14 @@ func (d *Decision) take(c model.Check) {
 // crd:implicitDefaults=false writes it.
 func (m *Model) writeExplicit(d *Decision, prop *apiextensionsv1.JSONSchemaProps, presenceMatters bool) {
 	f, ex := d.Field, d.explicit
-	if m.Options().Implicit && !presenceMatters && f.Shape.NonPointerStruct() && f.Tag.OmitZero && ex.EmptyObject() {
+	if m.Types.Options().Implicit && !presenceMatters && f.Shape.NonPointerStruct() && f.Tag.OmitZero && ex.EmptyObject() {
 		m.decideStruct(d, prop)
 		d.Source = ex.Origin() + "={} on an omitzero struct, as " + d.Source
 		d.Why = ex.Source + "={} on an omitzero struct, as " + model.RuleImplicitStruct + ": " + d.Why
 		return
 	}
 	d.Default, d.value, d.Source = ex.Raw, ex.Value, ex.Origin()
-	if m.Options().Implicit && !authorsLiteral(prop, ex.Raw) {
+	if m.Types.Options().Implicit && !authorsLiteral(prop, ex.Raw) {
 		m.asGoEncodes(d, prop, f.Type, f.Pkg)
 	}
 }
@@ -341,7 +342,7 @@ func authorsLiteral(prop *apiextensionsv1.JSONSchemaProps, raw []byte) bool {
 // apiserver refuses (authorsLiteral), and only when the rewritten value is
 // accepted.
 func (m *Model) asGoEncodes(d *Decision, prop *apiextensionsv1.JSONSchemaProps, t types.Type, pkg *loader.Package) {
-	enc := m.GoEncoding(d.value, t, pkg)
+	enc := m.Types.GoEncoding(d.value, t, pkg)
 	// storedAlike stores both as a client's object, whose non-nullable
 	// nulls the apiserver prunes; a default is applied after that pruning,
 	// so a null inside it stays, where Go clients send nothing
@@ -380,7 +381,7 @@ func hasNulls(v any) bool {
 // item's type applies (KEP-1929 "Lists" and "String Maps").
 func (m *Model) DecideElement(s *apiextensionsv1.JSONSchemaProps, sh model.Shape, jpath string) *Decision {
 	d := &Decision{JPath: jpath}
-	c := m.CheckElement(s, sh)
+	c := m.Types.CheckElement(s, sh)
 	d.take(c)
 	switch {
 	case c.Explicit == nil:
@@ -391,7 +392,7 @@ func (m *Model) DecideElement(s *apiextensionsv1.JSONSchemaProps, sh model.Shape
 	}
 	ex := c.Explicit
 	d.Default, d.value, d.Source = ex.Raw, ex.Value, ex.Origin()
-	if m.Options().Implicit && sh.Named != nil && !authorsLiteral(s, ex.Raw) {
+	if m.Types.Options().Implicit && sh.Named != nil && !authorsLiteral(s, ex.Raw) {
 		m.asGoEncodes(d, s, sh.Named, sh.Ident.Package)
 	}
 	return d
@@ -515,7 +516,7 @@ func (m *Model) decideOmitZeroStruct(d *Decision, prop *apiextensionsv1.JSONSche
 		d.Why = unchanged
 		return
 	}
-	zero, ok := m.ZeroJSON(d.Field.Shape.Ident)
+	zero, ok := m.Types.ZeroJSON(d.Field.Shape.Ident)
 	if !ok {
 		d.Why = "omitzero, and the JSON of the zero struct is not known"
 		return

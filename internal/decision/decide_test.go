@@ -241,7 +241,7 @@ func TestDecideElement(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newModel(t, tc.implicit == nil)
 			f := goField(t, m, tc.field)
-			d := m.DecideElement(tc.s, m.ShapeOf(f.Shape.Elem, f.Pkg), "spec."+tc.field+"[*]")
+			d := m.DecideElement(tc.s, m.Types.ShapeOf(f.Shape.Elem, f.Pkg), "spec."+tc.field+"[*]")
 			matchFindings(t, tc.name, d.Findings, tc.findings...)
 			if string(d.Default) != tc.def || (tc.def == "" && !strings.Contains(d.Why, tc.why)) {
 				t.Errorf("default %s, why %q; want %s, %q", d.Default, d.Why, tc.def, tc.why)

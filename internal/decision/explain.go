@@ -22,7 +22,7 @@ func (m *Model) Explain(w io.Writer) {
 	seen := map[string]bool{}
 	var lines []line
 	for _, d := range m.all {
-		if !m.Own(d.Field.Pkg) {
+		if !m.Types.Own(d.Field.Pkg) {
 			continue
 		}
 		pos := model.RelPos(d.Field.Pos())

@@ -60,7 +60,7 @@ func goField(t testing.TB, m *Model, name string) *model.Field {
 	if i := strings.LastIndex(name, "."); i >= 0 {
 		typ, json = name[:i], name[i+1:]
 	}
-	for _, f := range m.Fields(model.TypeIdent{Package: fixture.roots[0], Name: typ}) {
+	for _, f := range m.Types.Fields(model.TypeIdent{Package: fixture.roots[0], Name: typ}) {
 		if f.Tag.Name == json {
 			return f
 		}
