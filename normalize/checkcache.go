@@ -27,9 +27,6 @@ type CheckCache struct{ c *checkcache.Cache }
 // directory.
 func OpenCheckCache() *CheckCache { return wrap(checkcache.Open()) }
 
-// openCheckCache is a check cache in dir.
-func openCheckCache(dir string) *CheckCache { return wrap(checkcache.OpenDir(dir)) }
-
 func wrap(c *checkcache.Cache) *CheckCache {
 	if c == nil {
 		return nil

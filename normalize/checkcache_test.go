@@ -254,3 +254,6 @@ func TestCachedUpdateCheck(t *testing.T) {
 }
 
 func writeFile(path, content string) error { return os.WriteFile(path, []byte(content), 0o644) }
+
+// openCheckCache is a check cache in dir.
+func openCheckCache(dir string) *CheckCache { return wrap(checkcache.OpenDir(dir)) }

@@ -119,9 +119,6 @@ func (s *spill) fallBack(rest []byte) {
 // Len is the number of bytes written.
 func (s *spill) Len() int64 { return s.n }
 
-// inFile tells whether the bytes went to a file.
-func (s *spill) inFile() bool { return s.f != nil }
-
 // reader returns the bytes written, from the first.
 func (s *spill) reader() (io.Reader, error) {
 	s.flush()

@@ -111,3 +111,6 @@ func TestSpillCloseRemoves(t *testing.T) {
 		t.Errorf("close left the file: %v", err)
 	}
 }
+
+// inFile tells whether the bytes went to a file.
+func (s *spill) inFile() bool { return s.f != nil }
