@@ -4,7 +4,8 @@
 //
 //	controller-gen-default-normalize --crd config/crd/bases config/samples/my_v1_tour.yaml
 //
-// With impact as its first argument it is `controller-gen-default impact`:
+// With normalize as its first argument, or none of the names below, it is
+// normalize. With impact as its first argument it is `controller-gen-default impact`:
 // what objects stored under some CRDs become when the CRDs change.
 //
 //	controller-gen-default-normalize impact --old old/crds --new config/crd/bases dump.yaml
@@ -59,11 +60,20 @@ func run() int {
 		defer func() { pprof.StopCPUProfile(); f.Close() }()
 	}
 
-	if len(os.Args) > 1 && os.Args[1] == "conversion" {
-		return conversion.Main(os.Args[2:], os.Stdout, os.Stderr)
+	args := os.Args[1:]
+	sub := subcommands["normalize"]
+	if len(args) > 0 {
+		if s, ok := subcommands[args[0]]; ok {
+			sub, args = s, args[1:]
+		}
 	}
-	if len(os.Args) > 1 && os.Args[1] == "impact" {
-		return impact.RunCLI(os.Args[2:], os.Stdin, os.Stdout, os.Stderr)
-	}
-	return pipeline.RunCLI(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	return sub(args)
+}
+
+// subcommands are the commands by name; each is given the arguments after
+// its name. Without a name, the arguments are normalize's.
+var subcommands = map[string]func(args []string) int{
+	"normalize":  func(args []string) int { return pipeline.RunCLI(args, os.Stdin, os.Stdout, os.Stderr) },
+	"impact":     func(args []string) int { return impact.RunCLI(args, os.Stdin, os.Stdout, os.Stderr) },
+	"conversion": func(args []string) int { return conversion.Main(args, os.Stdout, os.Stderr) },
 }

@@ -103,19 +103,27 @@ func mainCode() int {
 		}
 		defer stop()
 	}
-	if len(os.Args) > 1 && os.Args[1] == "normalize" {
-		return runNormalize("normalize", os.Args[2:])
+	if len(os.Args) > 1 {
+		if sub, ok := subcommands[os.Args[1]]; ok {
+			return sub(os.Args[2:])
+		}
 	}
-	if len(os.Args) > 1 && os.Args[1] == "impact" {
-		return runNormalize("impact", os.Args[1:])
-	}
-	if len(os.Args) > 1 && os.Args[1] == "lint" {
-		return lint.Main(os.Args[2:], os.Stdout, os.Stderr)
-	}
-	if len(os.Args) > 1 && os.Args[1] == "conversion" {
-		return runNormalize("conversion", os.Args[1:])
-	}
+	cmd := generateCommand()
+	return exitCode(cmd, cmd.Execute())
+}
 
+// subcommands are the commands that are not controller-gen's, by name;
+// each is given the arguments after its name.
+var subcommands = map[string]func(args []string) int{
+	"normalize":  func(args []string) int { return runNormalize("normalize", args) },
+	"impact":     func(args []string) int { return runNormalize("impact", args) },
+	"conversion": func(args []string) int { return runNormalize("conversion", args) },
+	"lint":       func(args []string) int { return lint.Main(args, os.Stdout, os.Stderr) },
+}
+
+// generateCommand is controller-gen's command line: generators, their
+// options and output rules, and its help flags.
+func generateCommand() *cobra.Command {
 	helpLevel, whichLevel := 0, 0
 	showVersion := false
 	var buildTags []string
@@ -180,8 +188,14 @@ func mainCode() int {
 		fmt.Fprintf(c.OutOrStderr(), "\n\nOptions\n\n")
 		return helpForLevels(c.OutOrStdout(), c.OutOrStderr(), helpLevel, optionsRegistry, help.SortByOption)
 	})
+	return cmd
+}
 
-	if err := cmd.Execute(); err != nil {
+// exitCode reports err, the generate command's, and returns the exit
+// status: an I/O error says what failed and how to fix it, anything else
+// is followed by the usage, as controller-gen does.
+func exitCode(cmd *cobra.Command, err error) int {
+	if err != nil {
 		if werr, ok := errors.AsType[*atomicout.Error](err); ok {
 			// an I/O error: the usage text would not help
 			if werr.Fix != "" {

@@ -275,3 +275,19 @@ func TestDangerousTypesFix(t *testing.T) {
 		t.Errorf("defaults crd:allowDangerousTypes=true: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestSubcommandArguments: every subcommand is given the arguments after
+// its name, whatever they are: `normalize impact` reads a file named
+// impact (it ran impact before: normalize's arguments were passed on
+// without its name, and impact's with it).
+func TestSubcommandArguments(t *testing.T) {
+	bin := binary(t)
+	_, stderr, code := run(t, bin, "normalize", "impact", "--crd", "testdata/golden")
+	if code == 0 || !strings.Contains(stderr, "impact") || strings.Contains(stderr, "--old") {
+		t.Errorf("normalize impact: exit %d, want normalize's error about the file impact:\n%s", code, stderr)
+	}
+	_, stderr, code = run(t, bin, "impact", "--new", "testdata/golden")
+	if code == 0 || !strings.Contains(stderr, "--old") {
+		t.Errorf("impact without --old: exit %d, want impact's error:\n%s", code, stderr)
+	}
+}

@@ -23,9 +23,9 @@ const normalizeCommand = "controller-gen-default-normalize"
 // input (pipeline.ExitUnusable, impact.ExitUnusable).
 const exitUnusable = 2
 
-// runNormalize runs normalizeCommand with args and the standard streams of
-// this process, and returns its exit status; sub ("normalize" or "impact")
-// names the command in its own errors.
+// runNormalize runs the subcommand sub ("normalize", "impact" or
+// "conversion") of normalizeCommand with args and the standard streams of
+// this process, and returns its exit status.
 func runNormalize(sub string, args []string) int {
 	path, err := findNormalize()
 	if err != nil {
@@ -38,7 +38,7 @@ func runNormalize(sub string, args []string) int {
 			sub, normalizeCommand, normalizeCommand, version)
 		return exitUnusable
 	}
-	cmd := exec.Command(path, args...)
+	cmd := exec.Command(path, append([]string{sub}, args...)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	err = cmd.Run()
 	if ee, ok := errors.AsType[*exec.ExitError](err); ok && ee.ExitCode() >= 0 {
