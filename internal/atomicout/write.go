@@ -164,12 +164,6 @@ func syncDirs(renamed []staged) {
 	}
 }
 
-// WriteFile replaces path with data atomically, as a commit of one file
-// does: through symbolic links, keeping the file's mode.
-func WriteFile(path string, data []byte) error {
-	return writeFiles([]file{{path: path, data: data}})
-}
-
 // maxLinks is how many symbolic links prepare follows, as Linux's open(2).
 const maxLinks = 40
 

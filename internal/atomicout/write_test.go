@@ -320,3 +320,9 @@ func TestSynced(t *testing.T) {
 		t.Errorf("synced %q; want the two staged files, then %s", synced, dir)
 	}
 }
+
+// WriteFile, which only the tests call, replaces path with data atomically, as a commit of one file
+// does: through symbolic links, keeping the file's mode.
+func WriteFile(path string, data []byte) error {
+	return writeFiles([]file{{path: path, data: data}})
+}

@@ -314,21 +314,6 @@ func (d Decimal) Int64() (int64, bool) {
 	return i, true
 }
 
-// Uint64 is the value, when it is an integer that a uint64 holds.
-func (d Decimal) Uint64() (uint64, bool) {
-	if !d.IsInt() || d.IntDigits() > 20 || (d.Neg && d.Digits != "") {
-		return 0, false
-	}
-	if d.Digits == "" {
-		return 0, true
-	}
-	u, err := strconv.ParseUint(d.Digits+strings.Repeat("0", d.Exp), 10, 64)
-	if err != nil {
-		return 0, false
-	}
-	return u, true
-}
-
 // Float64 is the float64 nearest to the value, as strconv.ParseFloat and
 // the apiserver read it; an error when it is beyond the largest float64.
 func (d Decimal) Float64() (float64, error) { return d.Float(64) }
