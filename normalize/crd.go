@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -90,7 +92,19 @@ func prepareForCreate(crd *apiextensions.CustomResourceDefinition) {
 // sameNameConflict and namesConflicts); a CRD given twice, identical, is
 // kept once (dedupeIdentical).
 func LoadCRDs(paths ...string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
-	loaded, err := loadSourced(paths)
+	loaded, err := loadSourced(tree{fsys: osFS{}, join: filepath.Join, name: func(p string) string { return p }}, paths)
+	if err != nil {
+		return nil, err
+	}
+	return served(loaded)
+}
+
+// LoadCRDsFS is LoadCRDs on the files and directories paths of fsys
+// (slash-separated, as io/fs names them; a git commit's tree for
+// `impact --old git://REF?path=PATH`). name gives a file's name in
+// errors and conflicts.
+func LoadCRDsFS(fsys fs.FS, name func(path string) string, paths ...string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	loaded, err := loadSourced(tree{fsys: fsys, join: path.Join, name: name}, paths)
 	if err != nil {
 		return nil, err
 	}
@@ -130,16 +144,33 @@ type sourcedCRD struct {
 	at  string // FILE:DOC, DOC counted among the documents neither empty nor null
 }
 
+// tree is where LoadCRDs and LoadCRDsFS read files: the file system, or
+// an fs.FS.
+type tree struct {
+	fsys fs.FS
+	join func(elem ...string) string
+	name func(path string) string // in errors
+}
+
+// osFS is the file system as os reads it: any path, relative to the
+// working directory or absolute (not an fs.FS's rooted, slash-separated
+// names).
+type osFS struct{}
+
+func (osFS) Open(name string) (fs.File, error)          { return os.Open(name) }
+func (osFS) Stat(name string) (fs.FileInfo, error)      { return os.Stat(name) }
+func (osFS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(name) }
+
 // loadSourced reads the CRDs of paths, in order, with where each is.
-func loadSourced(paths []string) ([]sourcedCRD, error) {
+func loadSourced(t tree, paths []string) ([]sourcedCRD, error) {
 	var out []sourcedCRD
 	for _, p := range paths {
-		files, err := crdFiles(p)
+		files, err := crdFiles(t, p)
 		if err != nil {
 			return nil, err
 		}
 		for _, f := range files {
-			crds, err := readFile(f)
+			crds, err := readFile(t, f)
 			if err != nil {
 				return nil, err
 			}
@@ -149,13 +180,13 @@ func loadSourced(paths []string) ([]sourcedCRD, error) {
 	return out, nil
 }
 
-func readFile(name string) ([]sourcedCRD, error) {
-	f, err := os.Open(name)
+func readFile(t tree, p string) ([]sourcedCRD, error) {
+	f, err := t.fsys.Open(p)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return readCRDs(name, f)
+	return readCRDs(t.name(p), f)
 }
 
 // ReadCRDs reads the CRDs of one file or stream, named file in errors, as
@@ -353,15 +384,17 @@ func namesConflicts(loaded []sourcedCRD) []CRDConflict {
 	return out
 }
 
-func crdFiles(p string) ([]string, error) {
-	st, err := os.Stat(p)
+// crdFiles is p, a file, or the .yaml, .yml and .json files directly in
+// p, a directory, in name order.
+func crdFiles(t tree, p string) ([]string, error) {
+	st, err := fs.Stat(t.fsys, p)
 	if err != nil {
 		return nil, err
 	}
 	if !st.IsDir() {
 		return []string{p}, nil
 	}
-	entries, err := os.ReadDir(p)
+	entries, err := fs.ReadDir(t.fsys, p)
 	if err != nil {
 		return nil, err
 	}
@@ -370,7 +403,7 @@ func crdFiles(p string) ([]string, error) {
 		switch strings.ToLower(filepath.Ext(e.Name())) {
 		case ".yaml", ".yml", ".json":
 			if !e.IsDir() {
-				files = append(files, filepath.Join(p, e.Name()))
+				files = append(files, t.join(p, e.Name()))
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/yaml"
@@ -141,5 +142,52 @@ func TestLoadCRDsAsKubectlReads(t *testing.T) {
 	})
 	if _, err := LoadCRDs(dir); err == nil || !strings.Contains(err.Error(), `dup.yaml:1: duplicate field "spec.group"`) {
 		t.Errorf("error %v, want the duplicate field at dup.yaml:1", err)
+	}
+}
+
+// TestLoadCRDsFS: the same CRDs from an fs.FS as from the files, in the
+// same order (a directory's .yaml, .yml and .json files directly in it,
+// by name), named in errors and conflicts by name.
+func TestLoadCRDsFS(t *testing.T) {
+	files := map[string]string{}
+	for _, f := range []string{"old.yaml", "new.yaml", "new-removed.yaml"} {
+		b, err := os.ReadFile(filepath.Join("impact", "testdata", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[f] = string(b)
+	}
+	dir := writeFiles(t, map[string]string{"b.yml": files["new.yaml"], "a.json.txt": "not read", "sub/c.yaml": files["old.yaml"]})
+	fsys := fstest.MapFS{
+		"crds/b.yml":      {Data: []byte(files["new.yaml"])},
+		"crds/a.json.txt": {Data: []byte("not read")},
+		"crds/sub/c.yaml": {Data: []byte(files["old.yaml"])},
+		"one.yaml":        {Data: []byte(files["new-removed.yaml"])},
+	}
+	name := func(p string) string { return "git://main?path=" + p }
+	for _, c := range []struct{ fs, os []string }{
+		{[]string{"crds"}, []string{dir}},
+		{[]string{"one.yaml", "crds/b.yml"}, []string{filepath.Join("impact", "testdata", "new-removed.yaml"), filepath.Join(dir, "b.yml")}},
+	} {
+		want, err := LoadCRDs(c.os...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := LoadCRDsFS(fsys, name, c.fs...)
+		if err != nil {
+			t.Fatalf("%v: %v", c.fs, err)
+		}
+		if len(want) == 0 || !reflect.DeepEqual(got, want) {
+			t.Errorf("%v: %d CRDs, want the %d of %v", c.fs, len(got), len(want), c.os)
+		}
+	}
+	// a conflict names both places by name
+	fsys["crds/z.yaml"] = &fstest.MapFile{Data: []byte(strings.Replace(files["new.yaml"], "type: object", "type: object\n        description: changed", 1))}
+	if _, err := LoadCRDsFS(fsys, name, "crds"); err == nil || !strings.Contains(err.Error(), "git://main?path=crds/z.yaml:1: CRD ") ||
+		!strings.Contains(err.Error(), "also at git://main?path=crds/b.yml:1") {
+		t.Errorf("conflict: %v", err)
+	}
+	if _, err := LoadCRDsFS(fsys, name, "nosuch"); err == nil || !strings.Contains(err.Error(), "nosuch") {
+		t.Errorf("a missing path: %v", err)
 	}
 }

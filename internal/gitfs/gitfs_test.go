@@ -1,0 +1,193 @@
+package gitfs
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// repo makes a git repository in a new directory and returns it and a
+// function that commits files (path → content; "" deletes) and returns
+// the commit.
+func repo(t *testing.T) (string, func(files map[string]string) string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git on PATH")
+	}
+	dir := t.TempDir()
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com",
+			"-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"}, args...)...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	run("init", "-q")
+	return dir, func(files map[string]string) string {
+		t.Helper()
+		for p, content := range files {
+			full := filepath.Join(dir, p)
+			if content == "" {
+				run("rm", "-q", p)
+				continue
+			}
+			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			run("add", p)
+		}
+		run("commit", "-q", "-m", "c")
+		return run("rev-parse", "HEAD")
+	}
+}
+
+// TestFS: each commit's tree, as io/fs's own conformance test
+// (testing/fstest.TestFS) checks a file system: every file and directory
+// listed, opened, read and statted consistently; the files of another
+// commit, and of the working tree, are not there.
+func TestFS(t *testing.T) {
+	dir, commit := repo(t)
+	first := commit(map[string]string{
+		"config/crd/bases/a.yaml": "kind: A\n",
+		"config/crd/bases/b.yml":  "kind: B\n",
+		"go.mod":                  "module x\n",
+	})
+	second := commit(map[string]string{
+		"config/crd/bases/b.yml":     "",
+		"config/crd/bases/c.json":    "{}\n",
+		"config/samples/s with.yaml": "kind: S\n",
+	})
+	// a file only in the working tree
+	if err := os.WriteFile(filepath.Join(dir, "config/crd/bases/wip.yaml"), []byte("kind: W\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, c := range []struct {
+		ref     string
+		files   []string
+		content map[string]string
+		absent  []string
+	}{
+		{first, []string{"config/crd/bases/a.yaml", "config/crd/bases/b.yml", "go.mod"},
+			map[string]string{"config/crd/bases/b.yml": "kind: B\n"}, []string{"config/crd/bases/c.json", "config/samples"}},
+		{"HEAD~1", []string{"config/crd/bases/b.yml"}, nil, []string{"config/crd/bases/c.json"}},
+		{"main", []string{"config/crd/bases/a.yaml", "config/crd/bases/c.json", "config/samples/s with.yaml", "go.mod"},
+			map[string]string{"config/samples/s with.yaml": "kind: S\n"}, []string{"config/crd/bases/b.yml", "config/crd/bases/wip.yaml"}},
+		{second[:10], []string{"config/crd/bases/c.json"}, nil, nil},
+	} {
+		f, err := New(ctx, dir, c.ref)
+		if err != nil {
+			t.Fatalf("%s: %v", c.ref, err)
+		}
+		if err := fstest.TestFS(f, c.files...); err != nil {
+			t.Errorf("%s: %v", c.ref, err)
+		}
+		for p, want := range c.content {
+			got, err := fs.ReadFile(f, p)
+			if err != nil || string(got) != want {
+				t.Errorf("%s: %s = %q, %v; want %q", c.ref, p, got, err, want)
+			}
+		}
+		for _, p := range c.absent {
+			if _, err := fs.Stat(f, p); !os.IsNotExist(err) {
+				t.Errorf("%s: %s: %v, want it absent", c.ref, p, err)
+			}
+		}
+	}
+	f, err := New(ctx, filepath.Join(dir, "config"), "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fs.Stat(f, "config/crd/bases/a.yaml"); err != nil {
+		t.Errorf("run in a subdirectory, paths are from the top of the repository: %v", err)
+	}
+	if f.Commit() != second {
+		t.Errorf("Commit() = %s, want %s", f.Commit(), second)
+	}
+}
+
+// TestModes: executables are files, symbolic links are links (not
+// followed: their content is the target), and a directory cannot be read.
+func TestModes(t *testing.T) {
+	dir, commit := repo(t)
+	// commit adds what is in the working tree: the executable and the
+	// link are made there first
+	if err := os.WriteFile(filepath.Join(dir, "run.sh"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("a.yaml", filepath.Join(dir, "link.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("git", "-C", dir, "add", "run.sh", "link.yaml").CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	commit(map[string]string{"a.yaml": "kind: A\n"})
+	f, err := New(context.Background(), dir, "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]fs.FileMode{"a.yaml": 0o444, "run.sh": 0o555, "link.yaml": fs.ModeSymlink | 0o777, ".": fs.ModeDir | 0o555} {
+		st, err := fs.Stat(f, p)
+		if err != nil || st.Mode() != want {
+			t.Errorf("%s: mode %v, %v; want %v", p, st.Mode(), err, want)
+		}
+	}
+	if b, _ := fs.ReadFile(f, "link.yaml"); string(b) != "a.yaml" {
+		t.Errorf("link.yaml reads %q, want its target", b)
+	}
+	d, err := f.Open(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Read(make([]byte, 1)); err == nil {
+		t.Error("a directory was read")
+	}
+}
+
+// TestRefused: what is not a commit is refused with what git said, and a
+// ref that git would read as an option never reaches it as one.
+func TestRefused(t *testing.T) {
+	dir, commit := repo(t)
+	commit(map[string]string{"a.yaml": "kind: A\n"})
+	blob := strings.TrimSpace(string(must(exec.Command("git", "-C", dir, "rev-parse", "HEAD:a.yaml").Output())))
+	for _, ref := range []string{"", "nosuchbranch", "--output=/tmp/x", "-h", blob} {
+		_, err := New(context.Background(), dir, ref)
+		if err == nil {
+			t.Errorf("%q: no error", ref)
+			continue
+		}
+		if !strings.Contains(err.Error(), "not a") {
+			t.Errorf("%q: %v", ref, err)
+		}
+	}
+	if _, err := New(context.Background(), t.TempDir(), "HEAD"); err == nil || !strings.Contains(err.Error(), "not a commit of the git repository") {
+		t.Errorf("outside a repository: %v", err)
+	}
+	f, err := New(context.Background(), dir, "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/a.yaml", "../a.yaml", "a.yaml/", "nosuch"} {
+		if _, err := f.Open(p); err == nil {
+			t.Errorf("Open(%q): no error", p)
+		}
+	}
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

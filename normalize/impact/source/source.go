@@ -1,0 +1,155 @@
+// Package source reads what `controller-gen-default impact` compares from
+// where operators and reviewers have it: the CRDs of --old and --new from
+// files, from a git ref or from a cluster, and the stored objects of
+// --objects from a cluster. The spellings are crdify's
+// (kubernetes-sigs/crdify) where they fit:
+//
+//	PATH, file://PATH       files and directories, as kubectl -f reads them
+//	git://REF?path=PATH     the same at a git ref of the repository in the
+//	                        working directory (package internal/gitfs)
+//	kube://                 the cluster's CRDs of the groups that NEW has
+//	kube://NAME             the cluster's CRD NAME
+//
+// The cluster is the current context of the kubeconfig, as kubectl finds
+// it (--kubeconfig, $KUBECONFIG, ~/.kube/config; --context). Nothing is
+// ever written to it: reading needs get and list on
+// customresourcedefinitions and list on the kinds (docs/impact.md gives the
+// ClusterRole).
+package source
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/gitfs"
+	"github.com/controller-gen-default/controller-gen-default/normalize"
+)
+
+// Kind is where a Spec reads.
+type Kind int
+
+const (
+	// Files are files and directories of the file system.
+	Files Kind = iota
+	// Git is files and directories at a git ref.
+	Git
+	// Kube is the cluster.
+	Kube
+)
+
+// Spec is one source of --old, --new or --objects, parsed.
+type Spec struct {
+	Kind Kind
+	// Path is a file or directory (Files, Git: relative to the top of
+	// the repository, as git names paths at a ref).
+	Path string
+	// Ref is the git revision (Git).
+	Ref string
+	// Name is a CRD's metadata.name (Kube); "" is all of them.
+	Name string
+	// Raw is the source as given.
+	Raw string
+}
+
+func (s Spec) String() string { return s.Raw }
+
+// Parse reads a source: `kube://`, `kube://NAME`, `git://REF?path=PATH`,
+// `file://PATH` or a path. An unknown scheme (`http://`) is an error, so
+// that a typo is not read as a file name.
+func Parse(s string) (Spec, error) {
+	scheme, rest, ok := strings.Cut(s, "://")
+	if !ok {
+		return Spec{Kind: Files, Path: s, Raw: s}, nil
+	}
+	switch scheme {
+	case "file":
+		if rest == "" {
+			return Spec{}, fmt.Errorf("%s: no path: write file://PATH", s)
+		}
+		return Spec{Kind: Files, Path: rest, Raw: s}, nil
+	case "kube":
+		if strings.ContainsAny(rest, "/?") {
+			return Spec{}, fmt.Errorf("%s: write kube:// for the CRDs of NEW's groups, or kube://NAME for one CRD (NAME as in kubectl get crd NAME)", s)
+		}
+		return Spec{Kind: Kube, Name: rest, Raw: s}, nil
+	case "git":
+		ref, path, ok := strings.Cut(rest, "?path=")
+		if !ok || ref == "" || path == "" {
+			return Spec{}, fmt.Errorf("%s: write git://REF?path=PATH, PATH a file or directory from the top of the repository (git://origin/main?path=config/crd/bases)", s)
+		}
+		return Spec{Kind: Git, Ref: ref, Path: strings.TrimPrefix(strings.TrimSuffix(path, "/"), "./"), Raw: s}, nil
+	}
+	return Spec{}, fmt.Errorf("%s: unknown source %s://: give a path, file://PATH, git://REF?path=PATH, kube:// or kube://NAME", s, scheme)
+}
+
+// Reader reads the CRDs of specs.
+type Reader struct {
+	// Dir is where git runs (the repository of git:// sources); "" is the
+	// working directory.
+	Dir string
+	// Cluster reads kube:// sources; nil refuses them.
+	Cluster *Cluster
+}
+
+// CRDs reads the CRDs of specs, in order, as normalize.LoadCRDs reads
+// files (a directory's .yaml, .yml and .json files directly in it; CRDs
+// the apiserver would not all serve refused). groups limits kube:// to the
+// CRDs of those API groups (NEW's); nil is every CRD of the cluster.
+func (r Reader) CRDs(ctx context.Context, specs []Spec, groups map[string]bool) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	if paths, ok := onlyFiles(specs); ok {
+		return normalize.LoadCRDs(paths...) // conflicts named by FILE:DOC
+	}
+	var all []*apiextensionsv1.CustomResourceDefinition
+	for _, s := range specs {
+		crds, err := r.read(ctx, s, groups)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, crds...)
+	}
+	if len(specs) > 1 {
+		return normalize.ServedCRDs(all)
+	}
+	return all, nil
+}
+
+// onlyFiles is the paths of specs when all are Files.
+func onlyFiles(specs []Spec) ([]string, bool) {
+	var paths []string
+	for _, s := range specs {
+		if s.Kind != Files {
+			return nil, false
+		}
+		paths = append(paths, s.Path)
+	}
+	return paths, true
+}
+
+func (r Reader) read(ctx context.Context, s Spec, groups map[string]bool) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	switch s.Kind {
+	case Git:
+		dir := r.Dir
+		if dir == "" {
+			dir = "."
+		}
+		tree, err := gitfs.New(ctx, dir, s.Ref)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Raw, err)
+		}
+		name := func(p string) string { return "git://" + s.Ref + "?path=" + p }
+		crds, err := normalize.LoadCRDsFS(tree, name, s.Path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Raw, err)
+		}
+		return crds, nil
+	case Kube:
+		if r.Cluster == nil {
+			return nil, fmt.Errorf("%s: no cluster to read from", s.Raw)
+		}
+		return r.Cluster.CRDs(ctx, s.Name, groups)
+	}
+	return normalize.LoadCRDs(s.Path)
+}
