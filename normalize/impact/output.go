@@ -11,16 +11,21 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
 
-// printer writes the report as text or as JSON lines.
+// printer writes the report as text, as JSON lines or as markdown.
 type printer struct {
 	json           bool
+	markdown       *markdownReport // -o markdown
 	stdout, stderr io.Writer
 	// converted are the CRDs converted by the API's code (--convert).
 	converted []string
 }
 
 func newPrinter(format string, stdout, stderr io.Writer) *printer {
-	return &printer{json: format == "json", stdout: stdout, stderr: stderr}
+	p := &printer{json: format == "json", stdout: stdout, stderr: stderr}
+	if format == "markdown" {
+		p.markdown = newMarkdownReport(CommentLimit)
+	}
+	return p
 }
 
 // writeErr is the error that cut the report short, if any: the first
@@ -44,6 +49,11 @@ func (p *printer) crdReport(findings []Finding, defaults []DefaultChange) int {
 		if slices.Contains([]string{FindingRemoved, FindingUpdateRefused, FindingNotServed}, f.Finding) {
 			code = ExitImpact
 		}
+	}
+	if p.markdown != nil {
+		p.markdown.findings, p.markdown.converted = findings, p.converted
+		p.markdown.writeDefaults(p.stdout, defaults)
+		return code
 	}
 	if p.json {
 		for _, f := range findings {
@@ -112,7 +122,7 @@ func (p *printer) startObjects(findings []Finding) *objectReport {
 }
 
 func (o *objectReport) start() {
-	if !o.started && !o.p.json {
+	if !o.started && !o.p.json && o.p.markdown == nil {
 		o.p.textFindings(o.findings)
 	}
 	o.started = true
@@ -127,15 +137,23 @@ func (o *objectReport) record(r *Record) {
 	for _, c := range r.Categories {
 		o.count[c]++
 	}
-	if o.p.json {
+	switch {
+	case o.p.markdown != nil:
+		o.p.markdown.record(r)
+	case o.p.json:
 		o.p.writeJSON(r)
-	} else {
+	default:
 		o.p.textRecord(r)
 	}
 }
 
 func (o *objectReport) end() int {
 	o.start()
+	if m := o.p.markdown; m != nil {
+		m.findings, m.skipped, m.converted = o.findings, o.skipped, o.p.converted
+		m.write(o.p.stdout)
+		return o.code
+	}
 	if o.p.json {
 		o.p.table(o.p.stderr, o.objects, o.count, o.skipped)
 		return o.code
