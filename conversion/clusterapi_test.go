@@ -148,15 +148,15 @@ func TestClusterAPI(t *testing.T) {
 
 			var crds []string
 			for _, d := range rel.crds {
-				crds = append(crds, "--new", filepath.Join(dir, filepath.FromSlash(d)))
+				crds = append(crds, filepath.Join(dir, filepath.FromSlash(d)))
 			}
 			stdout.Reset()
 			stderr.Reset()
-			args := append([]string{"--old", filepath.Join(oldDir, "config", "crd", "bases"),
-				"--old", filepath.Join(oldDir, "bootstrap", "kubeadm", "config", "crd", "bases"),
-				"--old", filepath.Join(oldDir, "controlplane", "kubeadm", "config", "crd", "bases")}, crds...)
-			args = append(args, "-o", "json", "--skip-other-groups", "--convert", "./...", "--setup", setup, objects)
-			code = impact.RunCLI(args, strings.NewReader(""), &stdout, &stderr)
+			o := impact.Options{Old: []string{filepath.Join(oldDir, "config", "crd", "bases"),
+				filepath.Join(oldDir, "bootstrap", "kubeadm", "config", "crd", "bases"),
+				filepath.Join(oldDir, "controlplane", "kubeadm", "config", "crd", "bases")}, New: crds,
+				Output: "json", SkipOtherGroups: true, Convert: []string{"./..."}, Setup: setup, Files: []string{objects}}
+			code = impact.Run(t.Context(), o, strings.NewReader(""), &stdout, &stderr)
 			t.Logf("impact --convert ./... exit %d; stderr:\n%s", code, stderr.String())
 			if code != 1 {
 				t.Fatalf("impact --convert ./... exit %d, want 1 (objects that lose data)", code)

@@ -24,14 +24,15 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"runtime/pprof"
 
 	"github.com/go-logr/logr"
 	"k8s.io/klog/v2"
 
+	"github.com/controller-gen-default/controller-gen-default/cmd/controller-gen-default-normalize/impactcmd"
 	"github.com/controller-gen-default/controller-gen-default/conversion"
-	"github.com/controller-gen-default/controller-gen-default/normalize/impact"
 	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
 
@@ -67,13 +68,18 @@ func run() int {
 			sub, args = s, args[1:]
 		}
 	}
-	return sub(args)
+	return sub(args, os.Stdin, os.Stdout, os.Stderr)
 }
 
-// subcommands are the commands by name; each is given the arguments after
-// its name. Without a name, the arguments are normalize's.
-var subcommands = map[string]func(args []string) int{
-	"normalize":  func(args []string) int { return pipeline.RunCLI(args, os.Stdin, os.Stdout, os.Stderr) },
-	"impact":     func(args []string) int { return impact.RunCLI(args, os.Stdin, os.Stdout, os.Stderr) },
-	"conversion": func(args []string) int { return conversion.Main(args, os.Stdout, os.Stderr) },
+// subcommands are the commands by name, each a package of its own; each
+// is given the arguments after its name. Without a name, the arguments
+// are normalize's.
+var subcommands = map[string]func(args []string, stdin io.Reader, stdout, stderr io.Writer) int{
+	"normalize": func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+		return pipeline.RunCLI(args, stdin, stdout, stderr)
+	},
+	"impact": impactcmd.Run,
+	"conversion": func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+		return conversion.Main(args, stdout, stderr)
+	},
 }

@@ -104,9 +104,9 @@ func TestAfterWriteText(t *testing.T) {
 	testConversion(t)
 	data := filepath.Join(testdataDir(t), "convert")
 	t.Chdir(convapi(t))
-	args := []string{"--convert", "./api/...", "--old", filepath.Join(data, "old-v1beta1-storage.yaml"), "--new", "config/crd",
-		filepath.Join(data, "afterwrite.yaml")}
-	out, stderr, code := runCLI(t, "", args...)
+	o := Options{Convert: []string{"./api/..."}, Old: []string{filepath.Join(data, "old-v1beta1-storage.yaml")}, New: []string{"config/crd"},
+		Files: []string{filepath.Join(data, "afterwrite.yaml")}}
+	out, stderr, code := runImpact(t, "", o)
 	if code != ExitImpact {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitImpact, stderr)
 	}
@@ -128,7 +128,8 @@ func TestAfterWriteText(t *testing.T) {
 		}
 	}
 
-	out, _, code = runCLI(t, "", append([]string{"-o", "json"}, args...)...)
+	o.Output = "json"
+	out, _, code = runImpact(t, "", o)
 	if code != ExitImpact {
 		t.Fatalf("-o json: exit %d", code)
 	}

@@ -210,9 +210,9 @@ func TestConvertJSON(t *testing.T) {
 	testConversion(t) // builds the program, or skips
 	data := filepath.Join(testdataDir(t), "convert")
 	t.Chdir(convapi(t))
-	args := []string{"--old", filepath.Join(data, "old-v1beta1-storage.yaml"), "--new", "config/crd", "-o", "json", filepath.Join(data, "spoke.yaml")}
+	o := Options{Old: []string{filepath.Join(data, "old-v1beta1-storage.yaml")}, New: []string{"config/crd"}, Output: "json", Files: []string{filepath.Join(data, "spoke.yaml")}}
 
-	out, stderr, code := runCLI(t, "", append([]string{"--convert", "./api/..."}, args...)...)
+	out, stderr, code := runImpact(t, "", withConvert(o, "./api/..."))
 	if code != ExitOK {
 		t.Fatalf("--convert: exit %d, stderr:\n%s", code, stderr)
 	}
@@ -231,7 +231,7 @@ func TestConvertJSON(t *testing.T) {
 		t.Errorf("afterWrite = %v", rec["afterWrite"])
 	}
 
-	out, _, code = runCLI(t, "", args...)
+	out, _, code = runImpact(t, "", o)
 	var plain map[string]any
 	if err := json.Unmarshal([]byte(out), &plain); err != nil || code != ExitOK {
 		t.Fatalf("exit %d, %v:\n%s", code, err, out)
@@ -267,18 +267,18 @@ func TestConvertText(t *testing.T) {
 		name, golden string
 		convert      []string
 	}{
-		{"convert", "report-convert.txt", []string{"--convert", "./api/v1,./api/v1beta1"}},
+		{"convert", "report-convert.txt", []string{"./api/v1", "./api/v1beta1"}},
 		{"none", "report-none.txt", nil},
-		{"convert, v1beta1 served", "report-convert-served.txt", []string{"--convert=./api/..."}},
+		{"convert, v1beta1 served", "report-convert-served.txt", []string{"./api/..."}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			newCRD := filepath.Join(data, "new-v1beta1-not-served.yaml")
 			if strings.HasSuffix(c.name, "served") {
 				newCRD = "config/crd"
 			}
-			args := append(slices.Clone(c.convert), "--old", filepath.Join(data, "old-v1beta1-storage.yaml"), "--new", newCRD,
-				filepath.Join(data, "spoke.yaml"), filepath.Join(data, "hub.yaml"))
-			out, stderr, code := runCLI(t, "", args...)
+			o := Options{Convert: c.convert, Old: []string{filepath.Join(data, "old-v1beta1-storage.yaml")}, New: []string{newCRD},
+				Files: []string{filepath.Join(data, "spoke.yaml"), filepath.Join(data, "hub.yaml")}}
+			out, stderr, code := runImpact(t, "", o)
 			if code != ExitImpact && code != ExitOK {
 				t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 			}
@@ -337,26 +337,25 @@ func TestAfterWriteReuse(t *testing.T) {
 func TestConvertUnusable(t *testing.T) {
 	testConversion(t)
 	data := testdataDir(t)
-	crds := []string{"--old", filepath.Join(data, "old.yaml"), "--new", filepath.Join(data, "new.yaml")}
-	objects := filepath.Join(data, "objects.yaml")
-	plain, _, plainCode := runCLI(t, "", append(slices.Clone(crds), objects)...)
+	o := Options{Old: []string{filepath.Join(data, "old.yaml")}, New: []string{filepath.Join(data, "new.yaml")}, Files: []string{filepath.Join(data, "objects.yaml")}}
+	plain, _, plainCode := runImpact(t, "", o)
 
 	t.Run("no module", func(t *testing.T) {
 		t.Chdir(t.TempDir())
-		_, stderr, code := runCLI(t, "", append(slices.Clone(crds), "--convert", "./api/...", objects)...)
+		_, stderr, code := runImpact(t, "", withConvert(o, "./api/..."))
 		if code != ExitUnusable || !strings.Contains(stderr, "impact: --convert ./api/...: ") || !strings.Contains(stderr, "is in no Go module") {
 			t.Errorf("exit %d, stderr:\n%s", code, stderr)
 		}
 	})
 	t.Chdir(convapi(t))
 	t.Run("no package", func(t *testing.T) {
-		out, stderr, code := runCLI(t, "", append(slices.Clone(crds), "--convert", "./nosuch/...", objects)...)
+		out, stderr, code := runImpact(t, "", withConvert(o, "./nosuch/..."))
 		if code != ExitUnusable || out != "" || !strings.Contains(stderr, "./nosuch/...") {
 			t.Errorf("exit %d, stdout %q, stderr:\n%s", code, out, stderr)
 		}
 	})
 	t.Run("no CRD of the kinds", func(t *testing.T) {
-		out, stderr, code := runCLI(t, "", append(slices.Clone(crds), "--convert", "./api/...", objects)...)
+		out, stderr, code := runImpact(t, "", withConvert(o, "./api/..."))
 		if !strings.Contains(stderr, "warning: --convert ./api/...: no CRD of OLD or NEW has a kind the API's code converts (Widget.conv.example.com)") {
 			t.Errorf("stderr:\n%s", stderr)
 		}
@@ -375,9 +374,10 @@ func TestConvertFailure(t *testing.T) {
 	testConversion(t)
 	data := filepath.Join(testdataDir(t), "convert")
 	t.Chdir(convapi(t))
-	args := []string{"--convert", "./api/...", "--old", filepath.Join(data, "old-v1beta1-storage.yaml"),
-		"--new", filepath.Join(data, "new-v1beta1-not-served.yaml"), filepath.Join(data, "fails.yaml")}
-	out, stderr, code := runCLI(t, "", append([]string{"-o", "json"}, args...)...)
+	o := Options{Convert: []string{"./api/..."}, Old: []string{filepath.Join(data, "old-v1beta1-storage.yaml")},
+		New: []string{filepath.Join(data, "new-v1beta1-not-served.yaml")}, Files: []string{filepath.Join(data, "fails.yaml")}}
+	o.Output = "json"
+	out, stderr, code := runImpact(t, "", o)
 	if code != ExitImpact {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitImpact, stderr)
 	}
@@ -405,7 +405,8 @@ func TestConvertFailure(t *testing.T) {
 		t.Errorf("seven: conversionFailed %+v, read at %q, at the storage version %+v: want converted at v1, size 7", seven.ConversionFailed, seven.ReadVersion, seven.AtStorageVersion)
 	}
 
-	text, _, _ := runCLI(t, "", args...)
+	o.Output = "text"
+	text, _, _ := runImpact(t, "", o)
 	for _, s := range []string{"Widget default/broken (conv.example.com/v1beta1): conversion failed",
 		"the API's code fails to convert it (the apiserver answers 500): GET under NEW: converting conv.example.com/v1beta1 to conv.example.com/v1: ",
 		"  conversion failed                 1"} {

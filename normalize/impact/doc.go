@@ -57,9 +57,12 @@
 // names the versions whose LISTs and WATCHes its failed conversion breaks
 // (breaks-list).
 //
-// Analyzer (analyze.go) runs the steps; RunCLI (cli.go, output.go) is the
-// command, which reads its input as kubectl does (package
-// normalize/manifest: empty documents skipped, Lists flattened). Package normalize/defaultdiff lists the defaults that differ
+// Analyzer (analyze.go) runs the steps; Run (run.go) runs them on the
+// objects of Options.Files, read as kubectl reads them (package
+// normalize/manifest: empty documents skipped, Lists flattened), and
+// writes the report (output.go) and returns the exit status. The command,
+// its flags and usage, is package
+// cmd/controller-gen-default-normalize/impactcmd, which fills Options. Package normalize/defaultdiff lists the defaults that differ
 // between OLD and NEW (the command without objects).
 //
 // The registry strategies link the apiserver's storage layer, which the

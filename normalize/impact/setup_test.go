@@ -2,30 +2,23 @@ package impact
 
 import (
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
 
-// TestConvertNothingAndSetup: --setup needs --convert; --convert on
-// packages where nothing converts is a note, builds nothing, and the run
-// is the one without --convert.
-func TestConvertNothingAndSetup(t *testing.T) {
+// TestConvertNothing: --convert on packages where nothing converts is a
+// note, builds nothing, and the run is the one without --convert. (That
+// --setup needs --convert is the command's rule: impactcmd's
+// TestCLIUnusable.)
+func TestConvertNothing(t *testing.T) {
 	data := testdataDir(t)
-	crds := []string{"--old", filepath.Join(data, "old.yaml"), "--new", filepath.Join(data, "new.yaml")}
-	objects := filepath.Join(data, "objects.yaml")
-	plain, _, plainCode := runCLI(t, "", append(slices.Clone(crds), objects)...)
+	o := Options{Old: []string{filepath.Join(data, "old.yaml")}, New: []string{filepath.Join(data, "new.yaml")}, Files: []string{filepath.Join(data, "objects.yaml")}}
+	plain, _, plainCode := runImpact(t, "", o)
 
-	t.Run("setup without convert", func(t *testing.T) {
-		_, stderr, code := runCLI(t, "", append(slices.Clone(crds), "--setup", "example.com/x.Setup", objects)...)
-		if code != ExitUnusable || !strings.Contains(stderr, "--setup needs --convert") {
-			t.Errorf("exit %d, stderr:\n%s", code, stderr)
-		}
-	})
 	t.Run("nothing converts", func(t *testing.T) {
 		t.Chdir(convapi(t))
 		// cmd/... is the webhook's main package: no conversion of its own
-		out, stderr, code := runCLI(t, "", append(slices.Clone(crds), "--convert", "./cmd/...", objects)...)
+		out, stderr, code := runImpact(t, "", withConvert(o, "./cmd/..."))
 		if !strings.Contains(stderr, "impact: note: --convert ./cmd/...: no conversion:") || strings.Contains(stderr, "convprog:") {
 			t.Errorf("stderr:\n%s", stderr)
 		}

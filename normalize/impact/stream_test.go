@@ -39,10 +39,7 @@ func TestParallelIsSequential(t *testing.T) {
 		for _, format := range []string{"text", "json"} {
 			t.Run(tc.name+", "+format, func(t *testing.T) {
 				run := func(n int) (string, string, int) {
-					o, code := parseFlags(append(oldNew, "-o", format, "-"), &bytes.Buffer{})
-					if o == nil {
-						t.Fatalf("flags: exit %d", code)
-					}
+					o := Options{Old: []string{"testdata/old.yaml"}, New: []string{"testdata/new.yaml"}, Output: format, Files: []string{"-"}}
 					oldCRDs, newCRDs, err := loadBoth(o)
 					if err != nil {
 						t.Fatal(err)
@@ -52,8 +49,8 @@ func TestParallelIsSequential(t *testing.T) {
 						t.Fatal(err)
 					}
 					var stdout, stderr bytes.Buffer
-					code = streamReport(context.Background(), a, o.files, strings.NewReader(tc.in), false,
-						newPrinter(o.output, &stdout, &stderr), n)
+					code := streamReport(context.Background(), a, o.Files, strings.NewReader(tc.in), false,
+						newPrinter(o.Output, &stdout, &stderr), n)
 					return stdout.String(), stderr.String(), code
 				}
 				seqOut, seqErr, seqCode := run(1)

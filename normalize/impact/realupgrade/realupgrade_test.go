@@ -68,7 +68,7 @@ func TestGatewayAPIUpgrade(t *testing.T) {
 	files := objectFiles(t, ctx)
 
 	var defaults, defaultsErr bytes.Buffer
-	code := impact.RunCLI([]string{"--old", oldCRDs, "--new", newCRDs}, nil, &defaults, &defaultsErr)
+	code := impact.Run(ctx, impact.Options{Old: []string{oldCRDs}, New: []string{newCRDs}}, nil, &defaults, &defaultsErr)
 	t.Logf("impact without objects: exit %d\n%s%s", code, defaults.String(), defaultsErr.String())
 	if os.Getenv("IMPACT_REPORT") != "" {
 		if err := os.WriteFile(os.Getenv("IMPACT_REPORT")+".defaults", defaults.Bytes(), 0o644); err != nil {
@@ -80,9 +80,8 @@ func TestGatewayAPIUpgrade(t *testing.T) {
 	}
 
 	start := time.Now()
-	args := append([]string{"--old", oldCRDs, "--new", newCRDs, "--skip-other-groups"}, files...)
 	var stdout, stderr bytes.Buffer
-	code = impact.RunCLI(args, nil, &stdout, &stderr)
+	code = impact.Run(ctx, impact.Options{Old: []string{oldCRDs}, New: []string{newCRDs}, SkipOtherGroups: true, Files: files}, nil, &stdout, &stderr)
 	t.Logf("impact on %d files: exit %d in %s", len(files), code, time.Since(start).Round(time.Millisecond))
 	if stderr.Len() > 0 {
 		t.Fatalf("impact wrote to stderr (exit %d):\n%s", code, stderr.String())

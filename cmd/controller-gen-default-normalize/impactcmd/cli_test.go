@@ -1,4 +1,4 @@
-package impact
+package impactcmd
 
 import (
 	"bytes"
@@ -9,12 +9,27 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/controller-gen-default/controller-gen-default/normalize/impact"
 )
+
+// TestMain runs the tests in normalize/impact, the package of the
+// testdata they read and name in their messages.
+func TestMain(m *testing.M) {
+	if err := os.Chdir("../../../normalize/impact"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	os.Exit(m.Run())
+}
+
+// conversionNote ends every text report (impact's conversionNote).
+const conversionNote = "Conversion webhooks are not called: objects are converted between versions as with the None strategy (only apiVersion changes)."
 
 func runCLI(t *testing.T, stdin string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := RunCLI(args, strings.NewReader(stdin), &out, &errb)
+	code := Run(args, strings.NewReader(stdin), &out, &errb)
 	return out.String(), errb.String(), code
 }
 
@@ -29,17 +44,17 @@ widgets.impact.example.com v1 spec.replicas: default removed (was 1)
 widgets.impact.example.com v1 spec.size: default changed: "M" -> "L"
 3 defaults added, changed or removed.
 ` + conversionNote + "\n"
-	if out != want || stderr != "" || code != ExitImpact {
+	if out != want || stderr != "" || code != impact.ExitImpact {
 		t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant exit 1 and:\n%s", code, stderr, out, want)
 	}
 	out, _, code = runCLI(t, "", append(oldNew, "-o", "json")...)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if code != ExitImpact || len(lines) != 5 || lines[2] != `{"crd":"widgets.impact.example.com","change":"added","version":"v1","path":"spec.color","new":"blue"}` {
+	if code != impact.ExitImpact || len(lines) != 5 || lines[2] != `{"crd":"widgets.impact.example.com","change":"added","version":"v1","path":"spec.color","new":"blue"}` {
 		t.Errorf("exit %d, JSON:\n%s", code, out)
 	}
 	// a CRD against itself: nothing changes
 	out, _, code = runCLI(t, "", "--old", "testdata/new.yaml", "--new", "testdata/new.yaml")
-	if code != ExitOK || !strings.HasPrefix(out, "0 defaults added, changed or removed.\n") {
+	if code != impact.ExitOK || !strings.HasPrefix(out, "0 defaults added, changed or removed.\n") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
 }
@@ -47,7 +62,7 @@ widgets.impact.example.com v1 spec.size: default changed: "M" -> "L"
 func TestCLIObjects(t *testing.T) {
 	t.Run("text: a line per object, details, the table", func(t *testing.T) {
 		out, stderr, code := runCLI(t, "", append(oldNew, "testdata/objects.yaml", "testdata/list.yaml")...)
-		if code != ExitImpact || stderr != "" {
+		if code != impact.ExitImpact || stderr != "" {
 			t.Fatalf("exit %d, stderr %q", code, stderr)
 		}
 		for _, want := range []string{
@@ -83,22 +98,22 @@ func TestCLIObjects(t *testing.T) {
 	t.Run("json: one record per object, the table on stderr", func(t *testing.T) {
 		out, stderr, code := runCLI(t, "", append(oldNew, "-o", "json", "testdata/objects.yaml")...)
 		lines := strings.Split(strings.TrimSpace(out), "\n")
-		if code != ExitImpact || len(lines) != 9 || !strings.HasPrefix(stderr, "objects                             9\n") {
+		if code != impact.ExitImpact || len(lines) != 9 || !strings.HasPrefix(stderr, "objects                             9\n") {
 			t.Fatalf("exit %d, %d lines, stderr %q", code, len(lines), stderr)
 		}
-		var r Record
+		var r impact.Record
 		if err := json.Unmarshal([]byte(lines[2]), &r); err != nil {
 			t.Fatal(err)
 		}
 		if r.Name != "legacy" || r.Source != "testdata/objects.yaml:3" || strings.Join(r.Changes.Removed, ",") != "spec.legacy" ||
-			strings.Join(r.Categories, ",") != LosesFields || r.Update == nil || r.Update.Refused {
+			strings.Join(r.Categories, ",") != impact.LosesFields || r.Update == nil || r.Update.Refused {
 			t.Errorf("record %+v", r)
 		}
 	})
 	t.Run("exit 0 when nothing is lost or refused", func(t *testing.T) {
 		obj := `{"apiVersion":"impact.example.com/v1","kind":"Widget","metadata":{"name":"x"},"spec":{"color":"red"}}`
 		out, _, code := runCLI(t, obj, append(oldNew, "-")...)
-		if code != ExitOK || !strings.HasPrefix(out, "CRD gadgets") || !strings.Contains(out, "-:1: Widget default/x (impact.example.com/v1): unchanged\n") {
+		if code != impact.ExitOK || !strings.HasPrefix(out, "CRD gadgets") || !strings.Contains(out, "-:1: Widget default/x (impact.example.com/v1): unchanged\n") {
 			t.Errorf("exit %d:\n%s", code, out)
 		}
 	})
@@ -106,13 +121,13 @@ func TestCLIObjects(t *testing.T) {
 		things := "../pipeline/testdata/crds/clusterthings.yaml"
 		in := "---\n---\n# nothing\n---\napiVersion: example.com/v2\nkind: ClusterThing\nmetadata: {name: a, namespace: kustomized}\n---\n---\n"
 		out, stderr, code := runCLI(t, in, "--old", things, "--new", things, "-")
-		if code != ExitOK || stderr != "" || !strings.Contains(out, "-:1: ClusterThing a (example.com/v2): unchanged\n") || !strings.Contains(out, "objects                             1\n") {
+		if code != impact.ExitOK || stderr != "" || !strings.Contains(out, "-:1: ClusterThing a (example.com/v2): unchanged\n") || !strings.Contains(out, "objects                             1\n") {
 			t.Errorf("exit %d, stderr %q:\n%s", code, stderr, out)
 		}
 	})
 	t.Run("--skip-other-groups skips built-in objects", func(t *testing.T) {
 		out, _, code := runCLI(t, "", append(oldNew, "--skip-other-groups", "testdata/mixed.yaml")...)
-		if code != ExitOK || !strings.Contains(out, "skipped (no CRD has the group)      1\n") {
+		if code != impact.ExitOK || !strings.Contains(out, "skipped (no CRD has the group)      1\n") {
 			t.Errorf("exit %d:\n%s", code, out)
 		}
 	})
@@ -143,13 +158,14 @@ func TestCLIUnusable(t *testing.T) {
 		{"no --new", []string{"--old", "testdata/old.yaml"}, "impact: --new is required\nusage: controller-gen-default impact"},
 		{"no --old", []string{"--new", "testdata/old.yaml"}, "impact: --old is required\nusage: controller-gen-default impact"},
 		{"a bad -o", append(oldNew, "-o", "yaml"), "impact: -o \"yaml\": must be text or json\nusage: controller-gen-default impact"},
+		{"--setup without --convert", append(oldNew, "--setup", "example.com/x.Setup", "testdata/objects.yaml"), "impact: --setup needs --convert\nusage: controller-gen-default impact"},
 		{"a document that is not an object", append(oldNew, "-"), "-:1: not an object: a list"},
 		{"an object in another namespace than -n", append(oldNew, "-n", "team", "testdata/list.yaml"),
 			`testdata/list.yaml:1:1: the namespace from the provided object "prod" does not match the namespace "team". You must pass '--namespace=prod' to perform this operation.`},
 	} {
 		t.Run(tc.name+" exits 2", func(t *testing.T) {
 			out, stderr, code := runCLI(t, "- [a list]\n", tc.args...)
-			if code != ExitUnusable || out != "" || !strings.Contains(stderr, tc.stderr) {
+			if code != impact.ExitUnusable || out != "" || !strings.Contains(stderr, tc.stderr) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, out, stderr, tc.stderr)
 			}
 		})
@@ -161,7 +177,7 @@ func TestCLIUnusable(t *testing.T) {
 func TestCLIDuplicateFields(t *testing.T) {
 	in := "apiVersion: impact.example.com/v1\nkind: Widget\nmetadata:\n  name: dup\n  namespace: default\nspec:\n  size: S\n  size: M\n  replicas: 1\n"
 	out, stderr, code := runCLI(t, in, append(oldNew, "-")...)
-	if want := "-:1: warning: duplicate field \"spec.size\"\n"; stderr != want || code == ExitUnusable {
+	if want := "-:1: warning: duplicate field \"spec.size\"\n"; stderr != want || code == impact.ExitUnusable {
 		t.Errorf("exit %d, stderr %q, want %q", code, stderr, want)
 	}
 	if !strings.Contains(out, "size: M\n") {
@@ -197,7 +213,7 @@ func TestCLILongEnum(t *testing.T) {
 	obj := "apiVersion: example.com/v1\nkind: Enum\nmetadata: {name: e, namespace: default}\nspec: {a: x, b: [y, z]}\n"
 	for _, format := range []string{"text", "json"} {
 		out, stderr, code := runCLI(t, obj, "--old", crd, "--new", crd, "-o", format, "-")
-		if code != ExitImpact || !strings.Contains(out, `... and 19990 more (20000 in all)`) || !strings.Contains(out, `as for spec.a (20000 values)`) {
+		if code != impact.ExitImpact || !strings.Contains(out, `... and 19990 more (20000 in all)`) || !strings.Contains(out, `as for spec.a (20000 values)`) {
 			t.Errorf("-o %s: exit %d, stderr %q:\n%.3000s", format, code, stderr, out)
 		}
 		for line := range strings.Lines(out + stderr) {
@@ -224,10 +240,10 @@ func TestCLIReportWriteError(t *testing.T) {
 		append(oldNew, "-o", "json", "testdata/objects.yaml"),
 	} {
 		var stderr bytes.Buffer
-		code := RunCLI(args, strings.NewReader(""), full, &stderr)
+		code := Run(args, strings.NewReader(""), full, &stderr)
 		want := "impact: writing the report to standard output: write /dev/full: no space left on device; the report is incomplete\n"
 		// -o json writes its table to stderr, before the error
-		if code != ExitUnusable || !strings.HasSuffix(stderr.String(), want) {
+		if code != impact.ExitUnusable || !strings.HasSuffix(stderr.String(), want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", args, code, stderr.String(), want)
 		}
 	}
@@ -243,15 +259,15 @@ func TestCLITooLarge(t *testing.T) {
 		"---\napiVersion: impact.example.com/v1\nkind: Widget\nmetadata:\n  name: small\nspec:\n  size: M\n"
 	out, stderr, code := runCLI(t, big, append(oldNew, "-o", "json", "-")...)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if code != ExitImpact || len(lines) != 2 {
+	if code != impact.ExitImpact || len(lines) != 2 {
 		t.Fatalf("exit %d, %d records, stderr %q", code, len(lines), stderr)
 	}
-	var r Record
+	var r impact.Record
 	if err := json.Unmarshal([]byte(lines[0]), &r); err != nil {
 		t.Fatal(err)
 	}
 	if r.Source != "-:1" || r.Kind != "Widget" || r.Namespace != "prod" || r.Name != "big" || !r.Fails ||
-		len(r.Categories) != 1 || r.Categories[0] != InvalidUnderOld || len(r.InvalidUnderOld) != 1 ||
+		len(r.Categories) != 1 || r.Categories[0] != impact.InvalidUnderOld || len(r.InvalidUnderOld) != 1 ||
 		!strings.HasPrefix(r.InvalidUnderOld[0].Message, "Request entity too large: limit is 3145728 (the document has ") {
 		t.Errorf("record %s", lines[0])
 	}

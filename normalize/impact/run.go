@@ -3,7 +3,6 @@ package impact
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"runtime"
@@ -14,136 +13,61 @@ import (
 
 	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
 	"github.com/controller-gen-default/controller-gen-default/internal/convprog"
-	"github.com/controller-gen-default/controller-gen-default/internal/interspersed"
 	"github.com/controller-gen-default/controller-gen-default/internal/ordered"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 	"github.com/controller-gen-default/controller-gen-default/normalize/manifest"
 	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
 
-// Exit statuses of RunCLI, as normalize's.
+// Exit statuses of Run, as normalize's.
 const (
 	ExitOK       = 0 // no object loses data or has a request refused
 	ExitImpact   = 1 // some object does (or, without FILE, a CRD is removed, refused, or stops serving a version)
 	ExitUnusable = 2 // bad usage, an invalid CRD, unparsable input, or an object with no CRD
 )
 
-const usage = `usage: controller-gen-default impact --old OLD --new NEW [-o text|json] [--skip-other-groups] [-n NAMESPACE] [--convert PACKAGES [--setup IMPORTPATH.Func]] [FILE|-]...
-
-Shows what objects stored under the CRDs OLD become when the CRDs are
-replaced by NEW, as the apiserver handles them: each object as stored under
-OLD (its create; flagged if OLD refuses it), as read back under NEW (a
-unified diff: new defaults appear, pruned fields disappear), whether an
-unchanged (no-op) update is accepted, which values NEW refuses but only
-ratcheting keeps (an update that changes one of them is sent), and what
-NEW changes in versions. Conversion webhooks are not called: versions are
-converted as with the None strategy, unless --convert gives the API's Go
-packages (patterns such as ./api/..., of the module in the current
-directory; ./... at its root finds every conversion): a program built from
-them converts the CRDs of the kinds it serves with the API's own
-ConvertTo/ConvertFrom or registered controller-runtime Converters, as its
-conversion webhook does, and each object is also shown as read at NEW's
-storage version. --setup names a function the program calls first, to set
-the state that main sets and the conversions read.
-
-OLD and NEW are CRD files or directories (repeatable), each with at least one
-CRD. FILEs hold objects, read as kubectl create -f reads them: manifests, or
-a List such as kubectl get -A -o yaml writes (- is stdin).
-Without FILE, lists each default added, changed or removed from OLD to NEW.
-
-Exit status: 0 no object loses data or has a request refused, 1 some does,
-2 unusable input (bad flags, an invalid CRD, unparsable input, an object with
-no CRD).
-`
-
-type stringList []string
-
-func (s *stringList) String() string     { return strings.Join(*s, ",") }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
-
-// options are the command's flags.
-type options struct {
-	old, new        stringList
-	output          string
-	skipOtherGroups bool
-	namespace       string
-	// explicitNamespace: -n was given (kubectl then refuses objects of
-	// another namespace).
-	explicitNamespace bool
-	files             []string
-	// convert are the package patterns of --convert.
-	convert stringList
-	// setup is --setup (convprog.Options.Setup).
-	setup string
+// Options are what Run reports on: the flags of `controller-gen-default
+// impact`, which its command (cmd/controller-gen-default-normalize/impactcmd)
+// reads and checks.
+type Options struct {
+	// Old and New are the CRD files or directories before and after the
+	// change (--old, --new).
+	Old, New []string
+	// Output is the format of the report: "text", or "json" for one JSON
+	// record per line, the table on stderr (-o).
+	Output string
+	// SkipOtherGroups: objects whose API group no CRD of OLD or NEW has
+	// are skipped, counted in the table, instead of unusable
+	// (--skip-other-groups).
+	SkipOtherGroups bool
+	// Namespace is the namespace of namespaced objects that have none (-n;
+	// "" is default); with ExplicitNamespace (-n given), kubectl refuses
+	// objects of another namespace.
+	Namespace         string
+	ExplicitNamespace bool
+	// Files are the files of the objects, - for stdin, read as kubectl
+	// create -f reads them (manifest.Files: a directory is its manifests);
+	// none: the report of the CRD changes.
+	Files []string
+	// Convert are the package patterns of --convert, one per element.
+	Convert []string
+	// Setup is --setup (convprog.Options.Setup).
+	Setup string
 }
 
-func parseFlags(args []string, stderr io.Writer) (*options, int) {
-	fs := flag.NewFlagSet("impact", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
-	o := &options{}
-	fs.Var(&o.old, "old", "CRD file or directory before the change (repeatable)")
-	fs.Var(&o.new, "new", "CRD file or directory after the change (repeatable)")
-	fs.StringVar(&o.output, "o", "text", "output format: text or json (one JSON record per line)")
-	fs.BoolVar(&o.skipOtherGroups, "skip-other-groups", false, "skip objects whose API group no CRD of OLD or NEW has (Services, Deployments...) instead of exiting 2")
-	fs.StringVar(&o.namespace, "namespace", metav1.NamespaceDefault, "the namespace of namespaced objects that have none, as kubectl's -n; with it, an object in another namespace is refused as kubectl refuses it")
-	fs.StringVar(&o.namespace, "n", metav1.NamespaceDefault, "shorthand for --namespace")
-	fs.Var(&o.convert, "convert", "Go package patterns of the API (./... or ./api/...; repeatable or comma-separated): convert versions with its conversion code (conversion.Hub/Convertible methods, Converters registered with WithConverter or RegisterConverter), as its conversion webhook does")
-	fs.StringVar(&o.setup, "setup", "", "with --convert: IMPORTPATH.Func, an exported func(), func() error or func(context.Context) error the conversion program calls once before serving, to set the state main sets (docs/impact.md)")
-	positional, err := interspersed.Parse(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, ExitOK
-		}
-		return nil, ExitUnusable
-	}
-	fs.Visit(func(f *flag.Flag) {
-		o.explicitNamespace = o.explicitNamespace || f.Name == "n" || f.Name == "namespace"
-	})
-	var problem string
-	switch {
-	case len(o.old) == 0:
-		problem = "--old is required"
-	case len(o.new) == 0:
-		problem = "--new is required"
-	case o.output != "text" && o.output != "json":
-		problem = fmt.Sprintf("-o %q: must be text or json", o.output)
-	case o.namespace == "":
-		problem = "--namespace must not be empty"
-	case o.setup != "" && len(o.convert) == 0:
-		problem = "--setup needs --convert"
-	}
-	if problem != "" {
-		fmt.Fprintf(stderr, "impact: %s\n", problem)
-		fs.Usage()
-		return nil, ExitUnusable
-	}
-	files, err := manifest.Files(positional)
+// Run is what `controller-gen-default impact` does with its options:
+// stdout gets the report; stderr gets why the input is unusable and, with
+// -o json, the summary table. It returns the exit status.
+func Run(ctx context.Context, o Options, stdin io.Reader, stdout, stderr io.Writer) int {
+	files, err := manifest.Files(o.Files)
 	if err != nil {
 		fmt.Fprintf(stderr, "impact: %v\n", err)
-		return nil, ExitUnusable
+		return ExitUnusable
 	}
-	o.files = files
-	var patterns stringList
-	for _, v := range o.convert {
-		for _, p := range strings.Split(v, ",") {
-			if p = strings.TrimSpace(p); p != "" {
-				patterns = append(patterns, p)
-			}
-		}
+	o.Files = files
+	if o.Namespace == "" {
+		o.Namespace = metav1.NamespaceDefault
 	}
-	o.convert = patterns
-	return o, -1
-}
-
-// RunCLI is `controller-gen-default impact`. stdout gets the report; stderr
-// gets why the input is unusable and, with -o json, the summary table.
-func RunCLI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	o, code := parseFlags(args, stderr)
-	if o == nil {
-		return code
-	}
-	ctx := context.Background()
 	oldCRDs, newCRDs, err := loadBoth(o)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -154,9 +78,9 @@ func RunCLI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		printInvalidCRD(stderr, err)
 		return ExitUnusable
 	}
-	a.Namespace, a.ExplicitNamespace = o.namespace, o.explicitNamespace
+	a.Namespace, a.ExplicitNamespace = o.Namespace, o.ExplicitNamespace
 	report := atomicout.NewReport(stdout, "standard output")
-	code = runReport(ctx, a, o, oldCRDs, newCRDs, stdin, report, stderr)
+	code := runReport(ctx, a, o, oldCRDs, newCRDs, stdin, report, stderr)
 	if err := report.Close(); err != nil {
 		fmt.Fprintf(stderr, "impact: %v\n", err)
 		return ExitUnusable
@@ -166,13 +90,13 @@ func RunCLI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // runReport writes the report to report: the CRD changes without FILE,
 // else each object's record, then the table.
-func runReport(ctx context.Context, a *Analyzer, o *options, oldCRDs, newCRDs []*apiextensionsv1.CustomResourceDefinition,
+func runReport(ctx context.Context, a *Analyzer, o Options, oldCRDs, newCRDs []*apiextensionsv1.CustomResourceDefinition,
 	stdin io.Reader, report *atomicout.Report, stderr io.Writer) int {
-	out := newPrinter(o.output, report, stderr)
-	if len(o.convert) > 0 {
-		conv, converted, err := startConversion(ctx, a, o.convert, o.setup, stderr)
+	out := newPrinter(o.Output, report, stderr)
+	if len(o.Convert) > 0 {
+		conv, converted, err := startConversion(ctx, a, o.Convert, o.Setup, stderr)
 		if err != nil {
-			fmt.Fprintf(stderr, "impact: --convert %s: %v\n", strings.Join(o.convert, ","), err)
+			fmt.Fprintf(stderr, "impact: --convert %s: %v\n", strings.Join(o.Convert, ","), err)
 			return ExitUnusable
 		}
 		if conv != nil {
@@ -180,10 +104,10 @@ func runReport(ctx context.Context, a *Analyzer, o *options, oldCRDs, newCRDs []
 			out.converted = converted
 		}
 	}
-	if len(o.files) == 0 {
+	if len(o.Files) == 0 {
 		return out.crdReport(a.Findings(), a.DefaultChanges(oldCRDs, newCRDs))
 	}
-	return streamReport(ctx, a, o.files, stdin, o.skipOtherGroups, out, workers)
+	return streamReport(ctx, a, o.Files, stdin, o.SkipOtherGroups, out, workers)
 }
 
 // workers is how many objects are analyzed at once: GOMAXPROCS.
@@ -261,7 +185,7 @@ func streamReport(ctx context.Context, a *Analyzer, files []string, stdin io.Rea
 	}
 	if err := ordered.Run(ctx, n, inputs, analyze, report); err != nil {
 		if out.writeErr() != nil {
-			return ExitUnusable // RunCLI says why
+			return ExitUnusable // Run says why
 		}
 		if !errors.Is(err, errUnusable) {
 			fmt.Fprintln(out.stderr, err)
@@ -306,20 +230,20 @@ func startConversion(ctx context.Context, a *Analyzer, patterns []string, setup 
 }
 
 // loadBoth loads the CRDs of OLD and NEW (normalize.LoadCRDs).
-func loadBoth(o *options) (old, new []*apiextensionsv1.CustomResourceDefinition, err error) {
-	if old, err = normalize.LoadCRDs(o.old...); err != nil {
+func loadBoth(o Options) (old, new []*apiextensionsv1.CustomResourceDefinition, err error) {
+	if old, err = normalize.LoadCRDs(o.Old...); err != nil {
 		return nil, nil, onSide("--old", err)
 	}
-	if new, err = normalize.LoadCRDs(o.new...); err != nil {
+	if new, err = normalize.LoadCRDs(o.New...); err != nil {
 		return nil, nil, onSide("--new", err)
 	}
 	if len(old) == 0 {
-		return nil, nil, fmt.Errorf("--old: no CustomResourceDefinition in %s", strings.Join(o.old, ", "))
+		return nil, nil, fmt.Errorf("--old: no CustomResourceDefinition in %s", strings.Join(o.Old, ", "))
 	}
 	if len(new) == 0 {
 		// removing every CRD is no upgrade: a wrong path, not a report of
 		// every object deleted
-		return nil, nil, fmt.Errorf("--new: no CustomResourceDefinition in %s", strings.Join(o.new, ", "))
+		return nil, nil, fmt.Errorf("--new: no CustomResourceDefinition in %s", strings.Join(o.New, ", "))
 	}
 	return old, new, nil
 }

@@ -1,0 +1,117 @@
+// Package impactcmd is the command `controller-gen-default impact`
+// (controller-gen-default-normalize impact): its flags, usage and exit
+// status on bad usage. Package normalize/impact does the work (impact.Run)
+// and writes the report.
+package impactcmd
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/interspersed"
+	"github.com/controller-gen-default/controller-gen-default/normalize/impact"
+)
+
+const usage = `usage: controller-gen-default impact --old OLD --new NEW [-o text|json] [--skip-other-groups] [-n NAMESPACE] [--convert PACKAGES [--setup IMPORTPATH.Func]] [FILE|-]...
+
+Shows what objects stored under the CRDs OLD become when the CRDs are
+replaced by NEW, as the apiserver handles them: each object as stored under
+OLD (its create; flagged if OLD refuses it), as read back under NEW (a
+unified diff: new defaults appear, pruned fields disappear), whether an
+unchanged (no-op) update is accepted, which values NEW refuses but only
+ratcheting keeps (an update that changes one of them is sent), and what
+NEW changes in versions. Conversion webhooks are not called: versions are
+converted as with the None strategy, unless --convert gives the API's Go
+packages (patterns such as ./api/..., of the module in the current
+directory; ./... at its root finds every conversion): a program built from
+them converts the CRDs of the kinds it serves with the API's own
+ConvertTo/ConvertFrom or registered controller-runtime Converters, as its
+conversion webhook does, and each object is also shown as read at NEW's
+storage version. --setup names a function the program calls first, to set
+the state that main sets and the conversions read.
+
+OLD and NEW are CRD files or directories (repeatable), each with at least one
+CRD. FILEs hold objects, read as kubectl create -f reads them: manifests, or
+a List such as kubectl get -A -o yaml writes (- is stdin).
+Without FILE, lists each default added, changed or removed from OLD to NEW.
+
+Exit status: 0 no object loses data or has a request refused, 1 some does,
+2 unusable input (bad flags, an invalid CRD, unparsable input, an object with
+no CRD).
+`
+
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// Run is `controller-gen-default impact` with args, the arguments after
+// its name: it reads the flags into impact.Options and runs impact.Run.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	o, code := parseFlags(args, stderr)
+	if o == nil {
+		return code
+	}
+	return impact.Run(context.Background(), *o, stdin, stdout, stderr)
+}
+
+// parseFlags parses args; a nil result ends the command with the code.
+func parseFlags(args []string, stderr io.Writer) (*impact.Options, int) {
+	fs := flag.NewFlagSet("impact", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
+	var old, new, convert stringList
+	o := &impact.Options{}
+	fs.Var(&old, "old", "CRD file or directory before the change (repeatable)")
+	fs.Var(&new, "new", "CRD file or directory after the change (repeatable)")
+	fs.StringVar(&o.Output, "o", "text", "output format: text or json (one JSON record per line)")
+	fs.BoolVar(&o.SkipOtherGroups, "skip-other-groups", false, "skip objects whose API group no CRD of OLD or NEW has (Services, Deployments...) instead of exiting 2")
+	fs.StringVar(&o.Namespace, "namespace", metav1.NamespaceDefault, "the namespace of namespaced objects that have none, as kubectl's -n; with it, an object in another namespace is refused as kubectl refuses it")
+	fs.StringVar(&o.Namespace, "n", metav1.NamespaceDefault, "shorthand for --namespace")
+	fs.Var(&convert, "convert", "Go package patterns of the API (./... or ./api/...; repeatable or comma-separated): convert versions with its conversion code (conversion.Hub/Convertible methods, Converters registered with WithConverter or RegisterConverter), as its conversion webhook does")
+	fs.StringVar(&o.Setup, "setup", "", "with --convert: IMPORTPATH.Func, an exported func(), func() error or func(context.Context) error the conversion program calls once before serving, to set the state main sets (docs/impact.md)")
+	positional, err := interspersed.Parse(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, impact.ExitOK
+		}
+		return nil, impact.ExitUnusable
+	}
+	o.Old, o.New = old, new
+	fs.Visit(func(f *flag.Flag) {
+		o.ExplicitNamespace = o.ExplicitNamespace || f.Name == "n" || f.Name == "namespace"
+	})
+	var problem string
+	switch {
+	case len(o.Old) == 0:
+		problem = "--old is required"
+	case len(o.New) == 0:
+		problem = "--new is required"
+	case o.Output != "text" && o.Output != "json":
+		problem = fmt.Sprintf("-o %q: must be text or json", o.Output)
+	case o.Namespace == "":
+		problem = "--namespace must not be empty"
+	case o.Setup != "" && len(convert) == 0:
+		problem = "--setup needs --convert"
+	}
+	if problem != "" {
+		fmt.Fprintf(stderr, "impact: %s\n", problem)
+		fs.Usage()
+		return nil, impact.ExitUnusable
+	}
+	o.Files = positional
+	for _, v := range convert {
+		for _, p := range strings.Split(v, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				o.Convert = append(o.Convert, p)
+			}
+		}
+	}
+	return o, -1
+}
