@@ -51,8 +51,13 @@ func New(ctx context.Context, dir, ref string) (*FS, error) {
 		return nil, fmt.Errorf("%q is not a git revision", ref)
 	}
 	out, err := git(ctx, dir, "rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		// --quiet: git says nothing when the repository has no such commit
+		return nil, fmt.Errorf("%q is not a commit of the git repository at %s (git rev-parse --verify)", ref, dir)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("%q is not a commit of the git repository at %s (git rev-parse: %w)", ref, dir, err)
+		return nil, fmt.Errorf("%q is not a commit of a git repository at %s: %w", ref, dir, err)
 	}
 	commit := strings.TrimSpace(string(out))
 	out, err = git(ctx, dir, "show", "-s", "--format=%ct", commit)

@@ -171,7 +171,7 @@ func TestRefused(t *testing.T) {
 			t.Errorf("%q: %v", ref, err)
 		}
 	}
-	if _, err := New(context.Background(), t.TempDir(), "HEAD"); err == nil || !strings.Contains(err.Error(), "not a commit of the git repository") {
+	if _, err := New(context.Background(), t.TempDir(), "HEAD"); err == nil || !strings.Contains(err.Error(), "not a git repository") {
 		t.Errorf("outside a repository: %v", err)
 	}
 	f, err := New(context.Background(), dir, "HEAD")

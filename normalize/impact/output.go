@@ -147,6 +147,21 @@ func (o *objectReport) record(r *Record) {
 	}
 }
 
+// unreadable reports a kind whose objects were not read, where the run
+// came to it; the command exits 1.
+func (o *objectReport) unreadable(f Finding) {
+	o.start()
+	o.code = ExitImpact
+	switch {
+	case o.p.markdown != nil:
+		o.findings = append(o.findings, f)
+	case o.p.json:
+		o.p.writeJSON(f)
+	default:
+		o.p.textFindings([]Finding{f})
+	}
+}
+
 func (o *objectReport) end() int {
 	o.start()
 	if m := o.p.markdown; m != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"runtime"
 	"strings"
 
@@ -14,7 +15,7 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
 	"github.com/controller-gen-default/controller-gen-default/internal/convprog"
 	"github.com/controller-gen-default/controller-gen-default/internal/ordered"
-	"github.com/controller-gen-default/controller-gen-default/normalize"
+	"github.com/controller-gen-default/controller-gen-default/normalize/impact/source"
 	"github.com/controller-gen-default/controller-gen-default/normalize/manifest"
 	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
@@ -53,6 +54,15 @@ type Options struct {
 	Convert []string
 	// Setup is --setup (convprog.Options.Setup).
 	Setup string
+	// ClusterObjects: the objects are also those the cluster stores
+	// under OLD's CRDs (--objects kube://), read page by page.
+	ClusterObjects bool
+	// Kubeconfig and Context say which cluster kube:// sources read, as
+	// kubectl's --kubeconfig and --context.
+	Kubeconfig, Context string
+	// Progress, when not nil, gets a progress line while the cluster's
+	// objects are read (the command's stderr on a terminal).
+	Progress io.Writer
 }
 
 // Run is what `controller-gen-default impact` does with its options:
@@ -68,7 +78,14 @@ func Run(ctx context.Context, o Options, stdin io.Reader, stdout, stderr io.Writ
 	if o.Namespace == "" {
 		o.Namespace = metav1.NamespaceDefault
 	}
-	oldCRDs, newCRDs, err := loadBoth(o)
+	var cluster *source.Cluster
+	if o.ClusterObjects || usesCluster(o.Old) || usesCluster(o.New) {
+		if cluster, err = source.NewCluster(o.Kubeconfig, o.Context); err != nil {
+			fmt.Fprintf(stderr, "impact: kube://: %v\n", err)
+			return ExitUnusable
+		}
+	}
+	oldCRDs, newCRDs, err := loadBoth(ctx, o, cluster)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return ExitUnusable
@@ -80,7 +97,7 @@ func Run(ctx context.Context, o Options, stdin io.Reader, stdout, stderr io.Writ
 	}
 	a.Namespace, a.ExplicitNamespace = o.Namespace, o.ExplicitNamespace
 	report := atomicout.NewReport(stdout, "standard output")
-	code := runReport(ctx, a, o, oldCRDs, newCRDs, stdin, report, stderr)
+	code := runReport(ctx, a, o, cluster, oldCRDs, newCRDs, stdin, report, stderr)
 	if err := report.Close(); err != nil {
 		fmt.Fprintf(stderr, "impact: %v\n", err)
 		return ExitUnusable
@@ -90,7 +107,7 @@ func Run(ctx context.Context, o Options, stdin io.Reader, stdout, stderr io.Writ
 
 // runReport writes the report to report: the CRD changes without FILE,
 // else each object's record, then the table.
-func runReport(ctx context.Context, a *Analyzer, o Options, oldCRDs, newCRDs []*apiextensionsv1.CustomResourceDefinition,
+func runReport(ctx context.Context, a *Analyzer, o Options, cluster *source.Cluster, oldCRDs, newCRDs []*apiextensionsv1.CustomResourceDefinition,
 	stdin io.Reader, report *atomicout.Report, stderr io.Writer) int {
 	out := newPrinter(o.Output, report, stderr)
 	if len(o.Convert) > 0 {
@@ -104,10 +121,14 @@ func runReport(ctx context.Context, a *Analyzer, o Options, oldCRDs, newCRDs []*
 			out.converted = converted
 		}
 	}
-	if len(o.Files) == 0 {
+	if len(o.Files) == 0 && !o.ClusterObjects {
 		return out.crdReport(a.Findings(), a.DefaultChanges(oldCRDs, newCRDs))
 	}
-	return streamReport(ctx, a, o.Files, stdin, o.SkipOtherGroups, out, workers)
+	inputs := filesInputs(o.Files, stdin)
+	if o.ClusterObjects {
+		inputs = concatInputs(inputs, clusterInputs(ctx, cluster, oldCRDs, o.Progress))
+	}
+	return streamReport(ctx, a, inputs, o.SkipOtherGroups, out, workers)
 }
 
 // workers is how many objects are analyzed at once: GOMAXPROCS.
@@ -132,27 +153,11 @@ var errUnusable = errors.New("unusable object")
 // Only the table waits for the end. The first unusable object (or
 // unreadable document) ends the run with exit status 2, after the objects
 // before it.
-func streamReport(ctx context.Context, a *Analyzer, files []string, stdin io.Reader, skipOtherGroups bool, out *printer, n int) int {
-	inputs := func(yield func(Input, error) bool) {
-		for _, f := range files {
-			stopped := false
-			err := eachInput(f, stdin, func(in Input) error {
-				if !yield(in, nil) {
-					stopped = true
-					return errUnusable
-				}
-				return nil
-			})
-			if stopped {
-				return
-			}
-			if err != nil {
-				yield(Input{}, err)
-				return
-			}
-		}
-	}
+func streamReport(ctx context.Context, a *Analyzer, inputs iter.Seq2[Input, error], skipOtherGroups bool, out *printer, n int) int {
 	analyze := func(ctx context.Context, in Input) (analyzed, error) {
+		if in.Unreadable != nil {
+			return analyzed{in: in}, nil
+		}
 		if skipOtherGroups && !a.KnowsGroup(pipeline.APIGroup(in.Object)) {
 			return analyzed{in: in, skipped: true}, nil
 		}
@@ -169,6 +174,11 @@ func streamReport(ctx context.Context, a *Analyzer, files []string, stdin io.Rea
 		}
 		if r.skipped {
 			rep.skipped++
+			return nil
+		}
+		if r.in.Unreadable != nil {
+			fmt.Fprintf(out.stderr, "impact: %s: %s\n", r.in.Source, r.in.Unreadable.Message)
+			rep.unreadable(*r.in.Unreadable)
 			return nil
 		}
 		// the apiserver's warnings under fieldValidation=Warn, the default
@@ -229,13 +239,41 @@ func startConversion(ctx context.Context, a *Analyzer, patterns []string, setup 
 	return conv, converted, nil
 }
 
-// loadBoth loads the CRDs of OLD and NEW (normalize.LoadCRDs).
-func loadBoth(o Options) (old, new []*apiextensionsv1.CustomResourceDefinition, err error) {
-	if old, err = normalize.LoadCRDs(o.Old...); err != nil {
+// usesCluster says whether a source is kube://.
+func usesCluster(specs []string) bool {
+	for _, s := range specs {
+		if strings.HasPrefix(s, "kube://") {
+			return true
+		}
+	}
+	return false
+}
+
+// loadBoth loads the CRDs of OLD and NEW from their sources (package
+// source: files, git://, kube://): NEW first, whose API groups are those
+// kube:// reads for OLD.
+func loadBoth(ctx context.Context, o Options, cluster *source.Cluster) (old, new []*apiextensionsv1.CustomResourceDefinition, err error) {
+	r := source.Reader{Cluster: cluster}
+	oldSpecs, err := parseSources(o.Old)
+	if err != nil {
 		return nil, nil, onSide("--old", err)
 	}
-	if new, err = normalize.LoadCRDs(o.New...); err != nil {
+	newSpecs, err := parseSources(o.New)
+	if err != nil {
 		return nil, nil, onSide("--new", err)
+	}
+	if new, err = r.CRDs(ctx, newSpecs, nil); err != nil {
+		return nil, nil, onSide("--new", err)
+	}
+	var groups map[string]bool
+	if !usesCluster(o.New) {
+		groups = map[string]bool{}
+		for _, c := range new {
+			groups[c.Spec.Group] = true
+		}
+	}
+	if old, err = r.CRDs(ctx, oldSpecs, groups); err != nil {
+		return nil, nil, onSide("--old", err)
 	}
 	if len(old) == 0 {
 		return nil, nil, fmt.Errorf("--old: no CustomResourceDefinition in %s", strings.Join(o.Old, ", "))
@@ -246,6 +284,18 @@ func loadBoth(o Options) (old, new []*apiextensionsv1.CustomResourceDefinition, 
 		return nil, nil, fmt.Errorf("--new: no CustomResourceDefinition in %s", strings.Join(o.New, ", "))
 	}
 	return old, new, nil
+}
+
+func parseSources(raw []string) ([]source.Spec, error) {
+	specs := make([]source.Spec, len(raw))
+	for i, r := range raw {
+		s, err := source.Parse(r)
+		if err != nil {
+			return nil, err
+		}
+		specs[i] = s
+	}
+	return specs, nil
 }
 
 // onSide prefixes each line of err (one per conflict of a

@@ -40,7 +40,7 @@ func TestParallelIsSequential(t *testing.T) {
 			t.Run(tc.name+", "+format, func(t *testing.T) {
 				run := func(n int) (string, string, int) {
 					o := Options{Old: []string{"testdata/old.yaml"}, New: []string{"testdata/new.yaml"}, Output: format, Files: []string{"-"}}
-					oldCRDs, newCRDs, err := loadBoth(o)
+					oldCRDs, newCRDs, err := loadBoth(context.Background(), o, nil)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -49,7 +49,7 @@ func TestParallelIsSequential(t *testing.T) {
 						t.Fatal(err)
 					}
 					var stdout, stderr bytes.Buffer
-					code := streamReport(context.Background(), a, o.Files, strings.NewReader(tc.in), false,
+					code := streamReport(context.Background(), a, filesInputs(o.Files, strings.NewReader(tc.in)), false,
 						newPrinter(o.Output, &stdout, &stderr), n)
 					return stdout.String(), stderr.String(), code
 				}

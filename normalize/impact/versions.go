@@ -29,6 +29,10 @@ const (
 	// FindingWebhook: OLD or NEW converts with a webhook, which is not
 	// called.
 	FindingWebhook = "conversion-webhook"
+	// FindingUnreadable: the cluster did not list the CRD's objects
+	// (--objects kube://: RBAC, a conversion webhook that fails); the
+	// command exits 1.
+	FindingUnreadable = "objects-unreadable"
 )
 
 // Finding is a change of a CRD that concerns all its objects (step 4, and

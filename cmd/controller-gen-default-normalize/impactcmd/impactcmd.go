@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -18,7 +19,7 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/normalize/impact"
 )
 
-const usage = `usage: controller-gen-default impact --old OLD --new NEW [-o text|json] [--skip-other-groups] [-n NAMESPACE] [--convert PACKAGES [--setup IMPORTPATH.Func]] [FILE|-]...
+const usage = `usage: controller-gen-default impact --old OLD --new NEW [-o text|json|markdown] [--skip-other-groups] [-n NAMESPACE] [--convert PACKAGES [--setup IMPORTPATH.Func]] [--objects kube:// [--kubeconfig FILE] [--context NAME]] [FILE|-]...
 
 Shows what objects stored under the CRDs OLD become when the CRDs are
 replaced by NEW, as the apiserver handles them: each object as stored under
@@ -37,9 +38,15 @@ storage version. --setup names a function the program calls first, to set
 the state that main sets and the conversions read.
 
 OLD and NEW are CRD files or directories (repeatable), each with at least one
-CRD. FILEs hold objects, read as kubectl create -f reads them: manifests, or
-a List such as kubectl get -A -o yaml writes (- is stdin).
-Without FILE, lists each default added, changed or removed from OLD to NEW.
+CRD: PATH or file://PATH; git://REF?path=PATH, PATH at the git revision REF
+of the repository in the working directory (from its top); kube:// for the
+CRDs of the cluster in the groups of NEW's CRDs, kube://NAME for one of its
+CRDs. FILEs hold objects, read as kubectl create -f reads them: manifests, or
+a List such as kubectl get -A -o yaml writes (- is stdin); --objects kube://
+adds every object the cluster stores under OLD's CRDs, read page by page
+(it needs only get and list: docs/impact.md gives the ClusterRole).
+Without FILE or --objects, lists each default added, changed or removed
+from OLD to NEW. -o markdown writes a report for a pull request comment.
 
 Exit status: 0 no object loses data or has a request refused, 1 some does,
 2 unusable input (bad flags, an invalid CRD, unparsable input, an object with
@@ -70,7 +77,10 @@ func parseFlags(args []string, stderr io.Writer) (*impact.Options, int) {
 	o := &impact.Options{}
 	fs.Var(&old, "old", "CRD file or directory before the change (repeatable)")
 	fs.Var(&new, "new", "CRD file or directory after the change (repeatable)")
-	fs.StringVar(&o.Output, "o", "text", "output format: text or json (one JSON record per line)")
+	fs.StringVar(&o.Output, "o", "text", "output format: text, json (one JSON record per line) or markdown (a pull request comment, under GitHub's 65,536 characters)")
+	objects := fs.String("objects", "", "kube://: also every object the cluster stores under OLD's CRDs, read page by page (500 a request)")
+	fs.StringVar(&o.Kubeconfig, "kubeconfig", "", "the kubeconfig of kube:// sources (default: $KUBECONFIG, else ~/.kube/config, as kubectl)")
+	fs.StringVar(&o.Context, "context", "", "the kubeconfig context of kube:// sources (default: its current context)")
 	fs.BoolVar(&o.SkipOtherGroups, "skip-other-groups", false, "skip objects whose API group no CRD of OLD or NEW has (Services, Deployments...) instead of exiting 2")
 	fs.StringVar(&o.Namespace, "namespace", metav1.NamespaceDefault, "the namespace of namespaced objects that have none, as kubectl's -n; with it, an object in another namespace is refused as kubectl refuses it")
 	fs.StringVar(&o.Namespace, "n", metav1.NamespaceDefault, "shorthand for --namespace")
@@ -93,8 +103,10 @@ func parseFlags(args []string, stderr io.Writer) (*impact.Options, int) {
 		problem = "--old is required"
 	case len(o.New) == 0:
 		problem = "--new is required"
-	case o.Output != "text" && o.Output != "json":
-		problem = fmt.Sprintf("-o %q: must be text or json", o.Output)
+	case o.Output != "text" && o.Output != "json" && o.Output != "markdown":
+		problem = fmt.Sprintf("-o %q: must be text, json or markdown", o.Output)
+	case *objects != "" && *objects != "kube://":
+		problem = fmt.Sprintf("--objects %q: only kube:// (the cluster's objects); give files of objects as arguments", *objects)
 	case o.Namespace == "":
 		problem = "--namespace must not be empty"
 	case o.Setup != "" && len(convert) == 0:
@@ -106,6 +118,10 @@ func parseFlags(args []string, stderr io.Writer) (*impact.Options, int) {
 		return nil, impact.ExitUnusable
 	}
 	o.Files = positional
+	o.ClusterObjects = *objects != ""
+	if o.ClusterObjects && isTerminal(stderr) {
+		o.Progress = stderr
+	}
 	for _, v := range convert {
 		for _, p := range strings.Split(v, ",") {
 			if p = strings.TrimSpace(p); p != "" {
@@ -114,4 +130,15 @@ func parseFlags(args []string, stderr io.Writer) (*impact.Options, int) {
 		}
 	}
 	return o, -1
+}
+
+// isTerminal says whether w is a terminal (a character device), where a
+// progress line that rewrites itself is read, not stored.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
