@@ -244,28 +244,11 @@ func FuzzDefaultValues(f *testing.F) {
 		if o.refused != "" {
 			return
 		}
-		if !sameJSON(o.goJSON, o.readJSON) {
+		if !jsonnum.EqualJSON(o.goJSON, o.readJSON) {
 			t.Fatalf("+default=%s on %s: the Go defaulter sets %s (`%s`), a Go client reads %s where the apiserver stores %s (CRD default %s)",
 				text, field, o.goJSON, o.lit, o.readJSON, o.apiJSON, o.crd)
 		}
 	})
-}
-
-// sameJSON compares two encodings of encoding/json up to the order of
-// object keys (Go writes a struct's fields in their order, the apiserver an
-// object's keys sorted); numbers compare as written.
-func sameJSON(a, b []byte) bool {
-	norm := func(raw []byte) string {
-		dec := json.NewDecoder(strings.NewReader(string(raw)))
-		dec.UseNumber()
-		var v any
-		if dec.Decode(&v) != nil {
-			return "invalid: " + string(raw)
-		}
-		out, _ := json.Marshal(v)
-		return string(out)
-	}
-	return norm(a) == norm(b)
 }
 
 func decodeJSON(t testing.TB, raw []byte) any {
@@ -613,7 +596,7 @@ func FuzzStringDefaults(f *testing.F) {
 				}
 				continue
 			}
-			if !sameJSON(o.goJSON, o.readJSON) {
+			if !jsonnum.EqualJSON(o.goJSON, o.readJSON) {
 				t.Errorf("+default=%s on %s: the Go defaulter sets %s (`%s`), a Go client reads %s where the apiserver stores %s (CRD default %s)",
 					c.text, c.field, o.goJSON, o.lit, o.readJSON, o.apiJSON, o.crd)
 			}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 )
 
 // TestDefaultValues: the issue's cases and their neighbours, as the crd and
@@ -95,7 +97,7 @@ func TestDefaultValues(t *testing.T) {
 			t.Errorf("+default=%s on %s: refused: %s", tc.text, tc.field, o.refused)
 		case tc.err == "" && (string(o.crd) != tc.crd || o.lit != tc.lit):
 			t.Errorf("+default=%s on %s: CRD default %s, Go `%s`; want %s, `%s`", tc.text, tc.field, o.crd, o.lit, tc.crd, tc.lit)
-		case tc.err == "" && !sameJSON(o.goJSON, o.readJSON):
+		case tc.err == "" && !jsonnum.EqualJSON(o.goJSON, o.readJSON):
 			t.Errorf("+default=%s on %s: Go sets %s, a Go client reads %s from what the apiserver stores (%s)", tc.text, tc.field, o.goJSON, o.readJSON, o.apiJSON)
 		}
 	}
@@ -135,7 +137,7 @@ func TestEmittedValuesCompile(t *testing.T) {
 		goField := fieldSel(t, o.field)
 		fmt.Fprintf(&body, "\t{\n\t\tvar s numbersv1.Spec\n\t\ts.%s = %s\n\t\tb, err := json.Marshal(s.%s)\n\t\tif err != nil {\n\t\t\tpanic(err)\n\t\t}\n\t\tfmt.Println(string(b))\n\t}\n",
 			goField, o.mainLit, goField)
-		if !sameJSON(o.goJSON, o.readJSON) {
+		if !jsonnum.EqualJSON(o.goJSON, o.readJSON) {
 			t.Errorf("%s: evalLit %s, read from the apiserver's %s: %s", filepath.Base(p), o.goJSON, o.apiJSON, o.readJSON)
 		}
 		want = append(want, string(o.goJSON))
