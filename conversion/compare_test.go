@@ -163,3 +163,14 @@ func setProp(s *structuralschema.Structural, name string, edit func(*structurals
 	edit(&p)
 	s.Properties[name] = p
 }
+
+// TestCompareAppears: a value that comes back where none was sent (the
+// second object has more keys than the first) is a difference at its
+// path.
+func TestCompareAppears(t *testing.T) {
+	s := listsSchema(nil)
+	got := diffs(s, spec(map[string]any{}), spec(map[string]any{"obj": map[string]any{"a": "x"}, "tags": []any{"y"}}))
+	if want := `spec.obj: absent → {"a":"x"}; spec.tags: absent → ["y"]`; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
