@@ -4,60 +4,21 @@ import (
 	"context"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
-)
 
-// repo makes a git repository in a new directory and returns it and a
-// function that commits files (path → content; "" deletes) and returns
-// the commit.
-func repo(t *testing.T) (string, func(files map[string]string) string) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git on PATH")
-	}
-	dir := t.TempDir()
-	run := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com",
-			"-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"}, args...)...)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	run("init", "-q")
-	return dir, func(files map[string]string) string {
-		t.Helper()
-		for p, content := range files {
-			full := filepath.Join(dir, p)
-			if content == "" {
-				run("rm", "-q", p)
-				continue
-			}
-			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			run("add", p)
-		}
-		run("commit", "-q", "-m", "c")
-		return run("rev-parse", "HEAD")
-	}
-}
+	"github.com/controller-gen-default/controller-gen-default/internal/gitfs/gitfstest"
+)
 
 // TestFS: each commit's tree, as io/fs's own conformance test
 // (testing/fstest.TestFS) checks a file system: every file and directory
 // listed, opened, read and statted consistently; the files of another
 // commit, and of the working tree, are not there.
 func TestFS(t *testing.T) {
-	dir, commit := repo(t)
+	r := gitfstest.New(t)
+	dir, commit := r.Dir, r.Commit
 	first := commit(map[string]string{
 		"config/crd/bases/a.yaml": "kind: A\n",
 		"config/crd/bases/b.yml":  "kind: B\n",
@@ -120,18 +81,16 @@ func TestFS(t *testing.T) {
 // TestModes: executables are files, symbolic links are links (not
 // followed: their content is the target), and a directory cannot be read.
 func TestModes(t *testing.T) {
-	dir, commit := repo(t)
-	// commit adds what is in the working tree: the executable and the
-	// link are made there first
+	r := gitfstest.New(t)
+	dir, commit := r.Dir, r.Commit
+	// the executable and the link are made in the working tree first
 	if err := os.WriteFile(filepath.Join(dir, "run.sh"), []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Symlink("a.yaml", filepath.Join(dir, "link.yaml")); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command("git", "-C", dir, "add", "run.sh", "link.yaml").CombinedOutput(); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	r.Git("add", "run.sh", "link.yaml")
 	commit(map[string]string{"a.yaml": "kind: A\n"})
 	f, err := New(context.Background(), dir, "HEAD")
 	if err != nil {
@@ -158,9 +117,10 @@ func TestModes(t *testing.T) {
 // TestRefused: what is not a commit is refused with what git said, and a
 // ref that git would read as an option never reaches it as one.
 func TestRefused(t *testing.T) {
-	dir, commit := repo(t)
-	commit(map[string]string{"a.yaml": "kind: A\n"})
-	blob := strings.TrimSpace(string(must(exec.Command("git", "-C", dir, "rev-parse", "HEAD:a.yaml").Output())))
+	r := gitfstest.New(t)
+	dir := r.Dir
+	r.Commit(map[string]string{"a.yaml": "kind: A\n"})
+	blob := r.Git("rev-parse", "HEAD:a.yaml")
 	for _, ref := range []string{"", "nosuchbranch", "--output=/tmp/x", "-h", blob} {
 		_, err := New(context.Background(), dir, ref)
 		if err == nil {
@@ -183,11 +143,4 @@ func TestRefused(t *testing.T) {
 			t.Errorf("Open(%q): no error", p)
 		}
 	}
-}
-
-func must(b []byte, err error) []byte {
-	if err != nil {
-		panic(err)
-	}
-	return b
 }

@@ -2,12 +2,12 @@ package impactcmd
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/gitfs/gitfstest"
 	"github.com/controller-gen-default/controller-gen-default/normalize/impact"
 )
 
@@ -16,42 +16,25 @@ import (
 // that the same CRDs as files give, byte for byte, in each format; what
 // the working tree holds uncommitted is not read.
 func TestGitSource(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git on PATH")
-	}
 	testdata, err := filepath.Abs("testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
-	repo := t.TempDir()
-	git := func(args ...string) {
-		t.Helper()
-		out, err := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.com",
-			"-c", "commit.gpgsign=false"}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	crd := func(from string) {
+	crd := func(from string) map[string]string {
 		t.Helper()
 		b, err := os.ReadFile(filepath.Join(testdata, from))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.MkdirAll(filepath.Join(repo, "config", "crd", "bases"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(repo, "config", "crd", "bases", "crds.yaml"), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		return map[string]string{"config/crd/bases/crds.yaml": string(b)}
 	}
-	git("init", "-q", "--initial-branch=main")
-	crd("old.yaml")
-	git("add", ".")
-	git("commit", "-q", "-m", "old")
-	crd("new.yaml")
-	git("commit", "-q", "-am", "new")
-	crd("conflicts.yaml") // not committed
+	r := gitfstest.New(t)
+	repo := r.Dir
+	r.Commit(crd("old.yaml"))
+	r.Commit(crd("new.yaml"))
+	for name, content := range crd("conflicts.yaml") {
+		r.Write(name, content) // not committed
+	}
 	t.Chdir(filepath.Join(repo, "config"))
 
 	objects := filepath.Join(testdata, "objects.yaml")

@@ -2,13 +2,13 @@ package source
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/gitfs/gitfstest"
 )
 
 // TestParse: each spelling, and what is refused with how to write it.
@@ -49,35 +49,11 @@ func TestParse(t *testing.T) {
 // directory, from the top of the repository, wherever git runs in it),
 // not those of the working tree; errors name the git source.
 func TestGitCRDs(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git on PATH")
-	}
-	dir := t.TempDir()
-	git := func(args ...string) {
-		t.Helper()
-		out, err := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com",
-			"-c", "commit.gpgsign=false"}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	write := func(name, content string) {
-		t.Helper()
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	git("init", "-q")
-	write("config/crd/bases/widgets.yaml", crd("v1"))
-	git("add", ".")
-	git("commit", "-q", "-m", "v1")
-	write("config/crd/bases/widgets.yaml", crd("v2"))
-	git("commit", "-q", "-am", "v2")
-	write("config/crd/bases/widgets.yaml", crd("v3")) // not committed
+	repo := gitfstest.New(t)
+	dir := repo.Dir
+	repo.Commit(map[string]string{"config/crd/bases/widgets.yaml": crd("v1")})
+	repo.Commit(map[string]string{"config/crd/bases/widgets.yaml": crd("v2")})
+	repo.Write("config/crd/bases/widgets.yaml", crd("v3")) // not committed
 	r := Reader{Dir: filepath.Join(dir, "config")}
 	for ref, want := range map[string]string{"HEAD~1": "v1", "HEAD": "v2"} {
 		for _, path := range []string{"config/crd/bases", "config/crd/bases/widgets.yaml"} {
