@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/controller-gen-default/controller-gen-default/cmd/controller-gen-default-normalize/normalizecmd"
 	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
 
@@ -72,7 +73,7 @@ var _ = Describe("requests through kubectl: documents, Lists and namespaces", Or
 		stdout, stderr, err := testEnv.ControlPlane.KubeCtl().Run(append(kubectlFlags, validate)...)
 		live = fileRun{ok: err == nil, stdout: read(stdout), stderr: read(stderr)}
 		var out, errb bytes.Buffer
-		code := pipeline.RunCLI(append(normalizeFlags, file), nil, &out, &errb)
+		code := normalizecmd.Run(append(normalizeFlags, file), nil, &out, &errb)
 		offline = fileRun{ok: code == pipeline.ExitOK, code: code, stdout: out.String(), stderr: errb.String()}
 		fmt.Fprintf(GinkgoWriter, "%s\n  kubectl:   ok=%v %q %q\n  normalize: exit %d %q\n", name, live.ok, live.stdout, live.stderr, code, offline.stderr)
 		return live, offline

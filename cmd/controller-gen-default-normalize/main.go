@@ -32,8 +32,8 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/controller-gen-default/controller-gen-default/cmd/controller-gen-default-normalize/impactcmd"
+	"github.com/controller-gen-default/controller-gen-default/cmd/controller-gen-default-normalize/normalizecmd"
 	"github.com/controller-gen-default/controller-gen-default/conversion"
-	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
 
 func main() {
@@ -75,10 +75,8 @@ func run() int {
 // is given the arguments after its name. Without a name, the arguments
 // are normalize's.
 var subcommands = map[string]func(args []string, stdin io.Reader, stdout, stderr io.Writer) int{
-	"normalize": func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-		return pipeline.RunCLI(args, stdin, stdout, stderr)
-	},
-	"impact": impactcmd.Run,
+	"normalize": normalizecmd.Run,
+	"impact":    impactcmd.Run,
 	"conversion": func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return conversion.Main(args, stdout, stderr)
 	},

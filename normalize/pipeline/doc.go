@@ -11,7 +11,11 @@
 //     the storage's checks (resourceVersion, etcd's size limits), and the
 //     object as the storage reads it back. Normalize is Create as kubectl
 //     sends the object (KubectlRequest).
-//   - RunCLI: `controller-gen-default normalize`, which runs the command
+//   - Run: what `controller-gen-default normalize` does with its Options:
+//     the objects of the files created on several workers and printed in
+//     input order, their messages on stderr, and the exit status. The
+//     command, its flags and usage, is package
+//     cmd/controller-gen-default-normalize/normalizecmd, run by
 //     controller-gen-default-normalize.
 //   - Pipeline.Strategies: the version's registry strategies, built as the
 //     handler builds them, whose updates package normalize/impact runs.

@@ -83,7 +83,7 @@ func createAll(t *testing.T, data []byte, strict bool, pipelines map[schema.Grou
 	}
 }
 
-// writeResults prints objs as RunCLI prints them, without messages.
+// writeResults prints objs as Run prints them, without messages.
 func writeResults(w io.Writer, objs []map[string]any, format string) error {
 	p := &printer{stdout: w, stderr: io.Discard, yaml: format == "yaml"}
 	for _, obj := range objs {

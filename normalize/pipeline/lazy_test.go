@@ -120,7 +120,7 @@ func TestBuildError(t *testing.T) {
 	// and the CRD, not as an object the apiserver refuses.
 	var stderr strings.Builder
 	obj := manifest.Object{File: "in.yaml", Doc: 3, Object: map[string]any{"apiVersion": p.GVK().GroupVersion().String(), "kind": p.GVK().Kind, "metadata": map[string]any{"name": "a"}}}
-	if _, code := normalizeOne(context.Background(), map[schema.GroupVersionKind]*Pipeline{p.GVK(): p}, obj, &options{namespace: "default"}, &stderr); code != ExitUnusable || stderr.String() != "in.yaml:3: "+want+"\n" {
+	if _, code := normalizeOne(context.Background(), map[schema.GroupVersionKind]*Pipeline{p.GVK(): p}, obj, &Options{Namespace: "default"}, &stderr); code != ExitUnusable || stderr.String() != "in.yaml:3: "+want+"\n" {
 		t.Errorf("normalizeOne: exit %d, stderr %q; want %d, %q", code, stderr.String(), ExitUnusable, "in.yaml:3: "+want)
 	}
 }

@@ -138,14 +138,14 @@ func loadTestPipelines(t *testing.T) (map[schema.GroupVersionKind]*Pipeline, []s
 // as it was written then, and JSON lines with json.Encoder), given the new
 // end: an unusable object or document ends the run after the objects
 // before it.
-func sequential(t *testing.T, pipelines map[schema.GroupVersionKind]*Pipeline, o *options, stdin string) (string, string, int) {
+func sequential(t *testing.T, pipelines map[schema.GroupVersionKind]*Pipeline, o *Options, stdin string) (string, string, int) {
 	t.Helper()
 	ctx := context.Background()
 	var stdout, stderr bytes.Buffer
 	var objs []map[string]any
 	code := ExitOK
 files:
-	for _, in := range o.files {
+	for _, in := range o.Files {
 		r, name, closeFn, err := openInput(in, strings.NewReader(stdin))
 		if err != nil {
 			fmt.Fprintf(&stderr, "%s: %v\n", name, err)
@@ -171,7 +171,7 @@ files:
 		closeFn()
 	}
 	for i, obj := range objs {
-		if o.output == "json" {
+		if o.Output == "json" {
 			if err := json.NewEncoder(&stdout).Encode(obj); err != nil {
 				t.Fatal(err)
 			}
@@ -190,9 +190,9 @@ files:
 }
 
 // streamed runs the command on n workers.
-func streamed(pipelines map[schema.GroupVersionKind]*Pipeline, o *options, stdin string, n int) (string, string, int) {
+func streamed(pipelines map[schema.GroupVersionKind]*Pipeline, o *Options, stdin string, n int) (string, string, int) {
 	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), pipelines, nil, o, strings.NewReader(stdin), &stdout, &stderr, n)
+	code := runObjects(context.Background(), pipelines, nil, o, strings.NewReader(stdin), &stdout, &stderr, n)
 	return stdout.String(), stderr.String(), code
 }
 
@@ -221,7 +221,7 @@ func TestStreamIsSequential(t *testing.T) {
 		}
 		for _, output := range []string{"yaml", "json"} {
 			for _, strict := range []bool{false, true} {
-				o := &options{output: output, strict: strict, namespace: "default", files: files}
+				o := &Options{Output: output, Strict: strict, Namespace: "default", Files: files}
 				wantOut, wantErr, wantCode := sequential(t, pipelines, o, stdin)
 				codes[wantCode] = true
 				var combined1 string
@@ -234,7 +234,7 @@ func TestStreamIsSequential(t *testing.T) {
 					// stdout and stderr to one terminal: each object after
 					// its messages, whatever n
 					var both bytes.Buffer
-					run(context.Background(), pipelines, nil, o, strings.NewReader(stdin), &both, &both, n)
+					runObjects(context.Background(), pipelines, nil, o, strings.NewReader(stdin), &both, &both, n)
 					if n == 1 {
 						combined1 = both.String()
 					} else if both.String() != combined1 {
@@ -252,33 +252,54 @@ func TestStreamIsSequential(t *testing.T) {
 	}
 }
 
-// TestStreamRunCLI: the whole command (flags parsed, CRDs loaded) on a few
-// hundred mixed objects prints the same stdout, stderr and exit status on
-// 2, 3 and 8 workers, and through RunCLI (GOMAXPROCS workers), as on one.
-func TestStreamRunCLI(t *testing.T) {
+// TestStreamRun: the whole run (CRDs loaded, files read) on a few hundred
+// mixed objects prints the same stdout, stderr and exit status on 2, 3
+// and 8 workers, and on GOMAXPROCS (Workers 0), as on one.
+func TestStreamRun(t *testing.T) {
 	_, crds := loadTestPipelines(t)
 	r := rand.New(rand.NewPCG(1, 2))
 	files, stdin := streamInput(t, r, 200)
 	for _, output := range []string{"yaml", "json"} {
-		args := []string{"--crd", crds[0], "--crd", crds[1], "-o", output}
-		args = append(args, files...)
+		o := Options{CRDs: crds, Output: output, Files: files}
 		var out1, err1 bytes.Buffer
-		code1 := runCLIWorkers(args, strings.NewReader(stdin), &out1, &err1, 1)
+		o.Workers = 1
+		code1 := Run(t.Context(), o, strings.NewReader(stdin), &out1, &err1)
 		if out1.Len() == 0 || err1.Len() == 0 || code1 != ExitInvalid {
 			t.Errorf("-o %s: exit %d, %d bytes of stdout, %d of stderr; want exit 1, objects and messages", output, code1, out1.Len(), err1.Len())
 		}
 		for _, n := range []int{2, 3, 8, 0} {
 			var outN, errN bytes.Buffer
-			codeN := 0
-			if n == 0 {
-				codeN = RunCLI(args, strings.NewReader(stdin), &outN, &errN)
-			} else {
-				codeN = runCLIWorkers(args, strings.NewReader(stdin), &outN, &errN, n)
-			}
+			o.Workers = n
+			codeN := Run(t.Context(), o, strings.NewReader(stdin), &outN, &errN)
 			if code1 != codeN || out1.String() != outN.String() || err1.String() != errN.String() {
-				t.Errorf("-o %s, %d workers (0: RunCLI): exit %d, want %d\n%s\n%s", output, n, codeN, code1,
+				t.Errorf("-o %s, %d workers (0: GOMAXPROCS): exit %d, want %d\n%s\n%s", output, n, codeN, code1,
 					firstDifference("stdout", outN.String(), out1.String()), firstDifference("stderr", errN.String(), err1.String()))
 			}
+		}
+	}
+}
+
+// TestStreamSkipOtherGroups: with SkipOtherGroups, stdout and stderr
+// together are the same on any number of workers: each object after its
+// messages, the note of a skipped object between them.
+func TestStreamSkipOtherGroups(t *testing.T) {
+	const (
+		namespace = "testdata/mixed.yaml:1: skipped (no CRD has the group): apiVersion \"v1\", kind \"Namespace\"\n"
+		finalizer = "testdata/mixed.yaml:2: warning: metadata.finalizers: \"foo\": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers\n"
+		configMap = "testdata/mixed.yaml:3: skipped (no CRD has the group): apiVersion \"v1\", kind \"ConfigMap\"\n"
+	)
+	var want string
+	for _, n := range []int{1, 2, 8} {
+		var both bytes.Buffer
+		o := Options{CRDs: []string{"testdata/crds"}, SkipOtherGroups: true, Files: []string{"testdata/mixed.yaml"}, Workers: n}
+		code := Run(t.Context(), o, strings.NewReader(""), &both, &both)
+		if n == 1 {
+			want = both.String()
+			if !strings.HasPrefix(want, namespace+finalizer+"---\n") || !strings.Contains(want, "\n"+configMap+"---\n") {
+				t.Errorf("exit %d, each object after its messages, a note between them:\n%s", code, want)
+			}
+		} else if both.String() != want {
+			t.Errorf("%d workers:\n%s", n, firstDifference("output", both.String(), want))
 		}
 	}
 }
@@ -298,10 +319,10 @@ func TestStreamStops(t *testing.T) {
 		{"unparsable, after twenty objects", strings.Repeat(valid(0), 20) + "---\n" + unusable[1] + strings.Repeat(valid(0), 20), "-:21: error converting YAML to JSON: yaml: line 4: did not find expected ',' or ']'\n", 20},
 	} {
 		for _, output := range []string{"yaml", "json"} {
-			o := &options{output: output, namespace: "default", files: []string{"-"}}
+			o := &Options{Output: output, Namespace: "default", Files: []string{"-"}}
 			var one []byte // the object of valid(0) alone
 			if tc.before > 0 {
-				out, _, code := streamed(pipelines, &options{output: output, namespace: "default", files: []string{"-"}}, valid(0), 1)
+				out, _, code := streamed(pipelines, &Options{Output: output, Namespace: "default", Files: []string{"-"}}, valid(0), 1)
 				if code != ExitOK {
 					t.Fatalf("exit %d", code)
 				}
@@ -332,9 +353,9 @@ func TestStreamJSONLines(t *testing.T) {
 	pipelines, _ := loadTestPipelines(t)
 	r := rand.New(rand.NewPCG(3, 4))
 	files, stdin := streamInput(t, r, 50)
-	o := &options{output: "json", namespace: "default", files: files}
+	o := &Options{Output: "json", Namespace: "default", Files: files}
 	out, _, _ := streamed(pipelines, o, stdin, 2)
-	yamlOut, _, _ := streamed(pipelines, &options{output: "yaml", namespace: "default", files: files}, stdin, 2)
+	yamlOut, _, _ := streamed(pipelines, &Options{Output: "yaml", Namespace: "default", Files: files}, stdin, 2)
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	docs := strings.Split(strings.TrimPrefix(yamlOut, "---\n"), "---\n")
 	if len(lines) != len(docs) || len(lines) < 2 {
@@ -354,7 +375,7 @@ func TestStreamJSONLines(t *testing.T) {
 			t.Errorf("line %d is not YAML document %d:\n%s\n%s", i+1, i+1, a, b)
 		}
 	}
-	if out, _, code := streamed(pipelines, &options{output: "json", namespace: "default", files: []string{"-"}}, "---\n", 2); code != ExitOK || out != "" {
+	if out, _, code := streamed(pipelines, &Options{Output: "json", Namespace: "default", Files: []string{"-"}}, "---\n", 2); code != ExitOK || out != "" {
 		t.Errorf("no object: exit %d, stdout %q", code, out)
 	}
 }
@@ -363,10 +384,10 @@ func TestStreamJSONLines(t *testing.T) {
 // says so.
 func TestStreamWriteError(t *testing.T) {
 	pipelines, _ := loadTestPipelines(t)
-	o := &options{output: "json", namespace: "default", files: []string{"-"}}
+	o := &Options{Output: "json", Namespace: "default", Files: []string{"-"}}
 	var stderr bytes.Buffer
 	in := strings.Repeat("---\n"+documents[0](0), 50)
-	code := run(context.Background(), pipelines, nil, o, strings.NewReader(in), failingWriter{}, &stderr, 4)
+	code := runObjects(context.Background(), pipelines, nil, o, strings.NewReader(in), failingWriter{}, &stderr, 4)
 	if code != ExitUnusable || stderr.String() != "normalize: writing the report to standard output: io: read/write on closed pipe; the report is incomplete\n" {
 		t.Errorf("exit %d, stderr %q", code, stderr.String())
 	}

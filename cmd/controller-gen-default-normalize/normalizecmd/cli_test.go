@@ -1,4 +1,4 @@
-package pipeline
+package normalizecmd
 
 import (
 	"bytes"
@@ -11,12 +11,24 @@ import (
 	"testing"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
+
+// TestMain runs the tests in normalize/pipeline, the package of the
+// testdata they read and name in their messages.
+func TestMain(m *testing.M) {
+	if err := os.Chdir("../../../normalize/pipeline"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	os.Exit(m.Run())
+}
 
 func runCLI(t *testing.T, stdin string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := RunCLI(args, strings.NewReader(stdin), &out, &errb)
+	code := Run(args, strings.NewReader(stdin), &out, &errb)
 	return out.String(), errb.String(), code
 }
 
@@ -38,7 +50,7 @@ func TestCLI(t *testing.T) {
 	crd := "testdata/crds/structpointers.yaml"
 	t.Run("one document is printed as itself, defaulted", func(t *testing.T) {
 		out, stderr, code := runCLI(t, "", "--crd", crd, "testdata/valid.yaml")
-		if code != ExitOK || stderr != "" {
+		if code != pipeline.ExitOK || stderr != "" {
 			t.Fatalf("exit %d, stderr %q", code, stderr)
 		}
 		if strings.HasPrefix(out, "---") || !strings.Contains(out, "name: other-name\n    number: 0\n") {
@@ -48,7 +60,7 @@ func TestCLI(t *testing.T) {
 	t.Run("stdin, JSON output", func(t *testing.T) {
 		out, _, code := runCLI(t, `{"apiVersion":"structpointers.kep.example.com/v1","kind":"StructPointer","metadata":{"name":"x"}}`,
 			"--crd", "testdata/crds", "-o", "json", "-")
-		if code != ExitOK {
+		if code != pipeline.ExitOK {
 			t.Fatalf("exit %d", code)
 		}
 		objs := jsonLines(t, out)
@@ -62,7 +74,7 @@ func TestCLI(t *testing.T) {
 	})
 	t.Run("several documents are a YAML stream; pruned fields are warnings", func(t *testing.T) {
 		out, stderr, code := runCLI(t, "", "--crd", crd, "testdata/two.yaml")
-		if code != ExitOK {
+		if code != pipeline.ExitOK {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
 		if strings.Count(out, "---\n") != 2 || strings.Index(out, "name: one") > strings.Index(out, "name: two") {
@@ -74,13 +86,13 @@ func TestCLI(t *testing.T) {
 	})
 	t.Run("--strict makes pruned fields errors", func(t *testing.T) {
 		_, stderr, code := runCLI(t, "", "--crd", crd, "--strict", "testdata/two.yaml")
-		if code != ExitInvalid || !strings.Contains(stderr, "testdata/two.yaml:2: error: unknown field \"spec.extra\"") {
+		if code != pipeline.ExitInvalid || !strings.Contains(stderr, "testdata/two.yaml:2: error: unknown field \"spec.extra\"") {
 			t.Errorf("exit %d, stderr %q", code, stderr)
 		}
 	})
 	t.Run("an invalid document exits 1 with FILE:DOC: path: message", func(t *testing.T) {
 		_, stderr, code := runCLI(t, "", "--crd", crd, "testdata/invalid.yaml")
-		if code != ExitInvalid || !strings.HasPrefix(stderr, "testdata/invalid.yaml:1: spec.entry.number: Invalid value: \"string\"") {
+		if code != pipeline.ExitInvalid || !strings.HasPrefix(stderr, "testdata/invalid.yaml:1: spec.entry.number: Invalid value: \"string\"") {
 			t.Errorf("exit %d, stderr %q", code, stderr)
 		}
 	})
@@ -89,7 +101,7 @@ func TestCLI(t *testing.T) {
 			"testdata/twoerrors.yaml:1: spec.entry.number: Invalid value: \"string\": spec.entry.number in body must be of type integer: \"string\"\n"
 		for i := 0; i < 10; i++ {
 			_, stderr, code := runCLI(t, "", "--crd", crd, "testdata/twoerrors.yaml")
-			if code != ExitInvalid || stderr != want {
+			if code != pipeline.ExitInvalid || stderr != want {
 				t.Fatalf("run %d: exit %d, stderr\n%s\nwant\n%s", i, code, stderr, want)
 			}
 		}
@@ -102,7 +114,7 @@ func TestCLI(t *testing.T) {
 	} {
 		t.Run(tc.name+" exits 2", func(t *testing.T) {
 			out, stderr, code := runCLI(t, "", "--crd", tc.crd, tc.input)
-			if code != ExitUnusable || out != "" || !strings.Contains(stderr, tc.stderr) {
+			if code != pipeline.ExitUnusable || out != "" || !strings.Contains(stderr, tc.stderr) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, out, stderr, tc.stderr)
 			}
 		})
@@ -118,7 +130,7 @@ func TestCLI(t *testing.T) {
 	} {
 		t.Run("usage: "+tc.name, func(t *testing.T) {
 			_, stderr, code := runCLI(t, "", tc.args...)
-			if code != ExitUnusable || !strings.HasPrefix(stderr, tc.first+"\nusage: controller-gen-default normalize") {
+			if code != pipeline.ExitUnusable || !strings.HasPrefix(stderr, tc.first+"\nusage: controller-gen-default normalize") {
 				t.Errorf("exit %d, stderr %q; want exit 2, %q and the usage", code, stderr, tc.first)
 			}
 		})
@@ -130,17 +142,17 @@ func TestCLIRequests(t *testing.T) {
 	t.Run("empty documents are skipped", func(t *testing.T) {
 		for _, in := range []string{"testdata/empty.yaml", "-"} {
 			out, stderr, code := runCLI(t, "---\n", "--crd", crds, in)
-			if code != ExitOK || out != "" || stderr != "" {
+			if code != pipeline.ExitOK || out != "" || stderr != "" {
 				t.Errorf("%s: exit %d, stdout %q, stderr %q", in, code, out, stderr)
 			}
 		}
-		if out, _, code := runCLI(t, "---\n", "--crd", crds, "-o", "json", "-"); code != ExitOK || out != "" {
+		if out, _, code := runCLI(t, "---\n", "--crd", crds, "-o", "json", "-"); code != pipeline.ExitOK || out != "" {
 			t.Errorf("-o json: exit %d, stdout %q; want nothing", code, out)
 		}
 	})
 	t.Run("a List stands for its items; a cluster-scoped object loses its namespace", func(t *testing.T) {
 		out, stderr, code := runCLI(t, "", "--crd", crds, "-o", "json", "testdata/list.yaml")
-		if code != ExitOK || stderr != "" {
+		if code != pipeline.ExitOK || stderr != "" {
 			t.Fatalf("exit %d, stderr %q", code, stderr)
 		}
 		var got []string
@@ -154,14 +166,14 @@ func TestCLIRequests(t *testing.T) {
 	})
 	t.Run("-n is the namespace of objects without one", func(t *testing.T) {
 		out, _, code := runCLI(t, "", "--crd", crds, "-n", "team", "testdata/valid.yaml")
-		if code != ExitOK || !strings.Contains(out, "  namespace: team\n") {
+		if code != pipeline.ExitOK || !strings.Contains(out, "  namespace: team\n") {
 			t.Errorf("exit %d:\n%s", code, out)
 		}
 	})
 	t.Run("with -n, an object in another namespace exits 2, as kubectl refuses it, after the objects before it", func(t *testing.T) {
 		out, stderr, code := runCLI(t, "", "--crd", crds, "--namespace", "other", "-o", "json", "testdata/list.yaml")
 		want := "testdata/list.yaml:2:1: the namespace from the provided object \"team\" does not match the namespace \"other\". You must pass '--namespace=team' to perform this operation.\n"
-		if code != ExitUnusable || stderr != want {
+		if code != pipeline.ExitUnusable || stderr != want {
 			t.Errorf("exit %d, stderr %q; want %q", code, stderr, want)
 		}
 		var got []string
@@ -176,27 +188,27 @@ func TestCLIRequests(t *testing.T) {
 		in := "apiVersion: v1\nkind: List\nitems:\n- apiVersion: example.com/v2\n  kind: ClusterThing\n  metadata: {name: ok}\n" +
 			"- apiVersion: example.com/v2\n  kind: ClusterThing\n  metadata: {name: Bad_Name, finalizers: [foo]}\n"
 		_, stderr, code := runCLI(t, in, "--crd", crds, "-")
-		if code != ExitInvalid || !strings.HasPrefix(stderr, "-:1:2: metadata.name: Invalid value: \"Bad_Name\"") {
+		if code != pipeline.ExitInvalid || !strings.HasPrefix(stderr, "-:1:2: metadata.name: Invalid value: \"Bad_Name\"") {
 			t.Errorf("exit %d, stderr %q", code, stderr)
 		}
 	})
 	t.Run("a document that is not an object exits 2", func(t *testing.T) {
 		_, stderr, code := runCLI(t, "---\n- a list\n", "--crd", crds, "-")
-		if code != ExitUnusable || stderr != "-:1: not an object: a list\n" {
+		if code != pipeline.ExitUnusable || stderr != "-:1: not an object: a list\n" {
 			t.Errorf("exit %d, stderr %q", code, stderr)
 		}
 	})
 	t.Run("warnings: finalizer names", func(t *testing.T) {
 		in := "apiVersion: example.com/v2\nkind: ClusterThing\nmetadata: {name: a, finalizers: [foo]}\n"
 		_, stderr, code := runCLI(t, in, "--crd", crds, "-")
-		if code != ExitOK || stderr != "-:1: warning: metadata.finalizers: \"foo\": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers\n" {
+		if code != pipeline.ExitOK || stderr != "-:1: warning: metadata.finalizers: \"foo\": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers\n" {
 			t.Errorf("exit %d, stderr %q", code, stderr)
 		}
 	})
 	t.Run("--strict: unknown fields refuse the object, and nothing else is checked", func(t *testing.T) {
 		in := "apiVersion: structpointers.kep.example.com/v1\nkind: StructPointer\nmetadata: {name: a}\nspec: {extra: 1, entry: {number: x}}\n"
 		_, stderr, code := runCLI(t, in, "--crd", crds, "--strict", "-")
-		if code != ExitInvalid || stderr != "-:1: error: unknown field \"spec.extra\"\n" {
+		if code != pipeline.ExitInvalid || stderr != "-:1: error: unknown field \"spec.extra\"\n" {
 			t.Errorf("exit %d, stderr %q", code, stderr)
 		}
 	})
@@ -210,7 +222,7 @@ func TestCLIRequests(t *testing.T) {
 			1_000_000: "",
 		} {
 			_, stderr, code := runCLI(t, obj(n), "--crd", crds, "-")
-			if stderr != want || (code == ExitOK) != (want == "") {
+			if stderr != want || (code == pipeline.ExitOK) != (want == "") {
 				t.Errorf("%d bytes: exit %d, stderr %q; want %q", n, code, stderr, want)
 			}
 		}
@@ -228,7 +240,7 @@ func TestCLIDuplicateFields(t *testing.T) {
 	t.Run("warn", func(t *testing.T) {
 		out, stderr, code := runCLI(t, in, "--crd", crd, "-")
 		want := "-:1: warning: duplicate field \"spec.entry.number\"\n-:1: warning: unknown field \"spec.extra\"\n"
-		if code != ExitOK || stderr != want {
+		if code != pipeline.ExitOK || stderr != want {
 			t.Errorf("exit %d, stderr %q, want %q", code, stderr, want)
 		}
 		if !strings.Contains(out, "number: 4\n") {
@@ -238,13 +250,13 @@ func TestCLIDuplicateFields(t *testing.T) {
 	t.Run("strict", func(t *testing.T) {
 		_, stderr, code := runCLI(t, in, "--crd", crd, "--strict", "-")
 		want := "-:1: error: duplicate field \"spec.entry.number\"\n-:1: error: unknown field \"spec.extra\"\n"
-		if code != ExitInvalid || stderr != want {
+		if code != pipeline.ExitInvalid || stderr != want {
 			t.Errorf("exit %d, stderr %q, want %q", code, stderr, want)
 		}
 	})
 	t.Run("strict, only a duplicate", func(t *testing.T) {
 		_, stderr, code := runCLI(t, strings.Replace(in, "  extra: true\n", "", 1), "--crd", crd, "--strict", "-")
-		if want := "-:1: error: duplicate field \"spec.entry.number\"\n"; code != ExitInvalid || stderr != want {
+		if want := "-:1: error: duplicate field \"spec.entry.number\"\n"; code != pipeline.ExitInvalid || stderr != want {
 			t.Errorf("exit %d, stderr %q, want %q", code, stderr, want)
 		}
 	})
@@ -267,14 +279,14 @@ func TestCLISkipOtherGroups(t *testing.T) {
 	t.Run("without the flag, the Namespace ends the run", func(t *testing.T) {
 		out, stderr, code := runCLI(t, "", "--crd", crds, "testdata/mixed.yaml")
 		want := "testdata/mixed.yaml:1: no served CRD version for apiVersion \"v1\", kind \"Namespace\"\n"
-		if code != ExitUnusable || out != "" || stderr != want {
+		if code != pipeline.ExitUnusable || out != "" || stderr != want {
 			t.Errorf("exit %d, stdout %q, stderr %q; want exit 2, nothing, %q", code, out, stderr, want)
 		}
 	})
 	for _, output := range []string{"yaml", "json"} {
 		t.Run("with the flag, -o "+output, func(t *testing.T) {
 			out, stderr, code := runCLI(t, "", "--crd", crds, "--skip-other-groups", "-o", output, "testdata/mixed.yaml")
-			if want := namespace + finalizer + configMap; code != ExitOK || stderr != want {
+			if want := namespace + finalizer + configMap; code != pipeline.ExitOK || stderr != want {
 				t.Errorf("exit %d, stderr\n%s\nwant exit 0,\n%s", code, stderr, want)
 			}
 			var printed []string
@@ -288,25 +300,10 @@ func TestCLISkipOtherGroups(t *testing.T) {
 			}
 		})
 	}
-	t.Run("with the flag, on any number of workers, stdout and stderr together", func(t *testing.T) {
-		var want string
-		for _, n := range []int{1, 2, 8} {
-			var both bytes.Buffer
-			code := runCLIWorkers([]string{"--crd", crds, "--skip-other-groups", "testdata/mixed.yaml"}, strings.NewReader(""), &both, &both, n)
-			if n == 1 {
-				want = both.String()
-				if !strings.HasPrefix(want, namespace+finalizer+"---\n") || !strings.Contains(want, "\n"+configMap+"---\n") {
-					t.Errorf("exit %d, each object after its messages, a note between them:\n%s", code, want)
-				}
-			} else if both.String() != want {
-				t.Errorf("%d workers:\n%s", n, firstDifference("output", both.String(), want))
-			}
-		}
-	})
 	t.Run("a skipped object as the last", func(t *testing.T) {
 		in := "apiVersion: example.com/v2\nkind: ClusterThing\nmetadata: {name: a}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: b}\n"
 		out, stderr, code := runCLI(t, in, "--crd", crds, "--skip-other-groups", "-")
-		if want := "-:2: skipped (no CRD has the group): apiVersion \"apps/v1\", kind \"Deployment\"\n"; code != ExitOK || stderr != want {
+		if want := "-:2: skipped (no CRD has the group): apiVersion \"apps/v1\", kind \"Deployment\"\n"; code != pipeline.ExitOK || stderr != want {
 			t.Errorf("exit %d, stderr %q; want %q", code, stderr, want)
 		}
 		if strings.HasPrefix(out, "---") || !strings.Contains(out, "name: a\n") {
@@ -323,7 +320,7 @@ func TestCLISkipOtherGroups(t *testing.T) {
 			in := "apiVersion: v1\nkind: Namespace\nmetadata: {name: ns}\n---\n" + tc.in
 			out, stderr, code := runCLI(t, in, "--crd", crds, "--skip-other-groups", "-")
 			want := "-:1: skipped (no CRD has the group): apiVersion \"v1\", kind \"Namespace\"\n" + tc.stderr
-			if code != ExitUnusable || out != "" || stderr != want {
+			if code != pipeline.ExitUnusable || out != "" || stderr != want {
 				t.Errorf("exit %d, stdout %q, stderr %q; want exit 2, %q", code, out, stderr, want)
 			}
 		})
@@ -362,16 +359,16 @@ func TestCLIDeprecatedVersions(t *testing.T) {
 		code             int
 	}{
 		{"without deprecationWarning: the default text", obj("v1alpha1", "{}"),
-			"-:1: warning: deprecated.example.com/v1alpha1 Gadget is deprecated; use deprecated.example.com/v1 Gadget\n", ExitOK},
+			"-:1: warning: deprecated.example.com/v1alpha1 Gadget is deprecated; use deprecated.example.com/v1 Gadget\n", pipeline.ExitOK},
 		{"with deprecationWarning: its text", obj("v1beta1", "{}"),
-			"-:1: warning: deprecated.example.com/v1beta1 Gadget is going away in 2.0; use v1\n", ExitOK},
-		{"not deprecated: none", obj("v1", "{}"), "", ExitOK},
+			"-:1: warning: deprecated.example.com/v1beta1 Gadget is going away in 2.0; use v1\n", pipeline.ExitOK},
+		{"not deprecated: none", obj("v1", "{}"), "", pipeline.ExitOK},
 		{"before the unknown fields", obj("v1alpha1", "{extra: 1}"),
 			"-:1: warning: deprecated.example.com/v1alpha1 Gadget is deprecated; use deprecated.example.com/v1 Gadget\n" +
-				"-:1: warning: unknown field \"spec.extra\"\n", ExitOK},
+				"-:1: warning: unknown field \"spec.extra\"\n", pipeline.ExitOK},
 		{"a refused object too", obj("v1beta1", "{size: 5}"),
 			"-:1: warning: deprecated.example.com/v1beta1 Gadget is going away in 2.0; use v1\n" +
-				"-:1: spec.size: Invalid value: \"integer\": spec.size in body must be of type string: \"integer\"\n", ExitInvalid},
+				"-:1: spec.size: Invalid value: \"integer\": spec.size in body must be of type string: \"integer\"\n", pipeline.ExitInvalid},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, stderr, code := runCLI(t, tc.in, "--crd", crd, "-")
@@ -385,7 +382,7 @@ func TestCLIDeprecatedVersions(t *testing.T) {
 	}
 	t.Run("-o json: on stderr, the objects as they are", func(t *testing.T) {
 		out, stderr, code := runCLI(t, obj("v1alpha1", "{}"), "--crd", crd, "-o", "json", "-")
-		if code != ExitOK || !strings.HasPrefix(stderr, "-:1: warning: deprecated.example.com/v1alpha1 Gadget is deprecated") {
+		if code != pipeline.ExitOK || !strings.HasPrefix(stderr, "-:1: warning: deprecated.example.com/v1alpha1 Gadget is deprecated") {
 			t.Errorf("exit %d, stderr %q", code, stderr)
 		}
 		if objs := jsonLines(t, out); len(objs) != 1 || len(objs[0]) != 4 {
@@ -412,7 +409,7 @@ func TestCLIDirectory(t *testing.T) {
 	if codeDir != codeFiles || byDir != byFiles || stderrDir != stderrFiles || byDir == "" {
 		t.Errorf("the directory: exit %d\n%s\n%s\nits files: exit %d\n%s\n%s", codeDir, byDir, stderrDir, codeFiles, byFiles, stderrFiles)
 	}
-	if _, stderr, code := runCLI(t, "", "--crd", "testdata/crds", t.TempDir()); code != ExitUnusable || !strings.Contains(stderr, "a directory without .json, .yaml or .yml files") {
+	if _, stderr, code := runCLI(t, "", "--crd", "testdata/crds", t.TempDir()); code != pipeline.ExitUnusable || !strings.Contains(stderr, "a directory without .json, .yaml or .yml files") {
 		t.Errorf("an empty directory: exit %d, %q", code, stderr)
 	}
 }
@@ -423,7 +420,7 @@ func TestCLIFlagsAfterFiles(t *testing.T) {
 	crd := "testdata/crds/structpointers.yaml"
 	first, _, code1 := runCLI(t, "", "--crd", crd, "-o", "json", "testdata/valid.yaml")
 	after, stderr, code2 := runCLI(t, "", "testdata/valid.yaml", "--crd", crd, "-o", "json")
-	if code1 != ExitOK || code2 != code1 || after != first {
+	if code1 != pipeline.ExitOK || code2 != code1 || after != first {
 		t.Errorf("flags after the file: exit %d (flags first: %d), stdout %q, want %q\nstderr:\n%s", code2, code1, after, first, stderr)
 	}
 }
@@ -433,7 +430,7 @@ func TestCLIFlagsAfterFiles(t *testing.T) {
 func TestCLIBadAPIVersion(t *testing.T) {
 	in := "apiVersion: a/b/c\nkind: ClusterThing\nmetadata: {name: a}\n"
 	out, stderr, code := runCLI(t, in, "--crd", "testdata/crds/clusterthings.yaml", "-")
-	if want := "-:1: no served CRD version for apiVersion \"a/b/c\", kind \"ClusterThing\"\n"; code != ExitUnusable || out != "" || stderr != want {
+	if want := "-:1: no served CRD version for apiVersion \"a/b/c\", kind \"ClusterThing\"\n"; code != pipeline.ExitUnusable || out != "" || stderr != want {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2, %q", code, out, stderr, want)
 	}
 }
@@ -454,7 +451,7 @@ func TestCLIConflictingCRDs(t *testing.T) {
 	out, stderr, code := runCLI(t, "", "--crd", "testdata/crds", "--crd", changed, "testdata/two.yaml")
 	want := changed + ":1: CRD clusterthings.example.com is also at testdata/crds/clusterthings.yaml:1, with different content; the apiserver keeps the first: " +
 		"kubectl create refuses the second (AlreadyExists), kubectl apply would replace the first with it; remove one of them\n"
-	if code != ExitUnusable || out != "" || stderr != want {
+	if code != pipeline.ExitUnusable || out != "" || stderr != want {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit 2 and:\n%s", code, out, stderr, want)
 	}
 	kind := filepath.Join(t.TempDir(), "kind.yaml")
@@ -463,7 +460,7 @@ func TestCLIConflictingCRDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, stderr, code = runCLI(t, "", "--crd", "testdata/crds", "--crd", kind, "testdata/two.yaml")
-	if code != ExitUnusable || !strings.HasPrefix(stderr, kind+`:1: CRD otherthings.example.com claims spec.names.singular "clusterthing", spec.names.kind "ClusterThing", spec.names.listKind "ClusterThingList", which CRD clusterthings.example.com at testdata/crds/clusterthings.yaml:1 has; the apiserver keeps the first: the second is not served (condition NamesAccepted False, reason ListKindConflict`) {
+	if code != pipeline.ExitUnusable || !strings.HasPrefix(stderr, kind+`:1: CRD otherthings.example.com claims spec.names.singular "clusterthing", spec.names.kind "ClusterThing", spec.names.listKind "ClusterThingList", which CRD clusterthings.example.com at testdata/crds/clusterthings.yaml:1 has; the apiserver keeps the first: the second is not served (condition NamesAccepted False, reason ListKindConflict`) {
 		t.Errorf("exit %d, stderr:\n%s", code, stderr)
 	}
 	once, stderrOnce, codeOnce := runCLI(t, "", "--crd", "testdata/crds", "testdata/two.yaml")
@@ -501,8 +498,8 @@ func TestCLILongEnum(t *testing.T) {
 		code int
 		want string
 	}{
-		{good, ExitInvalid, `-:1: spec.b[1]: Unsupported value: "z": supported values: as for spec.a (20000 values)`},
-		{bad, ExitUnusable, `supported values: "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", ... and 19990 more (20000 in all)`},
+		{good, pipeline.ExitInvalid, `-:1: spec.b[1]: Unsupported value: "z": supported values: as for spec.a (20000 values)`},
+		{bad, pipeline.ExitUnusable, `supported values: "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", ... and 19990 more (20000 in all)`},
 	} {
 		_, stderr, code := runCLI(t, obj, "--crd", tc.crd)
 		if code != tc.code || !strings.Contains(stderr, tc.want) {

@@ -1,4 +1,4 @@
-package pipeline
+package normalizecmd
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
 
 // TestTooLargeNotPrinted: a document refused unread as too large
@@ -24,9 +26,9 @@ func TestTooLargeNotPrinted(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
-	code := RunCLI([]string{"--crd", "../impact/testdata/new.yaml", in}, nil, &stdout, &stderr)
+	code := Run([]string{"--crd", "../impact/testdata/new.yaml", in}, nil, &stdout, &stderr)
 	want := in + ":1: Widget big: Request entity too large: limit is 3145728 (the document has "
-	if code != ExitInvalid || !strings.HasPrefix(stderr.String(), want) ||
+	if code != pipeline.ExitInvalid || !strings.HasPrefix(stderr.String(), want) ||
 		strings.Contains(stdout.String(), "name: big") || !strings.Contains(stdout.String(), "name: small") || stdout.Len() > 1000 {
 		t.Errorf("exit %d, stderr %q, stdout %d bytes:\n%.300s\nwant exit 1, %q..., and only small printed", code, stderr.String(), stdout.Len(), stdout.String(), want)
 	}
@@ -50,9 +52,9 @@ func TestTooLargeFlowNotPrinted(t *testing.T) {
 			t.Fatal(err)
 		}
 		var stdout, stderr bytes.Buffer
-		code := RunCLI([]string{"--crd", "../impact/testdata/new.yaml", file}, nil, &stdout, &stderr)
+		code := Run([]string{"--crd", "../impact/testdata/new.yaml", file}, nil, &stdout, &stderr)
 		want := file + ":1: Widget prod/big: Request entity too large: limit is 3145728 (the document has "
-		if code != ExitInvalid || !strings.HasPrefix(stderr.String(), want) || !strings.Contains(stderr.String(), "split its data among several objects") ||
+		if code != pipeline.ExitInvalid || !strings.HasPrefix(stderr.String(), want) || !strings.Contains(stderr.String(), "split its data among several objects") ||
 			strings.Contains(stdout.String(), "name: big") || !strings.Contains(stdout.String(), "name: small") || stdout.Len() > 1000 {
 			t.Errorf("%s: exit %d, stderr %.400q, stdout %d bytes:\n%.300s\nwant exit 1, %q..., and only small printed", name, code, stderr.String(), stdout.Len(), stdout.String(), want)
 		}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"iter"
@@ -20,144 +19,89 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
-	"github.com/controller-gen-default/controller-gen-default/internal/interspersed"
 	"github.com/controller-gen-default/controller-gen-default/internal/ordered"
 	"github.com/controller-gen-default/controller-gen-default/internal/refusal"
 	"github.com/controller-gen-default/controller-gen-default/normalize/manifest"
 )
 
-// Exit codes of RunCLI.
+// Exit codes of Run.
 const (
 	ExitOK       = 0 // every document is valid
 	ExitInvalid  = 1 // some document is invalid (or, with --strict, has unknown or duplicate fields)
 	ExitUnusable = 2 // bad usage, an invalid CRD, unparsable input, or no CRD for a document
 )
 
-const usage = `usage: controller-gen-default normalize --crd PATH [--crd PATH]... [-o yaml|json] [--strict] [--skip-other-groups] [-n NAMESPACE] [FILE|-]...
-
-Prints each object of FILE (or standard input) as the apiserver would store
-it on create: unknown fields pruned, non-nullable nulls without a default
-dropped, metadata coerced, defaults applied top-down; then validates it as on
-create (OpenAPI schema, CEL, list sets and maps, metadata, request and etcd
-size limits).
-
-PATH is a CRD file or a directory of them. FILE is read as kubectl create -f
-reads it: a directory is its .json, .yaml and .yml files, empty and null
-documents are skipped, and a List stands for its items. Objects are matched to a served CRD version by apiVersion and kind;
-with --skip-other-groups, an object whose API group no CRD has (the
-Namespace or ConfigMap of a samples file) is skipped with a note instead.
-Each object is printed, in input order, as soon as it and those before it
-are done (GOMAXPROCS at once): a YAML stream, or with -o json one JSON object
-per line. Errors go to stderr as FILE:DOC: path: message (FILE:DOC:ITEM for
-an item of a List), each object's before it; the apiserver's warnings, a
-deprecated version's first, as FILE:DOC: warning: message. Exit status: 0
-all valid, 1 some object refused, 2 unusable input, which ends the run
-after the objects before it.
-`
-
-type stringList []string
-
-func (s *stringList) String() string     { return strings.Join(*s, ",") }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
-
-// options are the command's flags.
-type options struct {
-	crds      stringList
-	output    string
-	strict    bool
-	namespace string
-	// skipOtherGroups: objects whose API group no CRD has are skipped,
-	// with a note, instead of unusable.
-	skipOtherGroups bool
-	// explicitNamespace: -n was given, and objects in another namespace
-	// are refused, as kubectl refuses them.
-	explicitNamespace bool
-	files             []string
+// Options are what Run does: the flags of `controller-gen-default
+// normalize`, which its command (cmd/controller-gen-default-normalize/normalizecmd)
+// reads and checks.
+type Options struct {
+	// CRDs are the CRD files or directories (--crd).
+	CRDs []string
+	// Files are the files of the objects, - for stdin, read as kubectl
+	// create -f reads them (manifest.Files: a directory is its
+	// manifests); none: stdin.
+	Files []string
+	// Output is "yaml" (or "") for a YAML stream, "json" for one JSON
+	// object per line (-o).
+	Output string
+	// Strict: unknown and duplicate fields refuse the object, as
+	// fieldValidation=Strict does (--strict).
+	Strict bool
+	// SkipOtherGroups: objects whose API group no CRD has are skipped,
+	// with a note, instead of unusable (--skip-other-groups).
+	SkipOtherGroups bool
+	// Namespace is the namespace of namespaced objects that have none (-n;
+	// "" is default); with ExplicitNamespace (-n given), objects in
+	// another namespace are refused, as kubectl refuses them.
+	Namespace         string
+	ExplicitNamespace bool
+	// Workers is how many objects are created at once; 0 is GOMAXPROCS.
+	Workers int
 }
 
-// parseFlags parses args; a nil result ends the command with the code.
-func parseFlags(args []string, stderr io.Writer) (*options, int) {
-	fs := flag.NewFlagSet("normalize", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
-	o := &options{}
-	fs.Var(&o.crds, "crd", "CRD file or directory (repeatable)")
-	fs.StringVar(&o.output, "o", "yaml", "output format: yaml or json (one JSON object per line)")
-	fs.BoolVar(&o.strict, "strict", false, "unknown and duplicate fields refuse the object, as fieldValidation=Strict (kubectl's --validate=strict) does")
-	fs.BoolVar(&o.skipOtherGroups, "skip-other-groups", false, "skip objects whose API group no CRD has (Namespaces, ConfigMaps...), with a note on stderr, instead of exiting 2")
-	fs.StringVar(&o.namespace, "namespace", metav1.NamespaceDefault, "the namespace of namespaced objects that have none, as kubectl's -n; with it, an object in another namespace is refused as kubectl refuses it")
-	fs.StringVar(&o.namespace, "n", metav1.NamespaceDefault, "shorthand for --namespace")
-	positional, err := interspersed.Parse(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, ExitOK
-		}
-		return nil, ExitUnusable
-	}
-	fs.Visit(func(f *flag.Flag) {
-		o.explicitNamespace = o.explicitNamespace || f.Name == "n" || f.Name == "namespace"
-	})
-	var problem string
-	switch {
-	case len(o.crds) == 0:
-		problem = "--crd is required"
-	case o.output != "yaml" && o.output != "json":
-		problem = fmt.Sprintf("-o %q: must be yaml or json", o.output)
-	case o.namespace == "":
-		problem = "--namespace must not be empty"
-	}
-	if problem != "" {
-		fmt.Fprintf(stderr, "normalize: %s\n", problem)
-		fs.Usage()
-		return nil, ExitUnusable
-	}
-	files, err := manifest.Files(positional)
+// Run is what `controller-gen-default normalize` does with its options.
+// Objects are created on o.Workers workers and printed in input order as
+// soon as each and those before it are done, each after its messages on
+// stderr: stdout and stderr are the same for any number of workers.
+// Refused objects (exit 1) are printed too, as they would have been stored
+// had validation passed, so that the errors can be read against them. The
+// first unusable object or document (exit 2) ends the run: the objects
+// before it are printed, it and those after it are not. It returns the
+// exit status.
+func Run(ctx context.Context, o Options, stdin io.Reader, stdout, stderr io.Writer) int {
+	files, err := manifest.Files(o.Files)
 	if err != nil {
 		fmt.Fprintf(stderr, "normalize: %v\n", err)
-		return nil, ExitUnusable
+		return ExitUnusable
 	}
-	o.files = files
-	if len(o.files) == 0 {
-		o.files = []string{"-"}
+	o.Files = files
+	if len(o.Files) == 0 {
+		o.Files = []string{"-"}
 	}
-	return o, -1
-}
-
-// RunCLI is `controller-gen-default normalize`. Objects are created on
-// GOMAXPROCS workers and printed in input order as soon as each and those
-// before it are done, each after its messages on stderr: stdout and stderr
-// are the same for any number of workers. Refused objects (exit 1) are
-// printed too, as they would have been stored had validation passed, so
-// that the errors can be read against them. The first unusable object or
-// document (exit 2) ends the run: the objects before it are printed, it and
-// those after it are not.
-func RunCLI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runCLIWorkers(args, stdin, stdout, stderr, runtime.GOMAXPROCS(0))
-}
-
-// runCLIWorkers is RunCLI with n workers.
-func runCLIWorkers(args []string, stdin io.Reader, stdout, stderr io.Writer, n int) int {
-	o, code := parseFlags(args, stderr)
-	if o == nil {
-		return code
+	if o.Namespace == "" {
+		o.Namespace = metav1.NamespaceDefault
 	}
-	ctx := context.Background()
-	pipelines, groups, code := loadPipelines(ctx, o.crds, stderr)
+	n := o.Workers
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	pipelines, groups, code := loadPipelines(ctx, o.CRDs, stderr)
 	if code != ExitOK {
 		return code
 	}
-	return run(ctx, pipelines, groups, o, stdin, stdout, stderr, n)
+	return runObjects(ctx, pipelines, groups, &o, stdin, stdout, stderr, n)
 }
 
-// run creates the objects of o.files on n workers and prints them in input
-// order (internal/ordered). With o.skipOtherGroups, an object whose API
-// group is not among groups, the CRDs' groups, is skipped with a note.
-func run(ctx context.Context, pipelines map[schema.GroupVersionKind]*Pipeline, groups map[string]bool, o *options, stdin io.Reader, stdout, stderr io.Writer, n int) int {
+// runObjects creates the objects of o.Files on n workers and prints them
+// in input order (internal/ordered). With o.SkipOtherGroups, an object
+// whose API group is not among groups, the CRDs' groups, is skipped with a
+// note.
+func runObjects(ctx context.Context, pipelines map[schema.GroupVersionKind]*Pipeline, groups map[string]bool, o *Options, stdin io.Reader, stdout, stderr io.Writer, n int) int {
 	report := atomicout.NewReport(stdout, "standard output")
-	p := &printer{stdout: report, stderr: stderr, yaml: o.output == "yaml"}
-	err := ordered.Run(ctx, n, objects(o.files, stdin),
+	p := &printer{stdout: report, stderr: stderr, yaml: o.Output != "json"}
+	err := ordered.Run(ctx, n, objects(o.Files, stdin),
 		func(ctx context.Context, d manifest.Object) (outcome, error) {
-			if o.skipOtherGroups && !groups[APIGroup(d.Object)] {
+			if o.SkipOtherGroups && !groups[APIGroup(d.Object)] {
 				return outcome{stderr: skipNote(d)}, nil
 			}
 			return normalizeOutcome(ctx, pipelines, d, o), nil
@@ -231,7 +175,7 @@ const separator = "---\n"
 // normalizeOutcome creates d (normalizeOne) and encodes the result in the
 // output format: called on the workers, so that encoding runs in parallel
 // too.
-func normalizeOutcome(ctx context.Context, pipelines map[schema.GroupVersionKind]*Pipeline, d manifest.Object, o *options) outcome {
+func normalizeOutcome(ctx context.Context, pipelines map[schema.GroupVersionKind]*Pipeline, d manifest.Object, o *Options) outcome {
 	if d.TooLarge != nil {
 		return tooLargeOutcome(d)
 	}
@@ -240,8 +184,8 @@ func normalizeOutcome(ctx context.Context, pipelines map[schema.GroupVersionKind
 	oc := outcome{code: code}
 	if code != ExitUnusable {
 		var err error
-		if oc.object, err = encode(res.Object, o.output); err != nil {
-			fmt.Fprintf(&msgs, "%s: encoding the object as %s: %v\n", d.Source(), o.output, err)
+		if oc.object, err = encode(res.Object, o.Output); err != nil {
+			fmt.Fprintf(&msgs, "%s: encoding the object as %s: %v\n", d.Source(), o.Output, err)
 			oc.code, oc.object = ExitUnusable, nil
 		}
 	}
@@ -362,7 +306,7 @@ func (p *printer) write(oc outcome, sep bool) error {
 // other warnings and errors. The code is ExitInvalid if the apiserver
 // refuses it, ExitUnusable if kubectl would not send it or no CRD serves
 // it.
-func normalizeOne(ctx context.Context, pipelines map[schema.GroupVersionKind]*Pipeline, d manifest.Object, o *options, stderr io.Writer) (Result, int) {
+func normalizeOne(ctx context.Context, pipelines map[schema.GroupVersionKind]*Pipeline, d manifest.Object, o *Options, stderr io.Writer) (Result, int) {
 	src := d.Source()
 	apiVersion := str(d.Object["apiVersion"])
 	gvk := schema.FromAPIVersionAndKind(apiVersion, str(d.Object["kind"]))
@@ -379,12 +323,12 @@ func normalizeOne(ctx context.Context, pipelines map[schema.GroupVersionKind]*Pi
 		fmt.Fprintf(stderr, "%s: %v\n", src, err)
 		return Result{}, ExitUnusable
 	}
-	sent, req, err := p.KubectlRequest(d.Object, o.namespace, o.explicitNamespace)
+	sent, req, err := p.KubectlRequest(d.Object, o.Namespace, o.ExplicitNamespace)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", src, err)
 		return Result{}, ExitUnusable
 	}
-	req.Strict = o.strict
+	req.Strict = o.Strict
 	req.DuplicateFields = d.Duplicates
 	if w := p.DeprecationWarning(); w != "" {
 		fmt.Fprintf(stderr, "%s: warning: %s\n", src, w)
@@ -392,7 +336,7 @@ func normalizeOne(ctx context.Context, pipelines map[schema.GroupVersionKind]*Pi
 	res := p.Create(ctx, sent, req)
 	code := ExitOK
 	sev := "warning"
-	if o.strict {
+	if o.Strict {
 		sev = "error"
 	}
 	// the strict decoding errors (Strict) or warnings (Warn), in the
@@ -403,7 +347,7 @@ func normalizeOne(ctx context.Context, pipelines map[schema.GroupVersionKind]*Pi
 	for _, path := range res.Pruned {
 		fmt.Fprintf(stderr, "%s: %s: unknown field %q\n", src, sev, path)
 	}
-	strictRefused := o.strict && (len(res.Pruned) > 0 || len(res.Duplicates) > 0)
+	strictRefused := o.Strict && (len(res.Pruned) > 0 || len(res.Duplicates) > 0)
 	if strictRefused {
 		code = ExitInvalid
 	}

@@ -1,4 +1,4 @@
-package pipeline
+package normalizecmd
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
+	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
 
 // gatewayAPICRDs is the directory of gateway-api v1.6.1's experimental
@@ -55,7 +56,7 @@ func BenchmarkStartup(b *testing.B) {
 	}
 	for b.Loop() {
 		var stdout, stderr bytes.Buffer
-		if code := RunCLI([]string{"--crd", crds, obj}, nil, &stdout, &stderr); code != ExitOK {
+		if code := Run([]string{"--crd", crds, obj}, nil, &stdout, &stderr); code != pipeline.ExitOK {
 			b.Fatalf("exit %d: %s", code, stderr.String())
 		}
 	}
