@@ -69,7 +69,7 @@ accept:
 }
 
 // TestAcceptMalformed: a malformed file is an error at FILE:LINE, and
-// Main exits 2 before it loads anything.
+// Report exits 2 before it loads anything.
 func TestAcceptMalformed(t *testing.T) {
 	for _, tc := range []struct{ file, want string }{
 		{"accept:\n  - rule: conversion-lost-field\n    field: A.B\n", "a.yaml:2: an entry without reason"},
@@ -88,7 +88,9 @@ func TestAcceptMalformed(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("accept:\n  - field: A.B\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, stderr := run(t, "--accept", bad, "./nothing/...")
+	o := options("./nothing/...")
+	o.Accept = bad
+	code, _, stderr := run(t, o)
 	if code != ExitUsage || !strings.Contains(stderr, bad+":2: ") {
 		t.Errorf("exit %d, stderr %s", code, stderr)
 	}

@@ -135,7 +135,7 @@ func TestClusterAPI(t *testing.T) {
 			const setup = "sigs.k8s.io/cluster-api/hack/cgdsetup.Setup"
 
 			var stdout, stderr bytes.Buffer
-			code := Main([]string{"-o", "json", "--rounds", "20", "--setup", setup, "--accept", accept, "./..."}, &stdout, &stderr)
+			code := Report(t.Context(), Options{Output: "json", Seed: 1, Rounds: 20, Setup: setup, Accept: accept, Patterns: []string{"./..."}}, &stdout, &stderr)
 			t.Logf("conversion ./... exit %d; stderr:\n%s", code, stderr.String())
 			if code != ExitClean && code != ExitFindings {
 				t.Fatalf("conversion ./... exit %d", code)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -59,11 +58,18 @@ func edit(t *testing.T, file, old, new string) {
 	}
 }
 
-func run(t *testing.T, args ...string) (int, string, string) {
+// run runs Report with o, and returns the exit status, stdout and stderr.
+func run(t *testing.T, o Options) (int, string, string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	code := Main(args, &stdout, &stderr)
+	code := Report(t.Context(), o, &stdout, &stderr)
 	return code, stdout.String(), stderr.String()
+}
+
+// options are the command's defaults (--seed 1, --rounds 100, -o text) on
+// patterns.
+func options(patterns ...string) Options {
+	return Options{Patterns: patterns, Seed: 1, Rounds: 100, Output: "text"}
 }
 
 // TestConvapi runs the command on testdata/convapi: the color that v1beta1
@@ -77,7 +83,9 @@ func TestConvapi(t *testing.T) {
 	modeV1 := fieldPos(t, "api/v1/widget_types.go", "Mode string")
 	modeBeta := fieldPos(t, "api/v1beta1/widget_types.go", "Mode string")
 
-	code, stdout, stderr := run(t, "--rounds", "30", "./api/...")
+	o := options("./api/...")
+	o.Rounds = 30
+	code, stdout, stderr := run(t, o)
 	if code != ExitFindings {
 		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, ExitFindings, stdout, stderr)
 	}
@@ -106,7 +114,8 @@ func TestConvapi(t *testing.T) {
 	}
 
 	// -o json: the same findings, with their versions and values
-	code, stdout, _ = run(t, "--rounds", "30", "-o", "json", "./api/...")
+	o.Output = "json"
+	code, stdout, _ = run(t, o)
 	var js []jsonFinding
 	if err := json.Unmarshal([]byte(stdout), &js); err != nil || code != ExitFindings || len(js) != len(want) {
 		t.Fatalf("-o json: exit %d, %v, %d findings:\n%s", code, err, len(js), stdout)
@@ -120,7 +129,7 @@ func TestConvapi(t *testing.T) {
 	}
 
 	// the same seed, the same findings
-	_, again, _ := run(t, "--rounds", "30", "-o", "json", "./api/...")
+	_, again, _ := run(t, o)
 	if again != stdout {
 		t.Errorf("two runs with the same seed differ:\n%s\n%s", stdout, again)
 	}
@@ -166,39 +175,22 @@ const colorAnnotation = "conv.example.com/color"
 	edit(t, "api/v1beta1/widget_types.go", `+default="fast"`, `+default="slow"`)
 	edit(t, "config/crd/conv.example.com_widgets.yaml", "default: fast", "default: slow")
 
-	for _, args := range [][]string{
-		{"--rounds", "30", "./api/..."},                              // CRDs generated in memory
-		{"--rounds", "30", "--crd", "config/crd", "./api/..."},       // the CRDs on disk
-		{"--rounds", "30", "--seed", "7", "-o", "json", "./api/..."}, // another seed
+	onDisk, seven := options("./api/..."), options("./api/...")
+	onDisk.CRDs = []string{"config/crd"}
+	seven.Seed, seven.Output = 7, "json"
+	for _, o := range []Options{
+		options("./api/..."), // CRDs generated in memory
+		onDisk,               // the CRDs on disk
+		seven,                // another seed
 	} {
-		code, stdout, stderr = run(t, args...)
+		o.Rounds = 30
+		code, stdout, stderr = run(t, o)
 		if code != ExitClean {
-			t.Errorf("%v after the fixes: exit %d\nstdout:\n%s\nstderr:\n%s", args, code, stdout, stderr)
+			t.Errorf("%+v after the fixes: exit %d\nstdout:\n%s\nstderr:\n%s", o, code, stdout, stderr)
 		}
-		seed := "1"
-		if slices.Contains(args, "7") {
-			seed = "7"
-		}
+		seed := fmt.Sprint(o.Seed)
 		if want := "conversion: seed " + seed + ": --seed " + seed + " --rounds 30 makes the same objects"; !strings.Contains(stderr, want) {
-			t.Errorf("%v: stderr does not say %q:\n%s", args, want, stderr)
-		}
-	}
-}
-
-// TestUsage: bad arguments are exit 2, with what is wrong.
-func TestUsage(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{nil, "usage: controller-gen-default conversion"},
-		{[]string{"-o", "yaml", "./..."}, "-o yaml: want text or json"},
-		{[]string{"--rounds", "0", "./..."}, "--rounds 0: want at least 1"},
-		{[]string{"--nope", "./..."}, "flag provided but not defined: -nope"},
-	} {
-		code, _, stderr := run(t, tc.args...)
-		if code != ExitUsage || !strings.Contains(stderr, tc.want) {
-			t.Errorf("%v: exit %d, stderr:\n%s\nwant %q", tc.args, code, stderr, tc.want)
+			t.Errorf("%+v: stderr does not say %q:\n%s", o, want, stderr)
 		}
 	}
 }
@@ -211,7 +203,7 @@ func TestBuildError(t *testing.T) {
 	edit(t, "api/v1beta1/widget_conversion.go", "dst.Spec.Size = src.Spec.Length", "dst.Spec.Size = src.Spec.Lenght")
 	pos := fieldPos(t, "api/v1beta1/widget_conversion.go", "src.Spec.Lenght")
 	pos = pos[:strings.LastIndexByte(pos, ':')] // the compiler's column is the selector's
-	code, stdout, stderr := run(t, "./api/...")
+	code, stdout, stderr := run(t, options("./api/..."))
 	if code != ExitUsage || stdout != "" || !strings.Contains(stderr, pos+":") || !strings.Contains(stderr, "Lenght undefined") {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant %s: ... Lenght undefined", code, stdout, stderr, pos)
 	}

@@ -34,7 +34,9 @@ func TestConvregSetup(t *testing.T) {
 	color := fieldPos(t, "api/v1/gadget_types.go", "Color string")
 	setUnit := fieldPos(t, "cmd/main.go", "conversion.SetUnit")
 
-	code, stdout, stderr := run(t, "--rounds", "20", "--setup", "example.com/convreg/convsetup.Setup", "./...")
+	o := options("./...")
+	o.Rounds, o.Setup = 20, "example.com/convreg/convsetup.Setup"
+	code, stdout, stderr := run(t, o)
 	if code != ExitFindings {
 		t.Fatalf("--setup: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, ExitFindings, stdout, stderr)
 	}
@@ -53,7 +55,8 @@ func TestConvregSetup(t *testing.T) {
 		t.Logf("stderr:\n%s", stderr)
 	}
 
-	code, stdout, stderr = run(t, "--rounds", "20", "./...")
+	o.Setup = ""
+	code, stdout, stderr = run(t, o)
 	if code != ExitFindings {
 		t.Fatalf("without --setup: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, ExitFindings, stdout, stderr)
 	}
@@ -87,7 +90,7 @@ func TestNothingConverts(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	code, stdout, stderr := run(t, "./...")
+	code, stdout, stderr := run(t, options("./..."))
 	if code != ExitClean || stdout != "" {
 		t.Fatalf("exit %d, want 0\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}

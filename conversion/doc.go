@@ -1,6 +1,6 @@
-// Package conversion is `controller-gen-default conversion`: it finds, with
-// an API's own Go conversion code, the fields that a round trip between
-// versions loses or changes and the defaults that disagree across
+// Package conversion is what `controller-gen-default conversion` runs: it
+// finds, with an API's own Go conversion code, the fields that a round
+// trip between versions loses or changes and the defaults that disagree across
 // versions, at the Go fields that declare them.
 //
 // An API with several versions converts in Go: the hub version's root
@@ -44,5 +44,8 @@
 // schema (no Go test code per type) and made valid at their version; the
 // rules are one function each: RoundTrip (conversion-lost-field), Defaults
 // (conversion-default-mismatch), and the refusals convert collects
-// (conversion-failed). docs/conversion.md describes the command.
+// (conversion-failed). Run returns the findings of Options, Write writes
+// them, and Report does both and returns the exit status; the command, its
+// flags and usage, is package cmd/controller-gen-default-normalize/conversioncmd.
+// docs/conversion.md describes the command.
 package conversion

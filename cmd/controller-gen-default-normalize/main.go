@@ -31,9 +31,9 @@ import (
 	"github.com/go-logr/logr"
 	"k8s.io/klog/v2"
 
+	"github.com/controller-gen-default/controller-gen-default/cmd/controller-gen-default-normalize/conversioncmd"
 	"github.com/controller-gen-default/controller-gen-default/cmd/controller-gen-default-normalize/impactcmd"
 	"github.com/controller-gen-default/controller-gen-default/cmd/controller-gen-default-normalize/normalizecmd"
-	"github.com/controller-gen-default/controller-gen-default/conversion"
 )
 
 func main() {
@@ -75,9 +75,7 @@ func run() int {
 // is given the arguments after its name. Without a name, the arguments
 // are normalize's.
 var subcommands = map[string]func(args []string, stdin io.Reader, stdout, stderr io.Writer) int{
-	"normalize": normalizecmd.Run,
-	"impact":    impactcmd.Run,
-	"conversion": func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-		return conversion.Main(args, stdout, stderr)
-	},
+	"normalize":  normalizecmd.Run,
+	"impact":     impactcmd.Run,
+	"conversion": conversioncmd.Run,
 }

@@ -6,8 +6,9 @@ import (
 )
 
 // TestConversionSubcommand: `controller-gen-default conversion` runs
-// `controller-gen-default-normalize conversion`, which is conversion.Main
-// (tested in package conversion, on testdata/convapi): like normalize and
+// `controller-gen-default-normalize conversion`, which is conversioncmd.Run
+// (its flags tested in package conversioncmd, its run in package
+// conversion, on testdata/convapi): like normalize and
 // impact it creates objects with the apiserver's registry strategy, which
 // links the storage layer this binary keeps out (TestNoStorageLayer).
 // Usage errors are exit 2 through the binary, with what is wrong on

@@ -2,8 +2,6 @@ package conversion
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"go/token"
 	"hash/fnv"
@@ -19,33 +17,16 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
 )
 
-// Exit statuses of Main.
+// Exit statuses of Report.
 const (
 	ExitClean    = 0 // no finding
 	ExitFindings = 1 // findings
 	ExitUsage    = 2 // bad arguments, packages that do not load or build, CRDs that are missing or invalid
 )
 
-const usage = `usage: controller-gen-default conversion [-o text|json] [--seed N] [--rounds N] [--crd PATH]... [--setup IMPORTPATH.Func] [--accept FILE] PACKAGES...
-
-Finds, with the API's own Go conversions (conversion.Hub and
-conversion.Convertible methods, or controller-runtime Converters registered
-with WithConverter or RegisterConverter, served by controller-runtime's
-conversion webhook handler), the fields that a round trip between versions
-loses or changes (conversion-lost-field), the defaults that disagree across
-versions (conversion-default-mismatch), and the conversions that fail
-(conversion-failed, or conversion-needs-setup when main sets state the
-conversions read and --setup is not given). PACKAGES are package patterns
-of the current module (./... at its root finds every conversion).
-Findings go to stdout, as FILE:LINE:COL: error: Type.Field (json.path):
-message [rule], or with -o json as a JSON array.
-Exit status: 0 no finding (or nothing converts), 1 findings, 2 usage,
-load, build or CRD error.
-
-Flags:
-`
-
-// Options are the command's options.
+// Options are what Run and Report do: the flags of `controller-gen-default
+// conversion`, which its command (cmd/controller-gen-default-normalize/conversioncmd)
+// reads and checks.
 type Options struct {
 	// Dir is the directory the patterns are resolved in ("" is the
 	// current directory).
@@ -61,53 +42,28 @@ type Options struct {
 	// Setup is --setup: "importpath.Func", called once by the conversion
 	// program before it serves (convprog.Options.Setup).
 	Setup string
+	// Accept is Report's --accept: a YAML file of accepted findings, each
+	// with its reason ("": none).
+	Accept string
+	// Output is the format Report writes: "text" (or "") or "json".
+	Output string
 }
 
-// Main is `controller-gen-default conversion`: it parses args, runs Run
-// on the packages of the current directory's module, writes the findings
-// to stdout and anything else to stderr, and returns the exit status.
-func Main(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("controller-gen-default conversion", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	format := fs.String("o", "text", "output format: text or json")
-	seed := fs.Uint64("seed", 1, "seed of the random objects; the same seed gives the same findings")
-	rounds := fs.Int("rounds", 100, "random objects per kind and version")
-	var crds stringList
-	accept := fs.String("accept", "", "a YAML file of accepted findings, each with its reason (docs/conversion.md)")
-	fs.Var(&crds, "crd", "a file or directory of the CRDs (repeatable); default: generated in memory from the API packages by the crd generator")
-	setup := fs.String("setup", "", "IMPORTPATH.Func: an exported func(), func() error or func(context.Context) error that the conversion program calls once before serving, to set the state main sets (docs/conversion.md#setup)")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return ExitClean
-		}
-		return ExitUsage
-	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return ExitUsage
-	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "controller-gen-default conversion: -o %s: want text or json\n", *format)
-		return ExitUsage
-	}
-	if *rounds < 1 {
-		fmt.Fprintf(stderr, "controller-gen-default conversion: --rounds %d: want at least 1\n", *rounds)
-		return ExitUsage
-	}
+// Report is what `controller-gen-default conversion` does with its
+// options: it reads o.Accept, runs Run, drops the findings o.Accept
+// accepts, writes the others to stdout in o.Output (Write) and anything
+// else to stderr, and returns the exit status.
+func Report(ctx context.Context, o Options, stdout, stderr io.Writer) int {
 	var acc *acceptFile
-	if *accept != "" {
-		a, err := readAccept(*accept)
+	if o.Accept != "" {
+		a, err := readAccept(o.Accept)
 		if err != nil {
 			fmt.Fprintf(stderr, "controller-gen-default conversion: --accept: %v\n", err)
 			return ExitUsage
 		}
 		acc = a
 	}
-	findings, err := Run(context.Background(), Options{Patterns: fs.Args(), CRDs: crds, Rounds: *rounds, Seed: *seed, Setup: *setup}, stderr)
+	findings, err := Run(ctx, o, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "controller-gen-default conversion: %v\n", err)
 		return ExitUsage
@@ -116,7 +72,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		findings = acc.filter(findings, stderr)
 	}
 	report := atomicout.NewReport(stdout, "standard output")
-	err = Write(report, findings, *format)
+	err = Write(report, findings, o.Output)
 	if err == nil {
 		err = report.Close()
 	}
@@ -129,11 +85,6 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 	return ExitClean
 }
-
-type stringList []string
-
-func (s *stringList) String() string     { return strings.Join(*s, ",") }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 // Finding is one finding: a model.Finding (position, Type.Field, JSON
 // path, rule, message) with the kind, the versions and the values it is
