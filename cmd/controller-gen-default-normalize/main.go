@@ -16,8 +16,12 @@
 //
 //	controller-gen-default-normalize conversion ./api/...
 //
-// See packages normalize/pipeline, normalize/impact and conversion for the steps, the
-// output and the exit statuses. It is not part of the controller-gen-default
+// Each subcommand is a package of its own, which reads its flags with
+// the one front end of package cmd/internal/subcommand (flags anywhere,
+// -h on stdout, usage errors exit 2): normalizecmd, impactcmd and
+// conversioncmd. They fill the Options of packages normalize/pipeline,
+// normalize/impact and conversion, whose Run (conversion.Report) does the
+// steps, writes the output and returns the exit status. It is not part of the controller-gen-default
 // binary because the apiserver's custom-resource registry strategy it calls
 // links the apiserver's storage layer, which a generator has no use for.
 package main

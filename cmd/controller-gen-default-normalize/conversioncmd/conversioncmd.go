@@ -6,12 +6,9 @@ package conversioncmd
 
 import (
 	"context"
-	"errors"
-	"flag"
-	"fmt"
 	"io"
-	"strings"
 
+	"github.com/controller-gen-default/controller-gen-default/cmd/internal/subcommand"
 	"github.com/controller-gen-default/controller-gen-default/conversion"
 )
 
@@ -34,48 +31,30 @@ load, build or CRD error.
 Flags:
 `
 
-type stringList []string
-
-func (s *stringList) String() string     { return strings.Join(*s, ",") }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
-
 // Run is `controller-gen-default conversion` with args, the arguments
-// after its name: it reads the flags into conversion.Options and runs
-// conversion.Report on the packages of the current directory's module.
-// It reads nothing from stdin.
+// after its name: it reads the flags (package cmd/internal/subcommand)
+// into conversion.Options and runs conversion.Report on the packages of
+// the current directory's module. It reads nothing from stdin.
 func Run(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("controller-gen-default conversion", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := subcommand.New("controller-gen-default conversion", usage, stdout, stderr)
 	var o conversion.Options
-	var crds stringList
 	fs.StringVar(&o.Output, "o", "text", "output format: text or json")
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the random objects; the same seed gives the same findings")
 	fs.IntVar(&o.Rounds, "rounds", 100, "random objects per kind and version")
 	fs.StringVar(&o.Accept, "accept", "", "a YAML file of accepted findings, each with its reason (docs/conversion.md)")
-	fs.Var(&crds, "crd", "a file or directory of the CRDs (repeatable); default: generated in memory from the API packages by the crd generator")
+	fs.StringsVar(&o.CRDs, "crd", "a file or directory of the CRDs (repeatable); default: generated in memory from the API packages by the crd generator")
 	fs.StringVar(&o.Setup, "setup", "", "IMPORTPATH.Func: an exported func(), func() error or func(context.Context) error that the conversion program calls once before serving, to set the state main sets (docs/conversion.md#setup)")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fs.PrintDefaults()
+	patterns, code, ok := fs.Parse(args)
+	switch {
+	case !ok:
+		return code
+	case len(patterns) == 0:
+		return fs.Usagef("PACKAGES are required (./... at the module's root)")
+	case o.Output != "text" && o.Output != "json":
+		return fs.Usagef("-o %s: want text or json", o.Output)
+	case o.Rounds < 1:
+		return fs.Usagef("--rounds %d: want at least 1", o.Rounds)
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return conversion.ExitClean
-		}
-		return conversion.ExitUsage
-	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return conversion.ExitUsage
-	}
-	if o.Output != "text" && o.Output != "json" {
-		fmt.Fprintf(stderr, "controller-gen-default conversion: -o %s: want text or json\n", o.Output)
-		return conversion.ExitUsage
-	}
-	if o.Rounds < 1 {
-		fmt.Fprintf(stderr, "controller-gen-default conversion: --rounds %d: want at least 1\n", o.Rounds)
-		return conversion.ExitUsage
-	}
-	o.Patterns, o.CRDs = fs.Args(), crds
+	o.Patterns = patterns
 	return conversion.Report(context.Background(), o, stdout, stderr)
 }

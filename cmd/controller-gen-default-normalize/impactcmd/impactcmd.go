@@ -6,16 +6,13 @@ package impactcmd
 
 import (
 	"context"
-	"errors"
-	"flag"
-	"fmt"
 	"io"
 	"os"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/interspersed"
+	"github.com/controller-gen-default/controller-gen-default/cmd/internal/subcommand"
 	"github.com/controller-gen-default/controller-gen-default/normalize/impact"
 )
 
@@ -53,30 +50,24 @@ Exit status: 0 no object loses data or has a request refused, 1 some does,
 no CRD).
 `
 
-type stringList []string
-
-func (s *stringList) String() string     { return strings.Join(*s, ",") }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
-
 // Run is `controller-gen-default impact` with args, the arguments after
 // its name: it reads the flags into impact.Options and runs impact.Run.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	o, code := parseFlags(args, stderr)
+	o, code := parseFlags(args, stdout, stderr)
 	if o == nil {
 		return code
 	}
 	return impact.Run(context.Background(), *o, stdin, stdout, stderr)
 }
 
-// parseFlags parses args; a nil result ends the command with the code.
-func parseFlags(args []string, stderr io.Writer) (*impact.Options, int) {
-	fs := flag.NewFlagSet("impact", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
-	var old, new, convert stringList
+// parseFlags parses args (package cmd/internal/subcommand); a nil result
+// ends the command with the code.
+func parseFlags(args []string, stdout, stderr io.Writer) (*impact.Options, int) {
+	fs := subcommand.New("impact", usage, stdout, stderr)
+	var convert []string
 	o := &impact.Options{}
-	fs.Var(&old, "old", "CRD file or directory before the change (repeatable)")
-	fs.Var(&new, "new", "CRD file or directory after the change (repeatable)")
+	fs.StringsVar(&o.Old, "old", "CRD source before the change (repeatable): a file or directory, file://PATH, git://REF?path=PATH, kube:// or kube://NAME")
+	fs.StringsVar(&o.New, "new", "CRD source after the change (repeatable): a file or directory, file://PATH, git://REF?path=PATH, kube:// or kube://NAME")
 	fs.StringVar(&o.Output, "o", "text", "output format: text, json (one JSON record per line) or markdown (a pull request comment, under GitHub's 65,536 characters)")
 	objects := fs.String("objects", "", "kube://: also every object the cluster stores under OLD's CRDs, read page by page (500 a request)")
 	fs.StringVar(&o.Kubeconfig, "kubeconfig", "", "the kubeconfig of kube:// sources (default: $KUBECONFIG, else ~/.kube/config, as kubectl)")
@@ -84,40 +75,27 @@ func parseFlags(args []string, stderr io.Writer) (*impact.Options, int) {
 	fs.BoolVar(&o.SkipOtherGroups, "skip-other-groups", false, "skip objects whose API group no CRD of OLD or NEW has (Services, Deployments...) instead of exiting 2")
 	fs.StringVar(&o.Namespace, "namespace", metav1.NamespaceDefault, "the namespace of namespaced objects that have none, as kubectl's -n; with it, an object in another namespace is refused as kubectl refuses it")
 	fs.StringVar(&o.Namespace, "n", metav1.NamespaceDefault, "shorthand for --namespace")
-	fs.Var(&convert, "convert", "Go package patterns of the API (./... or ./api/...; repeatable or comma-separated): convert versions with its conversion code (conversion.Hub/Convertible methods, Converters registered with WithConverter or RegisterConverter), as its conversion webhook does")
+	fs.StringsVar(&convert, "convert", "Go package patterns of the API (./... or ./api/...; repeatable or comma-separated): convert versions with its conversion code (conversion.Hub/Convertible methods, Converters registered with WithConverter or RegisterConverter), as its conversion webhook does")
 	fs.StringVar(&o.Setup, "setup", "", "with --convert: IMPORTPATH.Func, an exported func(), func() error or func(context.Context) error the conversion program calls once before serving, to set the state main sets (docs/impact.md)")
-	positional, err := interspersed.Parse(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, impact.ExitOK
-		}
-		return nil, impact.ExitUnusable
+	files, code, ok := fs.Parse(args)
+	if !ok {
+		return nil, code
 	}
-	o.Old, o.New = old, new
-	fs.Visit(func(f *flag.Flag) {
-		o.ExplicitNamespace = o.ExplicitNamespace || f.Name == "n" || f.Name == "namespace"
-	})
-	var problem string
+	o.Files, o.ExplicitNamespace = files, fs.Given("n", "namespace")
 	switch {
 	case len(o.Old) == 0:
-		problem = "--old is required"
+		return nil, fs.Usagef("--old is required")
 	case len(o.New) == 0:
-		problem = "--new is required"
+		return nil, fs.Usagef("--new is required")
 	case o.Output != "text" && o.Output != "json" && o.Output != "markdown":
-		problem = fmt.Sprintf("-o %q: must be text, json or markdown", o.Output)
+		return nil, fs.Usagef("-o %q: must be text, json or markdown", o.Output)
 	case *objects != "" && *objects != "kube://":
-		problem = fmt.Sprintf("--objects %q: only kube:// (the cluster's objects); give files of objects as arguments", *objects)
+		return nil, fs.Usagef("--objects %q: only kube:// (the cluster's objects); give files of objects as arguments", *objects)
 	case o.Namespace == "":
-		problem = "--namespace must not be empty"
+		return nil, fs.Usagef("--namespace must not be empty")
 	case o.Setup != "" && len(convert) == 0:
-		problem = "--setup needs --convert"
+		return nil, fs.Usagef("--setup needs --convert")
 	}
-	if problem != "" {
-		fmt.Fprintf(stderr, "impact: %s\n", problem)
-		fs.Usage()
-		return nil, impact.ExitUnusable
-	}
-	o.Files = positional
 	o.ClusterObjects = *objects != ""
 	if o.ClusterObjects && isTerminal(stderr) {
 		o.Progress = stderr
@@ -129,7 +107,7 @@ func parseFlags(args []string, stderr io.Writer) (*impact.Options, int) {
 			}
 		}
 	}
-	return o, -1
+	return o, 0
 }
 
 // isTerminal says whether w is a terminal (a character device), where a

@@ -6,15 +6,11 @@ package normalizecmd
 
 import (
 	"context"
-	"errors"
-	"flag"
-	"fmt"
 	"io"
-	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/interspersed"
+	"github.com/controller-gen-default/controller-gen-default/cmd/internal/subcommand"
 	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
 
@@ -40,11 +36,6 @@ all valid, 1 some object refused, 2 unusable input, which ends the run
 after the objects before it.
 `
 
-type stringList []string
-
-func (s *stringList) String() string     { return strings.Join(*s, ",") }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
-
 // Run is `controller-gen-default normalize` with args, the arguments
 // after its name: it reads the flags into pipeline.Options and runs
 // pipeline.Run on GOMAXPROCS workers.
@@ -54,7 +45,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // run is Run on n workers (0: GOMAXPROCS).
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, n int) int {
-	o, code := parseFlags(args, stderr)
+	o, code := parseFlags(args, stdout, stderr)
 	if o == nil {
 		return code
 	}
@@ -62,43 +53,29 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, n int) int {
 	return pipeline.Run(context.Background(), *o, stdin, stdout, stderr)
 }
 
-// parseFlags parses args; a nil result ends the command with the code.
-func parseFlags(args []string, stderr io.Writer) (*pipeline.Options, int) {
-	fs := flag.NewFlagSet("normalize", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
-	var crds stringList
+// parseFlags parses args (package cmd/internal/subcommand); a nil result
+// ends the command with the code.
+func parseFlags(args []string, stdout, stderr io.Writer) (*pipeline.Options, int) {
+	fs := subcommand.New("normalize", usage, stdout, stderr)
 	o := &pipeline.Options{}
-	fs.Var(&crds, "crd", "CRD file or directory (repeatable)")
+	fs.StringsVar(&o.CRDs, "crd", "CRD file or directory (repeatable)")
 	fs.StringVar(&o.Output, "o", "yaml", "output format: yaml or json (one JSON object per line)")
 	fs.BoolVar(&o.Strict, "strict", false, "unknown and duplicate fields refuse the object, as fieldValidation=Strict (kubectl's --validate=strict) does")
 	fs.BoolVar(&o.SkipOtherGroups, "skip-other-groups", false, "skip objects whose API group no CRD has (Namespaces, ConfigMaps...), with a note on stderr, instead of exiting 2")
 	fs.StringVar(&o.Namespace, "namespace", metav1.NamespaceDefault, "the namespace of namespaced objects that have none, as kubectl's -n; with it, an object in another namespace is refused as kubectl refuses it")
 	fs.StringVar(&o.Namespace, "n", metav1.NamespaceDefault, "shorthand for --namespace")
-	positional, err := interspersed.Parse(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, pipeline.ExitOK
-		}
-		return nil, pipeline.ExitUnusable
+	files, code, ok := fs.Parse(args)
+	if !ok {
+		return nil, code
 	}
-	o.CRDs, o.Files = crds, positional
-	fs.Visit(func(f *flag.Flag) {
-		o.ExplicitNamespace = o.ExplicitNamespace || f.Name == "n" || f.Name == "namespace"
-	})
-	var problem string
+	o.Files, o.ExplicitNamespace = files, fs.Given("n", "namespace")
 	switch {
 	case len(o.CRDs) == 0:
-		problem = "--crd is required"
+		return nil, fs.Usagef("--crd is required")
 	case o.Output != "yaml" && o.Output != "json":
-		problem = fmt.Sprintf("-o %q: must be yaml or json", o.Output)
+		return nil, fs.Usagef("-o %q: must be yaml or json", o.Output)
 	case o.Namespace == "":
-		problem = "--namespace must not be empty"
+		return nil, fs.Usagef("--namespace must not be empty")
 	}
-	if problem != "" {
-		fmt.Fprintf(stderr, "normalize: %s\n", problem)
-		fs.Usage()
-		return nil, pipeline.ExitUnusable
-	}
-	return o, -1
+	return o, 0
 }
