@@ -64,6 +64,10 @@ BENCH_SCALE_FLAGS ?=
 .PHONY: bench-scale
 bench-scale: ## normalize and impact on a kubectl get -A -o yaml dump of 20,000 and 40,000 gateway-api objects, normalize against kubectl-validate on one (bench/README.md; not part of make test).
 	$(GO) run ./bench scale $(BENCH_SCALE_FLAGS)
+
+.PHONY: bench-scale-cluster
+bench-scale-cluster: envtest-assets ## impact reading 20,000 and 40,000 gateway-api objects from envtest's apiserver, against impact on the same objects as a dump (bench/README.md; not part of make test).
+	KUBEBUILDER_ASSETS="$$(e2e/assets/build.sh | tail -n 1)" $(GO) run ./bench scale-cluster $(BENCH_SCALE_CLUSTER_FLAGS)
 # END compat
 
 # BEGIN plugin (owned by cmd/kubebuilder-plugin)

@@ -69,6 +69,9 @@ func main() {
 		case "scale":
 			scaleMain(os.Args[2:])
 			return
+		case "scale-cluster":
+			scaleClusterMain(os.Args[2:])
+			return
 		case "scale-gen":
 			scaleGenMain(os.Args[2:])
 			return

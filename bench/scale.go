@@ -65,30 +65,19 @@ func scaleMain(args []string) {
 	sizes := flags.String("n", "20000,40000", "numbers of objects, comma-separated")
 	rounds := flags.Int("rounds", 3, "timed rounds at each N; each round runs normalize, then impact")
 	oneRounds := flags.Int("one-rounds", 11, "timed rounds of the one-object comparison, after one warm-up")
-	objVersion := flags.String("objects", scaleOldVersion, "gateway-api release whose manifests are copied")
-	oldVersion := flags.String("old", scaleOldVersion, "gateway-api release of the OLD CRDs ("+crdSubdir+")")
-	newVersion := flags.String("new", scaleNewVersion, "gateway-api release of the NEW CRDs ("+crdSubdir+")")
-	bin := flags.String("bin", "", "controller-gen-default-normalize to measure (default: go build ./cmd/controller-gen-default-normalize)")
-	rev := flags.String("rev", "", "build controller-gen-default-normalize from this git revision (git archive) instead of the working tree")
+	cfg := scaleConfig{generated: map[int]int64{}}
+	sourceFlags(flags, &cfg)
 	kv := flags.String("kubectl-validate", "", "kubectl-validate "+kubectlValidateVersion+" (default: bin/kubectl-validate-"+kubectlValidateVersion+"/kubectl-validate, installed there when missing)")
 	skipOne := flags.Bool("skip-one", false, "skip the one-object comparison with kubectl-validate")
 	skipScale := flags.Bool("skip-scale", false, "skip the runs on N objects")
 	keep := flags.Bool("keep", false, "keep the work directory (Lists, CRDs, outputs of the last round)")
-	timeout := flags.Duration("timeout", 10*time.Minute, "time limit of one run")
 	budget := flags.Duration("budget", 0, "start no further round of the runs on N objects once this time has passed (0: no limit); the report says how many rounds ran")
 	flags.Parse(args)
 
-	cfg := scaleConfig{
-		rounds: *rounds, oneRounds: *oneRounds, objVersion: *objVersion, oldVersion: *oldVersion, newVersion: *newVersion,
-		bin: *bin, rev: *rev, kubectlValidate: *kv, skipOne: *skipOne, skipScale: *skipScale, keep: *keep, timeout: *timeout, budget: *budget,
-		generated: map[int]int64{},
-	}
-	for _, s := range strings.Split(*sizes, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || n < 1 {
-			fatalf("-n: %q is not a positive number", s)
-		}
-		cfg.sizes = append(cfg.sizes, n)
+	cfg.rounds, cfg.oneRounds, cfg.kubectlValidate, cfg.skipOne, cfg.skipScale, cfg.keep, cfg.budget = *rounds, *oneRounds, *kv, *skipOne, *skipScale, *keep, *budget
+	var err error
+	if cfg.sizes, err = parseSizes(*sizes); err != nil {
+		fatalf("%v", err)
 	}
 	if cfg.rounds < 1 || cfg.oneRounds < 1 {
 		fatalf("-rounds and -one-rounds must be at least 1")
@@ -100,40 +89,38 @@ func scaleMain(args []string) {
 	}
 }
 
+// sourceFlags defines, into cfg, the flags of scale and scale-cluster that
+// say what is measured: the gateway-api releases, the binary, the time
+// limit of a run.
+func sourceFlags(flags *flag.FlagSet, cfg *scaleConfig) {
+	flags.StringVar(&cfg.objVersion, "objects", scaleOldVersion, "gateway-api release whose manifests are copied")
+	flags.StringVar(&cfg.oldVersion, "old", scaleOldVersion, "gateway-api release of the OLD CRDs ("+crdSubdir+")")
+	flags.StringVar(&cfg.newVersion, "new", scaleNewVersion, "gateway-api release of the NEW CRDs ("+crdSubdir+")")
+	flags.StringVar(&cfg.bin, "bin", "", "controller-gen-default-normalize to measure (default: go build ./cmd/controller-gen-default-normalize)")
+	flags.StringVar(&cfg.rev, "rev", "", "build controller-gen-default-normalize from this git revision (git archive) instead of the working tree")
+	flags.DurationVar(&cfg.timeout, "timeout", 10*time.Minute, "time limit of one run")
+}
+
+// parseSizes reads -n: positive numbers, comma-separated.
+func parseSizes(list string) ([]int, error) {
+	var sizes []int
+	for _, s := range strings.Split(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("-n: %q is not a positive number", s)
+		}
+		sizes = append(sizes, n)
+	}
+	return sizes, nil
+}
+
 func runScale(ctx context.Context, cfg *scaleConfig, out io.Writer) error {
 	cfg.uptimeBefore = uptime()
-	root, err := repoRoot(ctx)
+	src, cleanup, err := prepareScale(ctx, cfg, "cgd-bench-scale-")
 	if err != nil {
 		return err
 	}
-	cfg.root = root
-	if cfg.work, err = os.MkdirTemp("", "cgd-bench-scale-"); err != nil {
-		return err
-	}
-	if cfg.keep {
-		progress("work directory: %s", cfg.work)
-	} else {
-		defer os.RemoveAll(cfg.work)
-	}
-
-	progress("fetching gateway-api %s (manifests), %s (OLD CRDs), %s (NEW CRDs) …", cfg.objVersion, cfg.oldVersion, cfg.newVersion)
-	src, err := fetchGateway(ctx, cfg.objVersion, cfg.oldVersion, cfg.newVersion)
-	if err != nil {
-		return fmt.Errorf("%w\n(a release the module proxy refuses: pass another with -old or -new)", err)
-	}
-	cfg.oldCRDs, cfg.newCRDs = filepath.Join(cfg.work, "crd-old"), filepath.Join(cfg.work, "crd-new")
-	for _, c := range []struct{ from, to string }{{src.oldCRD, cfg.oldCRDs}, {src.newCRD, cfg.newCRDs}} {
-		n, err := copyCRDs(c.from, c.to)
-		if err != nil {
-			return err
-		}
-		progress("%d CRD files from %s", n, c.from)
-	}
-	src.oldCRD, src.newCRD = cfg.oldCRDs, cfg.newCRDs
-
-	if err := buildNormalize(ctx, cfg); err != nil {
-		return err
-	}
+	defer cleanup()
 	if !cfg.skipOne {
 		if err := installKubectlValidate(ctx, cfg); err != nil {
 			return err
@@ -157,27 +144,13 @@ func runScale(ctx context.Context, cfg *scaleConfig, out io.Writer) error {
 	var floor sample
 	if !cfg.skipScale {
 		for _, n := range cfg.sizes {
-			list := filepath.Join(cfg.work, fmt.Sprintf("list-%d.yaml", n))
-			start := time.Now()
-			f, err := os.Create(list)
-			if err != nil {
+			if _, err := writeScaleList(cfg, base, n); err != nil {
 				return err
 			}
-			if err := writeList(f, base, n); err != nil {
-				f.Close()
-				return err
-			}
-			if err := f.Close(); err != nil {
-				return err
-			}
-			st, _ := os.Stat(list)
-			cfg.generated[n] = st.Size()
-			progress("generated %s: %d objects, %.1f MiB, in %s", list, n, mib(st.Size()), time.Since(start).Round(time.Millisecond))
 		}
-		if floor, err = measureRun(ctx, cfg, "true", nil, filepath.Join(cfg.work, "true.out"), filepath.Join(cfg.work, "true.err")); err != nil {
+		if floor, err = measureFloor(ctx, cfg); err != nil {
 			return err
 		}
-		progress("peak RSS floor (/bin/true, measured as the runs are, GNU time %s): %.1f MiB", map[bool]string{true: "used", false: "not found"}[gnuTime() != ""], mib(floor.rss))
 		for _, n := range cfg.sizes {
 			scale = append(scale, scaleResult{n: n, categories: map[string]int{}})
 		}
@@ -199,6 +172,81 @@ func runScale(ctx context.Context, cfg *scaleConfig, out io.Writer) error {
 	cfg.uptime = uptime()
 	report(ctx, cfg, scale, floor, one, out)
 	return nil
+}
+
+// prepareScale makes the work directory (its name begins with prefix),
+// fetches gateway-api, copies OLD's and NEW's CRD files into it and builds
+// the binary, all into cfg; cleanup removes the work directory unless
+// -keep.
+func prepareScale(ctx context.Context, cfg *scaleConfig, prefix string) (src gatewaySources, cleanup func(), err error) {
+	cleanup = func() {}
+	if cfg.root, err = repoRoot(ctx); err != nil {
+		return src, cleanup, err
+	}
+	if cfg.work, err = os.MkdirTemp("", prefix); err != nil {
+		return src, cleanup, err
+	}
+	if cfg.keep {
+		progress("work directory: %s", cfg.work)
+	} else {
+		cleanup = func() { os.RemoveAll(cfg.work) }
+	}
+	defer func() {
+		if err != nil {
+			cleanup()
+		}
+	}()
+
+	progress("fetching gateway-api %s (manifests), %s (OLD CRDs), %s (NEW CRDs) …", cfg.objVersion, cfg.oldVersion, cfg.newVersion)
+	src, err = fetchGateway(ctx, cfg.objVersion, cfg.oldVersion, cfg.newVersion)
+	if err != nil {
+		return src, cleanup, fmt.Errorf("%w\n(a release the module proxy refuses: pass another with -old or -new)", err)
+	}
+	cfg.oldCRDs, cfg.newCRDs = filepath.Join(cfg.work, "crd-old"), filepath.Join(cfg.work, "crd-new")
+	for _, c := range []struct{ from, to string }{{src.oldCRD, cfg.oldCRDs}, {src.newCRD, cfg.newCRDs}} {
+		n, err := copyCRDs(c.from, c.to)
+		if err != nil {
+			return src, cleanup, err
+		}
+		progress("%d CRD files from %s", n, c.from)
+	}
+	src.oldCRD, src.newCRD = cfg.oldCRDs, cfg.newCRDs
+	return src, cleanup, buildNormalize(ctx, cfg)
+}
+
+// writeScaleList writes the List of the first n objects into the work
+// directory, as list-N.yaml, and records its size.
+func writeScaleList(cfg *scaleConfig, base []baseObject, n int) (string, error) {
+	list := filepath.Join(cfg.work, fmt.Sprintf("list-%d.yaml", n))
+	start := time.Now()
+	f, err := os.Create(list)
+	if err != nil {
+		return "", err
+	}
+	if err := writeList(f, base, n); err != nil {
+		f.Close()
+		return "", err
+	}
+	if err := f.Close(); err != nil {
+		return "", err
+	}
+	st, err := os.Stat(list)
+	if err != nil {
+		return "", err
+	}
+	cfg.generated[n] = st.Size()
+	progress("generated %s: %d objects, %.1f MiB, in %s", list, n, mib(st.Size()), time.Since(start).Round(time.Millisecond))
+	return list, nil
+}
+
+// measureFloor is the peak RSS of /bin/true measured as the runs are.
+func measureFloor(ctx context.Context, cfg *scaleConfig) (sample, error) {
+	floor, err := measureRun(ctx, cfg, "true", nil, filepath.Join(cfg.work, "true.out"), filepath.Join(cfg.work, "true.err"))
+	if err != nil {
+		return floor, err
+	}
+	progress("peak RSS floor (/bin/true, measured as the runs are, GNU time %s): %.1f MiB", map[bool]string{true: "used", false: "not found"}[gnuTime() != ""], mib(floor.rss))
+	return floor, nil
 }
 
 // buildNormalize builds ./cmd/controller-gen-default-normalize from the
@@ -442,7 +490,10 @@ func countJSONObjects(file string) (int, error) {
 	return n, nil
 }
 
-// impactRecords counts impact's JSON lines and their categories.
+// impactRecords counts impact's JSON lines of objects and their
+// categories; a line of a finding about a CRD (it has "finding", as
+// objects-unreadable) is not a record, and is counted in cats as
+// "finding NAME".
 func impactRecords(file string) (int, map[string]int, error) {
 	f, err := os.Open(file)
 	if err != nil {
@@ -453,9 +504,16 @@ func impactRecords(file string) (int, map[string]int, error) {
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	n, cats := 0, map[string]int{}
 	for sc.Scan() {
-		var rec struct{ Categories []string }
+		var rec struct {
+			Categories []string
+			Finding    string
+		}
 		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
 			return n, nil, fmt.Errorf("record %d: %w", n+1, err)
+		}
+		if rec.Finding != "" {
+			cats["finding "+rec.Finding]++
+			continue
 		}
 		for _, c := range rec.Categories {
 			cats[c]++
