@@ -19,6 +19,7 @@ import (
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 
 	"github.com/controller-gen-default/controller-gen-default/crdgen"
+	"github.com/controller-gen-default/controller-gen-default/internal/crdsession"
 	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
@@ -37,7 +38,7 @@ type loaded struct {
 // type-check filter). Without crdPaths it generates the CRDs in memory with
 // the crd generator (crdgen.Generator, its checks on), whose diagnostics go
 // to log; with them it reads those (normalize.LoadCRDs). The field model is
-// the crd generator's (crdgen.Session.Decide, of the session it ran in).
+// the crd generator's (crdsession.Decide, of the session it ran in).
 func load(dir string, patterns, crdPaths []string, log io.Writer) (*loaded, error) {
 	session := &crdgen.Session{Diagnostics: log}
 	var gen genall.Generator = crdgen.Generator{}.WithSession(session)
@@ -70,7 +71,7 @@ func load(dir string, patterns, crdPaths []string, log io.Writer) (*loaded, erro
 	for _, c := range crds {
 		l.crds[schema.GroupKind{Group: c.Spec.Group, Kind: c.Spec.Names.Kind}] = c
 	}
-	dec, err := session.Decide(&rt.GenerationContext, crdgen.DecisionOptions{ImplicitDefaults: true})
+	dec, err := crdsession.Decide(session, &rt.GenerationContext, crdsession.Options{ImplicitDefaults: true})
 	if err != nil {
 		return nil, err
 	}

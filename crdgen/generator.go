@@ -22,7 +22,6 @@ import (
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
-	"github.com/controller-gen-default/controller-gen-default/internal/decision"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
 )
 
@@ -270,25 +269,6 @@ func (o buildOptions) maxDescLen() *int {
 		return nil
 	}
 	return &o.descLen
-}
-
-// Decisions are the defaults of a run's CRDs, as the defaults generator
-// reads them.
-type Decisions struct {
-	Model *decision.Model
-	// Findings are the findings about the fields of the CRDs; a report
-	// prints each once, whichever generator prints it.
-	Findings *model.Diagnostics
-	// Kinds are the root types of the CRDs' versions.
-	Kinds []crd.TypeIdent
-}
-
-// DecisionOptions are the crd generator's options the defaults generator
-// is run with: the same as crd's where both run, so that both read one
-// build.
-type DecisionOptions struct {
-	ImplicitDefaults    bool
-	AllowDangerousTypes bool
 }
 
 func (g Generator) header(ctx *genall.GenerationContext) (string, error) {

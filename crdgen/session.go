@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/genall"
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/crdsession"
 	"github.com/controller-gen-default/controller-gen-default/markers"
 )
 
@@ -145,17 +146,23 @@ func newBuild(ctx *genall.GenerationContext, opts buildOptions, each func(*apiex
 	return b
 }
 
-// Decide builds the CRDs of ctx's roots and decides every default, without
-// the apiserver checks and without writing anything; when the crd
-// generator of the session has built them already, with the same
-// implicitDefaults, its decisions are reused. It returns nil when the roots
-// declare no kind, and an error when the marker registry does not hold this
-// tool's +default.
-func (s *Session) Decide(ctx *genall.GenerationContext, opts DecisionOptions) (*Decisions, error) {
+func init() {
+	crdsession.Decide = func(session any, ctx *genall.GenerationContext, opts crdsession.Options) (*crdsession.Decisions, error) {
+		return session.(*Session).decide(ctx, opts)
+	}
+}
+
+// decide is crdsession.Decide: it builds the CRDs of ctx's roots and
+// decides every default, without the apiserver checks and without writing
+// anything; when the crd generator of the session has built them already,
+// with the same implicitDefaults, its decisions are reused. It returns nil
+// when the roots declare no kind, and an error when the marker registry
+// does not hold this tool's +default.
+func (s *Session) decide(ctx *genall.GenerationContext, opts crdsession.Options) (*crdsession.Decisions, error) {
 	b, err := s.build(ctx, buildOptions{implicit: opts.ImplicitDefaults, allowDangerous: opts.AllowDangerousTypes}, true,
 		func(*apiextensionsv1.CustomResourceDefinition) {})
 	if b == nil || err != nil {
 		return nil, err
 	}
-	return &Decisions{Model: b.d.model, Findings: b.d.diags, Kinds: b.kinds}, nil
+	return &crdsession.Decisions{Model: b.d.model, Findings: b.d.diags, Kinds: b.kinds}, nil
 }

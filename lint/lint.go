@@ -173,7 +173,7 @@ func run(pass *analysis.Pass, findings []model.Finding) *Result {
 		if !ok {
 			continue
 		}
-		d := analysis.Diagnostic{Pos: pos, Category: f.Rule, Message: Message(f)}
+		d := analysis.Diagnostic{Pos: pos, Category: f.Rule, Message: message(f)}
 		if fix := suggestFix(f.Rule, fieldAt(astOf[tf], pos)); fix != nil {
 			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 		}
@@ -182,13 +182,13 @@ func run(pass *analysis.Pass, findings []model.Finding) *Result {
 	return res
 }
 
-// Message is a finding as the analyzers report it: the crd generator's line
+// message is a finding as the analyzers report it: the crd generator's line
 // without its position (the driver's to print) and JSON path (which needs
 // the schema), "error: Type.Field: message [rule]". The message starts with
 // the severity, "error:" or "warning:", for golangci-lint's severity rules
 // to match (its issues have no other field for it); the rule is the
 // diagnostic's Category.
-func Message(f model.Finding) string {
+func message(f model.Finding) string {
 	return fmt.Sprintf("%s: %s: %s [%s]", f.Sev, f.GoPath, f.Msg, f.Rule)
 }
 

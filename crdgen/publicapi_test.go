@@ -1,0 +1,207 @@
+package crdgen_test
+
+import (
+	"fmt"
+	"go/types"
+	"maps"
+	"sort"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// TestPublicAPINamesNoInternalType: no exported signature of a public
+// package of the module (every package outside internal/ that is not a
+// command) names a type of an internal package: a caller outside the
+// module could get a value it cannot name, and the internal package's
+// changes would be API changes of the public one.
+func TestPublicAPINamesNoInternalType(t *testing.T) {
+	cfg := &packages.Config{Dir: "..", Mode: packages.NeedName | packages.NeedTypes}
+	pkgs, err := packages.Load(cfg, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []string
+	checked := 0
+	for _, p := range pkgs {
+		if isInternal(p.PkgPath) || p.Name == "main" || p.Types == nil {
+			continue
+		}
+		if len(p.Errors) > 0 {
+			t.Fatalf("%s: %v", p.PkgPath, p.Errors)
+		}
+		checked++
+		found = append(found, internalTypesInAPI(p.Types)...)
+	}
+	if checked < 10 {
+		t.Fatalf("checked %d public packages, want every one of the module's (at least 10)", checked)
+	}
+	sort.Strings(found)
+	pending := maps.Clone(pendingInternalTypes)
+	for _, f := range found {
+		if pending[f] {
+			delete(pending, f)
+			continue
+		}
+		t.Error(f)
+	}
+	for f := range pending {
+		t.Errorf("%s is no longer found: take it off pendingInternalTypes", f)
+	}
+}
+
+// pendingInternalTypes are the internal types the public API still names,
+// where command code that is moving to cmd/ (conversion/cli.go,
+// normalize/impact/cli.go) uses them: they change with that move.
+var pendingInternalTypes = map[string]bool{
+	// conversion/cli.go's findings, which its command prints.
+	"conversion.Finding.Finding: internal/model.Finding": true,
+	// impact's --convert: impact/cli.go builds the convprog.Options and
+	// reads these fields.
+	"normalize/impact.Conversion.Kinds: internal/convprog.Kind":             true,
+	"normalize/impact.Conversion.MissingSetup: internal/convprog.SetupCall": true,
+	"normalize/impact.Conversion.Others: internal/convprog.Kind":            true,
+	"normalize/impact.StartConversion: internal/convprog.Options":           true,
+}
+
+// module is the module's path, with a slash.
+const module = "github.com/controller-gen-default/controller-gen-default/"
+
+// isInternal is whether path is an internal package (cmd/go's rule: an
+// element named internal).
+func isInternal(path string) bool {
+	return strings.HasSuffix(path, "/internal") || strings.Contains(path, "/internal/")
+}
+
+// internalTypesInAPI lists each exported object of pkg, field or method of
+// an exported type whose type names a type of an internal package, as
+// "pkg.Name: internal/pkg.Type", paths inside the module.
+func internalTypesInAPI(pkg *types.Package) []string {
+	var out []string
+	report := func(where string, t types.Type) {
+		for _, n := range internalNames(t, map[types.Type]bool{}) {
+			out = append(out, fmt.Sprintf("%s.%s: %s", strings.TrimPrefix(pkg.Path(), module), where, strings.TrimPrefix(n, module)))
+		}
+	}
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		obj := scope.Lookup(name)
+		if !obj.Exported() {
+			continue
+		}
+		tn, ok := obj.(*types.TypeName)
+		if !ok {
+			report(name, obj.Type()) // func, var, const
+			continue
+		}
+		t := obj.Type()
+		if tn.IsAlias() {
+			// An exported alias of an internal type makes it public
+			// (markers.Number): its members are checked, not its name.
+			t = types.Unalias(t)
+			if _, ok := t.(*types.Named); !ok {
+				report(name, t)
+				continue
+			}
+		}
+		if st, ok := t.Underlying().(*types.Struct); ok {
+			for _, f := range exportedFields(st, map[*types.Struct]bool{}) {
+				report(name+"."+f.Name(), f.Type())
+			}
+		} else {
+			report(name, t.Underlying())
+		}
+		ms := types.NewMethodSet(types.NewPointer(t))
+		for i := 0; i < ms.Len(); i++ {
+			if m := ms.At(i).Obj(); m.Exported() {
+				report(name+"."+m.Name(), m.Type())
+			}
+		}
+	}
+	return out
+}
+
+// exportedFields are the fields of st a caller outside its package
+// reaches: its exported fields, and those promoted from embedded fields,
+// exported or not.
+func exportedFields(st *types.Struct, seen map[*types.Struct]bool) []*types.Var {
+	if seen[st] {
+		return nil
+	}
+	seen[st] = true
+	var out []*types.Var
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if f.Exported() {
+			out = append(out, f)
+		}
+		if !f.Embedded() {
+			continue
+		}
+		t := f.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if inner, ok := t.Underlying().(*types.Struct); ok && !f.Exported() {
+			out = append(out, exportedFields(inner, seen)...)
+		}
+	}
+	return out
+}
+
+// internalNames are the types of internal packages t names, written
+// path.Name: named types of other packages are not entered (they are
+// checked as their own package's API), their type arguments are.
+func internalNames(t types.Type, seen map[types.Type]bool) []string {
+	if seen[t] {
+		return nil
+	}
+	seen[t] = true
+	var out []string
+	walk := func(u types.Type) { out = append(out, internalNames(u, seen)...) }
+	switch t := t.(type) {
+	case *types.Alias:
+		if o := t.Obj(); o.Pkg() != nil && isInternal(o.Pkg().Path()) {
+			return []string{o.Pkg().Path() + "." + o.Name()}
+		}
+		walk(types.Unalias(t))
+	case *types.Named:
+		if o := t.Obj(); o.Pkg() != nil && isInternal(o.Pkg().Path()) {
+			return []string{o.Pkg().Path() + "." + o.Name()}
+		}
+		for i := 0; i < t.TypeArgs().Len(); i++ {
+			walk(t.TypeArgs().At(i))
+		}
+	case *types.Pointer:
+		walk(t.Elem())
+	case *types.Slice:
+		walk(t.Elem())
+	case *types.Array:
+		walk(t.Elem())
+	case *types.Chan:
+		walk(t.Elem())
+	case *types.Map:
+		walk(t.Key())
+		walk(t.Elem())
+	case *types.Signature:
+		walk(t.Params())
+		walk(t.Results())
+	case *types.Tuple:
+		for i := 0; i < t.Len(); i++ {
+			walk(t.At(i).Type())
+		}
+	case *types.Struct:
+		for i := 0; i < t.NumFields(); i++ {
+			walk(t.Field(i).Type())
+		}
+	case *types.Interface:
+		for i := 0; i < t.NumMethods(); i++ {
+			walk(t.Method(i).Type())
+		}
+		for i := 0; i < t.NumEmbeddeds(); i++ {
+			walk(t.EmbeddedType(i))
+		}
+	}
+	return out
+}
