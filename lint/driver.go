@@ -3,11 +3,9 @@ package lint
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"go/format"
 	"go/token"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -20,77 +18,94 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// Exit statuses of Main.
-const (
-	ExitClean    = 0 // no finding
-	ExitFindings = 1 // findings (with -fix: findings that remain)
-	ExitUsage    = 2 // bad arguments, or packages that do not load
-)
+// Options are how Run runs the analyzers.
+type Options struct {
+	Config
+	// Dir is the directory the patterns are read in and file names are
+	// made relative to; "" is the working directory.
+	Dir string
+	// Fix applies the first suggested fix of each diagnostic; Run then
+	// returns only what the fixes do not fix.
+	Fix bool
+}
 
-const usage = `usage: controller-gen-default lint [-fix] [-implicit-defaults=false] PACKAGES...
+// Diagnostic is a finding of the analyzers as Run returns it.
+type Diagnostic struct {
+	// Pos is where it is, the file name relative to Options.Dir when it
+	// is below it.
+	Pos token.Position
+	// Category is the rule, Message the finding's line without its
+	// position: "error: Type.Field: message [rule]".
+	Category, Message string
+}
 
-Reports the KEP-1929 findings of the crd generator that need no schema
-(%s),
-in go vet style: FILE:LINE:COL: error|warning: Type.Field: message [rule].
-Exit status: 0 no finding, 1 findings, 2 usage or load error.
+// String is d in go vet style: "file:line:col: message".
+func (d Diagnostic) String() string { return fmt.Sprintf("%s: %s", d.Pos, d.Message) }
 
-Flags:
-`
+// PackageError is an error of a package that does not load.
+type PackageError struct {
+	// Pos is "file:line:col" or "file:line", the file relative to
+	// Options.Dir when it is below it; "" for an error without a position
+	// (a package that does not exist).
+	Pos string
+	Msg string
+}
 
-// Main is `controller-gen-default lint`: it loads PACKAGES (go list patterns,
-// e.g. ./api/...), runs the analyzers, prints each diagnostic to stderr in
-// go vet style, sorted by position, with file names relative to the working
-// directory, and returns the exit status. With -fix it applies the suggested
-// fixes and prints only what they do not fix.
-func Main(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("controller-gen-default lint", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fix := fs.Bool("fix", false, "apply the suggested fixes, and report only what they do not fix")
-	implicit := fs.Bool("implicit-defaults", true, "as crd:implicitDefaults: false reports KEP-1929 rule violations as warnings")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, usage, strings.Join(Rules, ", "))
-		fs.PrintDefaults()
+// String is e in go vet style, "file:line:col: message", or its message
+// when it has no position.
+func (e PackageError) String() string {
+	if e.Pos == "" {
+		return e.Msg
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return ExitClean
-		}
-		return ExitUsage
+	return e.Pos + ": " + e.Msg
+}
+
+// LoadError is Run's error when the packages, or packages they import, do
+// not load: their errors, each once, by position, errors without one
+// first.
+type LoadError struct{ Errors []PackageError }
+
+func (e *LoadError) Error() string {
+	lines := make([]string, len(e.Errors))
+	for i, pe := range e.Errors {
+		lines[i] = pe.String()
 	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return ExitUsage
-	}
-	cfg := &packages.Config{Mode: packages.LoadSyntax}
-	pkgs, err := packages.Load(cfg, fs.Args()...)
+	return strings.Join(lines, "\n")
+}
+
+// Run loads the packages of patterns (go list patterns, e.g. ./api/...)
+// from o.Dir, runs the analyzers on them, linted together as the crd
+// generator run with paths=PATTERNS reads them (preload), and returns each
+// diagnostic once, sorted by position. With o.Fix it applies the suggested
+// fixes and returns only what they do not fix. The error is a *LoadError
+// when the packages do not load; any other error is about the patterns,
+// the analysis or the fixes.
+func Run(patterns []string, o Options) ([]Diagnostic, error) {
+	wd, err := filepath.Abs(o.Dir)
 	if err != nil {
-		fmt.Fprintf(stderr, "controller-gen-default lint: %v\n", err)
-		return ExitUsage
+		return nil, err
+	}
+	cfg := &packages.Config{Mode: packages.LoadSyntax, Dir: o.Dir}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, err
 	}
 	if len(pkgs) == 0 {
-		fmt.Fprintf(stderr, "controller-gen-default lint: no packages match %s\n", strings.Join(fs.Args(), " "))
-		return ExitUsage
+		return nil, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
 	}
-	wd, _ := os.Getwd()
 	if errs := loadErrors(pkgs, wd); len(errs) > 0 {
-		for _, e := range errs {
-			fmt.Fprintln(stderr, e)
-		}
-		return ExitUsage
+		return nil, &LoadError{Errors: errs}
 	}
-	lcfg := Config{ImplicitDefaults: *implicit}
-	graph, err := checker.Analyze(newAnalyzers(lcfg, preload(wd, fs.Args(), lcfg)), pkgs, nil)
+	graph, err := checker.Analyze(newAnalyzers(o.Config, preload(wd, patterns, o.Config)), pkgs, nil)
 	if err != nil {
-		fmt.Fprintf(stderr, "controller-gen-default lint: %v\n", err)
-		return ExitUsage
+		return nil, err
 	}
 	var diags []found
 	seen := map[string]bool{}
-	failed := false
+	var failed []error
 	for _, act := range graph.Roots {
 		if act.Err != nil {
-			fmt.Fprintf(stderr, "controller-gen-default lint: %s: %v\n", act.Package.PkgPath, act.Err)
-			failed = true
+			failed = append(failed, fmt.Errorf("%s: %w", act.Package.PkgPath, act.Err))
 			continue
 		}
 		for _, d := range act.Diagnostics {
@@ -101,65 +116,60 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	if failed {
-		return ExitUsage
+	if len(failed) > 0 {
+		return nil, errors.Join(failed...)
 	}
 	sort.SliceStable(diags, func(i, j int) bool { return diags[i].less(diags[j]) })
-	if *fix {
-		var err error
+	if o.Fix {
 		if diags, err = applyFixes(diags); err != nil {
-			fmt.Fprintf(stderr, "controller-gen-default lint: -fix: %v\n", err)
-			return ExitUsage
+			return nil, fmt.Errorf("-fix: %w", err)
 		}
 	}
-	for _, f := range diags {
-		fmt.Fprintln(stderr, f.rel(wd))
+	out := make([]Diagnostic, len(diags))
+	for i, f := range diags {
+		out[i] = Diagnostic{Pos: f.rel(wd), Category: f.d.Category, Message: f.d.Message}
 	}
-	if len(diags) > 0 {
-		return ExitFindings
-	}
-	return ExitClean
+	return out, nil
 }
 
 // loadErrors are the errors of pkgs and of the packages they import, each
-// once, in go vet style: "file:line:col: message", with file names relative
-// to wd when they are below it, or the command's name and the message for
-// an error without a position (a package that does not exist). A package that does not compile (a stale generated file
-// after a failed generate, say) has its type errors reported twice by
-// go/packages: by the type checker, at their positions, and by the go
-// command as one error without a position, "# importpath" followed by
-// the compiler's lines for the same errors; of the latter only the lines
-// the type checker does not report are kept.
-func loadErrors(pkgs []*packages.Package, wd string) []string {
+// once, with file names relative to wd when they are below it, by
+// position, errors without one first. A package that does not compile (a
+// stale generated file after a failed generate, say) has its type errors
+// reported twice by go/packages: by the type checker, at their positions,
+// and by the go command as one error without a position, "# importpath"
+// followed by the compiler's lines for the same errors; of the latter only
+// the lines the type checker does not report are kept.
+func loadErrors(pkgs []*packages.Package, wd string) []PackageError {
 	var errs []packages.Error
 	packages.Visit(pkgs, nil, func(p *packages.Package) { errs = append(errs, p.Errors...) })
-	positioned := map[string]bool{}
+	positioned := map[PackageError]bool{}
 	for _, e := range errs {
 		if e.Pos != "" && e.Pos != "-" {
-			positioned[errorLine(e.Pos, e.Msg, wd)] = true
+			positioned[errorAt(e.Pos, e.Msg, wd)] = true
 		}
 	}
-	var out []string
-	seen := map[string]bool{}
-	add := func(l string) {
-		if !seen[l] {
-			seen[l] = true
-			out = append(out, l)
+	var out []PackageError
+	seen := map[PackageError]bool{}
+	add := func(e PackageError) {
+		if !seen[e] {
+			seen[e] = true
+			out = append(out, e)
 		}
 	}
 	for _, e := range errs {
 		if e.Pos != "" && e.Pos != "-" {
-			add(errorLine(e.Pos, e.Msg, wd))
+			add(errorAt(e.Pos, e.Msg, wd))
 			continue
 		}
 		header, rest, compiled := strings.Cut(e.Msg, "\n")
 		if !compiled || !strings.HasPrefix(header, "# ") {
-			add("controller-gen-default lint: " + e.Msg)
+			add(PackageError{Msg: e.Msg})
 			continue
 		}
 		// The compiler's lines: "file:line:col: message", a message's
 		// further lines indented below it, relative to the go command's
-		// directory (wd: Main loads from there).
+		// directory (wd: Run loads from there).
 		var entries []string
 		for _, l := range strings.Split(rest, "\n") {
 			if n := len(entries); n > 0 && (strings.HasPrefix(l, "\t") || strings.HasPrefix(l, " ")) {
@@ -174,9 +184,9 @@ func loadErrors(pkgs []*packages.Package, wd string) []string {
 			case en == "too many errors" || msg == "too many errors":
 				// the compiler stops at ten; the type checker does not
 			case !ok:
-				add(en)
-			case !positioned[errorLine(pos, msg, wd)]:
-				add(errorLine(pos, msg, wd))
+				add(PackageError{Msg: en})
+			case !positioned[errorAt(pos, msg, wd)]:
+				add(errorAt(pos, msg, wd))
 			}
 		}
 	}
@@ -185,11 +195,11 @@ func loadErrors(pkgs []*packages.Package, wd string) []string {
 	return out
 }
 
-var errorPosRE = regexp.MustCompile(`^(\S+?\.go):(\d+)(?::(\d+))?: `)
+var errorPosRE = regexp.MustCompile(`^(\S+?\.go):(\d+)(?::(\d+))?$`)
 
-// errorLess orders lines of loadErrors by file, line and column.
-func errorLess(a, b string) bool {
-	ma, mb := errorPosRE.FindStringSubmatch(a), errorPosRE.FindStringSubmatch(b)
+// errorLess orders errors of loadErrors by file, line and column.
+func errorLess(a, b PackageError) bool {
+	ma, mb := errorPosRE.FindStringSubmatch(a.Pos), errorPosRE.FindStringSubmatch(b.Pos)
 	switch {
 	case ma == nil || mb == nil:
 		return ma == nil && mb != nil
@@ -218,9 +228,9 @@ func compilerLine(l string) (pos, msg string, ok bool) {
 	return m[1], m[2], true
 }
 
-// errorLine is an error at pos ("file:line:col" or "file:line") with msg,
+// errorAt is an error at pos ("file:line:col" or "file:line") with msg,
 // the file relative to wd when it is below it.
-func errorLine(pos, msg, wd string) string {
+func errorAt(pos, msg, wd string) PackageError {
 	file, lc := pos, ""
 	if m := regexp.MustCompile(`^(.*?)((?::\d+){1,2})$`).FindStringSubmatch(pos); m != nil {
 		file, lc = m[1], m[2]
@@ -231,7 +241,7 @@ func errorLine(pos, msg, wd string) string {
 	if r, err := filepath.Rel(wd, file); err == nil && wd != "" && !strings.HasPrefix(r, "..") {
 		file = r
 	}
-	return file + lc + ": " + msg
+	return PackageError{Pos: file + lc, Msg: msg}
 }
 
 // found is a diagnostic with its position.
@@ -243,14 +253,14 @@ type found struct {
 
 func (f found) String() string { return fmt.Sprintf("%s: %s", f.pos, f.d.Message) }
 
-// rel is the line as printed, with the file name relative to wd when it is
-// below it.
-func (f found) rel(wd string) string {
+// rel is f's position with the file name relative to wd when it is below
+// it.
+func (f found) rel(wd string) token.Position {
 	p := f.pos
 	if r, err := filepath.Rel(wd, p.Filename); err == nil && wd != "" && !strings.HasPrefix(r, "..") {
 		p.Filename = r
 	}
-	return fmt.Sprintf("%s: %s", p, f.d.Message)
+	return p
 }
 
 func (f found) less(g found) bool {

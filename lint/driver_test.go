@@ -1,12 +1,10 @@
 package lint_test
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
 	"go/token"
-	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -17,186 +15,53 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/lint"
 )
 
-func runMain(t *testing.T, args ...string) (stdout, stderr string, code int) {
+// runLint is what `controller-gen-default lint PATTERNS` prints (its tests
+// are in cmd/controller-gen-default): lint.Run's diagnostics, one a line,
+// in go vet style.
+func runLint(t *testing.T, patterns ...string) string {
 	t.Helper()
-	var o, e bytes.Buffer
-	code = lint.Main(args, &o, &e)
-	return o.String(), e.String(), code
-}
-
-// TestMainExitCodes: 0 when clean, 1 with findings, 2 for usage and load
-// errors.
-func TestMainExitCodes(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		args []string
-		code int
-		out  string // a regexp the diagnostics must match
-	}{
-		{"clean", []string{"./testdata/src/clean"}, lint.ExitClean, `^$`},
-		{"findings", []string{"./testdata/src/conflictingdefaults"}, lint.ExitFindings,
-			`^testdata/src/conflictingdefaults/types.go:11:2: error: Spec.Twice: two different defaults: \+default=1 and \+kubebuilder:default=2; keep one \[conflicting-defaults\]\n$`},
-		{"warnings count", []string{"./testdata/src/omitemptystruct"}, lint.ExitFindings, `warning: Kind.Spec: `},
-		{"implicitDefaults=false makes rule violations warnings", []string{"-implicit-defaults=false", "./testdata/src/defaultneedsomitempty"}, lint.ExitFindings,
-			`^(testdata/src/defaultneedsomitempty/types.go:\d+:2: warning: [^\n]*\n){5}$`},
-		{"no packages", nil, lint.ExitUsage, `usage: controller-gen-default lint`},
-		{"unknown flag", []string{"-nope", "./testdata/src/clean"}, lint.ExitUsage, `flag provided but not defined: -nope`},
-		{"missing package", []string{"./testdata/src/nope"}, lint.ExitUsage, `nope`},
-		{"type error", []string{"./testdata/src/broken"}, lint.ExitUsage, `types.go:8:13: cannot use "not an int"`},
-		{"help", []string{"-h"}, lint.ExitClean, `-fix`},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			stdout, stderr, code := runMain(t, c.args...)
-			if code != c.code || !regexp.MustCompile(c.out).MatchString(stderr) || stdout != "" {
-				t.Errorf("exit %d (want %d), stdout %q, stderr (want %s):\n%s", code, c.code, stdout, c.out, stderr)
-			}
-		})
-	}
-}
-
-// TestMainLoadErrors: a package that does not compile, as after a failed
-// `make generate` (zz_generated.deepcopy.go copies fields types.go no longer
-// has), gets exit 2 and each type error once, at its file, line and column
-// relative to the working directory: the type checker's errors, which
-// go/packages also reports a second time as the go command's output, under
-// "# importpath" and without a position. More errors than the compiler
-// lists, and a message of several lines, are among them.
-func TestMainLoadErrors(t *testing.T) {
-	const dir = "./testdata/src/stale"
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadSyntax}, dir)
+	diags, err := lint.Run(patterns, lint.Options{Config: lint.DefaultConfig})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want []string
-	listed := 0
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		for _, e := range p.Errors {
-			switch e.Kind {
-			case packages.TypeError:
-				rel := strings.TrimPrefix(e.Pos, mustGetwd(t)+string(filepath.Separator))
-				want = append(want, rel+": "+e.Msg)
-			case packages.ListError:
-				listed++
-			}
-		}
-	})
-	if len(want) <= 10 || !slices.ContainsFunc(want, func(s string) bool { return strings.Contains(s, "\n") }) {
-		t.Fatalf("testdata/src/stale: %d type errors; want more than the compiler's 10, and one of several lines:\n%s", len(want), strings.Join(want, "\n"))
+	var b strings.Builder
+	for _, d := range diags {
+		fmt.Fprintln(&b, d)
 	}
-	if listed == 0 {
-		t.Log("the go command no longer reports the type errors again: nothing to leave out")
-	}
-	stdout, stderr, code := runMain(t, dir)
-	if code != lint.ExitUsage || stdout != "" {
-		t.Errorf("exit %d (want %d), stdout %q", code, lint.ExitUsage, stdout)
-	}
-	// each error's first line is file:line:col; its further lines indented
-	var got []string
-	for _, l := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
-		if n := len(got); n > 0 && strings.HasPrefix(l, "\t") {
-			got[n-1] += "\n" + l
-			continue
-		}
-		if !regexp.MustCompile(`^testdata/src/stale/zz_generated\.deepcopy\.go:\d+:\d+: `).MatchString(l) {
-			t.Errorf("a line without its file:line:col: %q", l)
-		}
-		got = append(got, l)
-	}
-	slices.Sort(got)
-	slices.Sort(want)
-	if !slices.Equal(got, want) {
-		t.Errorf("lint printed\n%s\nthe type checker's errors are\n%s", stderr, strings.Join(want, "\n"))
-	}
+	return b.String()
 }
 
-func mustGetwd(t *testing.T) string {
-	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
+// TestRun: lint.Run's values: a diagnostic with its rule as Category and
+// its position relative to Dir; the errors of a package that does not
+// load as a *LoadError, each at its position; a pattern that matches
+// nothing as an error; with Fix, only what the fixes leave (the files are
+// not touched here: none has a fix).
+func TestRun(t *testing.T) {
+	diags, err := lint.Run([]string{"./src/conflictingdefaults"}, lint.Options{Config: lint.DefaultConfig, Dir: "testdata"})
+	want := lint.Diagnostic{
+		Pos:      token.Position{Filename: "src/conflictingdefaults/types.go", Line: 11, Column: 2},
+		Category: "conflicting-defaults",
+		Message:  "error: Spec.Twice: two different defaults: +default=1 and +kubebuilder:default=2; keep one [conflicting-defaults]",
 	}
-	return wd
-}
-
-// TestMainOwnFiles: a finding is reported with the package whose file it is
-// in, once, however many packages use the type.
-func TestMainOwnFiles(t *testing.T) {
-	bLevel := "testdata/src/ownfiles/b/types.go:5:6: error: Level: +default=high is not valid JSON (invalid character 'h' looking for beginning of value). The value is one-line JSON: strings need double quotes, e.g. +default=\"TCP\"; or use ref(Name) for a Go constant [invalid-default]\n"
-	aWindow := "testdata/src/ownfiles/a/types.go:9:2: error: ASpec.Window: +default on type Window={\"size\":3} on a non-pointer struct: only {} is allowed, because Go clients always send the struct. Make the field a pointer to give it a default, or put defaults on the struct's own fields [struct-default-not-empty]\n"
-	_, stderr, code := runMain(t, "./testdata/src/ownfiles/...")
-	if code != lint.ExitFindings || strings.Count(stderr, bLevel) != 1 {
-		t.Errorf("exit %d, want b's finding once:\n%s", code, stderr)
+	if err != nil || len(diags) != 1 || diags[0].Pos.Offset == 0 {
+		t.Fatalf("got %v, %v", diags, err)
 	}
-	_, stderr, _ = runMain(t, "./testdata/src/ownfiles/a")
-	if strings.Contains(stderr, "ownfiles/b/") {
-		t.Errorf("a reports b's finding:\n%s", stderr)
+	diags[0].Pos.Offset = 0
+	if diags[0] != want {
+		t.Errorf("got %+v\nwant %+v", diags[0], want)
 	}
-	// The +default on b's type Window, used by a's non-pointer field, is
-	// reported in a, as the crd generator reports it.
-	if stderr != aWindow {
-		t.Errorf("package a: got\n%s\nwant\n%s", stderr, aWindow)
+	_, err = lint.Run([]string{"./testdata/src/broken"}, lint.Options{})
+	var load *lint.LoadError
+	if !errors.As(err, &load) || len(load.Errors) == 0 || !strings.HasPrefix(load.Errors[0].Pos, "testdata/src/broken/types.go:8:13") {
+		t.Errorf("a package that does not compile: %#v", err)
 	}
-}
-
-// TestMainFix: -fix on a copy of each package with fixes gives its .golden
-// file (the files RunWithSuggestedFixes checks, and fixall's, where two
-// fixes touch one field and gofmt realigns the struct); what has no fix is
-// still reported, and is all that a second run reports.
-func TestMainFix(t *testing.T) {
-	for _, c := range []struct {
-		pkg    string
-		remain []string // rules of the findings -fix leaves
-	}{
-		{"structdefaultnotempty", nil},
-		{"omitemptystruct", nil},
-		{"defaultneedsomitempty", []string{"default-needs-omitempty"}}, // the interpreted-string tag
-		{"fixall", []string{"invalid-default"}},
-	} {
-		t.Run(c.pkg, func(t *testing.T) {
-			// A copy inside this module, so that it loads as the original does.
-			tmp, err := os.MkdirTemp("testdata", "tmp-fix-")
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { os.RemoveAll(tmp) })
-			src := filepath.Join("testdata/src", c.pkg, "types.go")
-			orig, err := os.ReadFile(src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			dst := filepath.Join(tmp, "types.go")
-			if err := os.WriteFile(dst, orig, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			_, stderr, code := runMain(t, "-fix", "./"+tmp)
-			if want := map[bool]int{true: lint.ExitClean, false: lint.ExitFindings}[len(c.remain) == 0]; code != want {
-				t.Errorf("-fix: exit %d, want %d:\n%s", code, want, stderr)
-			}
-			if got := rulesOf(stderr); !slices.Equal(got, c.remain) {
-				t.Errorf("-fix left %v, want %v:\n%s", got, c.remain, stderr)
-			}
-			fixed, _ := os.ReadFile(dst)
-			golden, err := os.ReadFile(src + ".golden")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(fixed, golden) {
-				t.Errorf("-fix wrote\n%s\nwant (%s.golden)\n%s", fixed, src, golden)
-			}
-			_, again, _ := runMain(t, "./"+tmp)
-			if again != stderr {
-				t.Errorf("after -fix, lint reports\n%s\nwhile -fix left\n%s", again, stderr)
-			}
-		})
+	if _, err := lint.Run([]string{"./testdata/src/clean/nope/..."}, lint.Options{}); err == nil {
+		t.Errorf("a pattern that matches nothing: no error")
 	}
-}
-
-func rulesOf(out string) []string {
-	var rules []string
-	for _, m := range regexp.MustCompile(`\[([\w-]+)\]\n`).FindAllStringSubmatch(out, -1) {
-		rules = append(rules, m[1])
+	diags, err = lint.Run([]string{"./testdata/src/conflictingdefaults"}, lint.Options{Config: lint.DefaultConfig, Fix: true})
+	if err != nil || len(diags) != 1 {
+		t.Errorf("with Fix, what has no fix stays: %v, %v", diags, err)
 	}
-	return rules
 }
 
 // TestPackageAlone: analysed one package at a time, as go vet and

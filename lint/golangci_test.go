@@ -111,7 +111,7 @@ func TestGolangciKepdefaults(t *testing.T) {
 	for _, p := range testPackages {
 		relPatterns = append(relPatterns, "./testdata/src/"+p)
 	}
-	_, stderr, _ := runMain(t, relPatterns...)
+	stderr := runLint(t, relPatterns...)
 	vet := regexp.MustCompile(`^(\S+?:\d+:\d+): (.*) \[([\w-]+)\]$`)
 	var want []string
 	for _, l := range strings.Split(strings.TrimSpace(stderr), "\n") {
@@ -376,7 +376,7 @@ func exampleAPIDifferences() map[string][]string {
 func TestGolangciExampleAPI(t *testing.T) {
 	bin := golangciLint(t)
 	issues := runGolangciIssues(t, bin, filepath.Join(repoRoot, "lint/testdata/golangci-kal.yml"), "./testdata/api/...")
-	_, ours, _ := runMain(t, "../testdata/api/...")
+	ours := runLint(t, "../testdata/api/...")
 	var gotOurs []string
 	got := map[string][]string{}
 	for _, i := range issues {

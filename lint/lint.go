@@ -18,7 +18,7 @@
 // loader, for the markers of the types it uses from them. Nothing is kept
 // between passes.
 //
-// Three drivers run them: `controller-gen-default lint` (Main), the
+// Three drivers run them: `controller-gen-default lint` (Run), the
 // golangci-lint module plugin `kepdefaults` (package lint/plugin), and
 // `go vet -vettool=$(which controller-gen-default-vet)`.
 package lint

@@ -36,7 +36,6 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/crdgen"
 	"github.com/controller-gen-default/controller-gen-default/defaultgen"
 	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
-	"github.com/controller-gen-default/controller-gen-default/lint"
 	"github.com/controller-gen-default/controller-gen-default/markers"
 )
 
@@ -118,7 +117,7 @@ var subcommands = map[string]func(args []string) int{
 	"normalize":  func(args []string) int { return runNormalize("normalize", args) },
 	"impact":     func(args []string) int { return runNormalize("impact", args) },
 	"conversion": func(args []string) int { return runNormalize("conversion", args) },
-	"lint":       func(args []string) int { return lint.Main(args, os.Stdout, os.Stderr) },
+	"lint":       func(args []string) int { return lintCommand(args, os.Stdout, os.Stderr) },
 }
 
 // generateCommand is controller-gen's command line: generators, their

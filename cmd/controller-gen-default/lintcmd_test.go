@@ -1,0 +1,212 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// The tests of lintCommand, `controller-gen-default lint`: its exit
+// statuses, its lines, -fix. They run in package lint's directory, on its
+// testdata/src.
+
+// runLint runs lintCommand with args in the directory of package lint,
+// whose testdata the tests lint.
+func runLint(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = lintCommand(args, &o, &e)
+	return o.String(), e.String(), code
+}
+
+// inLintDir makes the test's working directory that of package lint, as
+// the tests were written in it: paths and the lines' file names are
+// relative to it.
+func inLintDir(t *testing.T) {
+	t.Chdir(filepath.Join("..", "..", "lint"))
+}
+
+// TestLintExitCodes: 0 when clean, 1 with findings, 2 for usage and load
+// errors.
+func TestLintExitCodes(t *testing.T) {
+	inLintDir(t)
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		out  string // a regexp the diagnostics must match
+	}{
+		{"clean", []string{"./testdata/src/clean"}, lintClean, `^$`},
+		{"findings", []string{"./testdata/src/conflictingdefaults"}, lintFindings,
+			`^testdata/src/conflictingdefaults/types.go:11:2: error: Spec.Twice: two different defaults: \+default=1 and \+kubebuilder:default=2; keep one \[conflicting-defaults\]\n$`},
+		{"warnings count", []string{"./testdata/src/omitemptystruct"}, lintFindings, `warning: Kind.Spec: `},
+		{"implicitDefaults=false makes rule violations warnings", []string{"-implicit-defaults=false", "./testdata/src/defaultneedsomitempty"}, lintFindings,
+			`^(testdata/src/defaultneedsomitempty/types.go:\d+:2: warning: [^\n]*\n){5}$`},
+		{"no packages", nil, lintUsage, `usage: controller-gen-default lint`},
+		{"unknown flag", []string{"-nope", "./testdata/src/clean"}, lintUsage, `flag provided but not defined: -nope`},
+		{"missing package", []string{"./testdata/src/nope"}, lintUsage, `nope`},
+		{"type error", []string{"./testdata/src/broken"}, lintUsage, `types.go:8:13: cannot use "not an int"`},
+		{"help", []string{"-h"}, lintClean, `-fix`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			stdout, stderr, code := runLint(t, c.args...)
+			if code != c.code || !regexp.MustCompile(c.out).MatchString(stderr) || stdout != "" {
+				t.Errorf("exit %d (want %d), stdout %q, stderr (want %s):\n%s", code, c.code, stdout, c.out, stderr)
+			}
+		})
+	}
+}
+
+// TestLintLoadErrors: a package that does not compile, as after a failed
+// `make generate` (zz_generated.deepcopy.go copies fields types.go no longer
+// has), gets exit 2 and each type error once, at its file, line and column
+// relative to the working directory: the type checker's errors, which
+// go/packages also reports a second time as the go command's output, under
+// "# importpath" and without a position. More errors than the compiler
+// lists, and a message of several lines, are among them.
+func TestLintLoadErrors(t *testing.T) {
+	inLintDir(t)
+	const dir = "./testdata/src/stale"
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadSyntax}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	listed := 0
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			switch e.Kind {
+			case packages.TypeError:
+				rel := strings.TrimPrefix(e.Pos, mustGetwd(t)+string(filepath.Separator))
+				want = append(want, rel+": "+e.Msg)
+			case packages.ListError:
+				listed++
+			}
+		}
+	})
+	if len(want) <= 10 || !slices.ContainsFunc(want, func(s string) bool { return strings.Contains(s, "\n") }) {
+		t.Fatalf("testdata/src/stale: %d type errors; want more than the compiler's 10, and one of several lines:\n%s", len(want), strings.Join(want, "\n"))
+	}
+	if listed == 0 {
+		t.Log("the go command no longer reports the type errors again: nothing to leave out")
+	}
+	stdout, stderr, code := runLint(t, dir)
+	if code != lintUsage || stdout != "" {
+		t.Errorf("exit %d (want %d), stdout %q", code, lintUsage, stdout)
+	}
+	// each error's first line is file:line:col; its further lines indented
+	var got []string
+	for _, l := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
+		if n := len(got); n > 0 && strings.HasPrefix(l, "\t") {
+			got[n-1] += "\n" + l
+			continue
+		}
+		if !regexp.MustCompile(`^testdata/src/stale/zz_generated\.deepcopy\.go:\d+:\d+: `).MatchString(l) {
+			t.Errorf("a line without its file:line:col: %q", l)
+		}
+		got = append(got, l)
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("lint printed\n%s\nthe type checker's errors are\n%s", stderr, strings.Join(want, "\n"))
+	}
+}
+
+func mustGetwd(t *testing.T) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wd
+}
+
+// TestLintOwnFiles: a finding is reported with the package whose file it is
+// in, once, however many packages use the type.
+func TestLintOwnFiles(t *testing.T) {
+	inLintDir(t)
+	bLevel := "testdata/src/ownfiles/b/types.go:5:6: error: Level: +default=high is not valid JSON (invalid character 'h' looking for beginning of value). The value is one-line JSON: strings need double quotes, e.g. +default=\"TCP\"; or use ref(Name) for a Go constant [invalid-default]\n"
+	aWindow := "testdata/src/ownfiles/a/types.go:9:2: error: ASpec.Window: +default on type Window={\"size\":3} on a non-pointer struct: only {} is allowed, because Go clients always send the struct. Make the field a pointer to give it a default, or put defaults on the struct's own fields [struct-default-not-empty]\n"
+	_, stderr, code := runLint(t, "./testdata/src/ownfiles/...")
+	if code != lintFindings || strings.Count(stderr, bLevel) != 1 {
+		t.Errorf("exit %d, want b's finding once:\n%s", code, stderr)
+	}
+	_, stderr, _ = runLint(t, "./testdata/src/ownfiles/a")
+	if strings.Contains(stderr, "ownfiles/b/") {
+		t.Errorf("a reports b's finding:\n%s", stderr)
+	}
+	// The +default on b's type Window, used by a's non-pointer field, is
+	// reported in a, as the crd generator reports it.
+	if stderr != aWindow {
+		t.Errorf("package a: got\n%s\nwant\n%s", stderr, aWindow)
+	}
+}
+
+// TestLintFix: -fix on a copy of each package with fixes gives its .golden
+// file (the files RunWithSuggestedFixes checks, and fixall's, where two
+// fixes touch one field and gofmt realigns the struct); what has no fix is
+// still reported, and is all that a second run reports.
+func TestLintFix(t *testing.T) {
+	inLintDir(t)
+	for _, c := range []struct {
+		pkg    string
+		remain []string // rules of the findings -fix leaves
+	}{
+		{"structdefaultnotempty", nil},
+		{"omitemptystruct", nil},
+		{"defaultneedsomitempty", []string{"default-needs-omitempty"}}, // the interpreted-string tag
+		{"fixall", []string{"invalid-default"}},
+	} {
+		t.Run(c.pkg, func(t *testing.T) {
+			// A copy inside this module, so that it loads as the original does.
+			tmp, err := os.MkdirTemp("testdata", "tmp-fix-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(tmp) })
+			src := filepath.Join("testdata/src", c.pkg, "types.go")
+			orig, err := os.ReadFile(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dst := filepath.Join(tmp, "types.go")
+			if err := os.WriteFile(dst, orig, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, stderr, code := runLint(t, "-fix", "./"+tmp)
+			if want := map[bool]int{true: lintClean, false: lintFindings}[len(c.remain) == 0]; code != want {
+				t.Errorf("-fix: exit %d, want %d:\n%s", code, want, stderr)
+			}
+			if got := rulesOf(stderr); !slices.Equal(got, c.remain) {
+				t.Errorf("-fix left %v, want %v:\n%s", got, c.remain, stderr)
+			}
+			fixed, _ := os.ReadFile(dst)
+			golden, err := os.ReadFile(src + ".golden")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(fixed, golden) {
+				t.Errorf("-fix wrote\n%s\nwant (%s.golden)\n%s", fixed, src, golden)
+			}
+			_, again, _ := runLint(t, "./"+tmp)
+			if again != stderr {
+				t.Errorf("after -fix, lint reports\n%s\nwhile -fix left\n%s", again, stderr)
+			}
+		})
+	}
+}
+
+func rulesOf(out string) []string {
+	var rules []string
+	for _, m := range regexp.MustCompile(`\[([\w-]+)\]\n`).FindAllStringSubmatch(out, -1) {
+		rules = append(rules, m[1])
+	}
+	return rules
+}
