@@ -34,7 +34,6 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 	"sigs.k8s.io/controller-tools/pkg/loader"
-	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
 )
@@ -254,24 +253,19 @@ func fieldAt(f *ast.File, pos token.Pos) *ast.Field {
 // the packages it imports are loaded with controller-tools' loader when a
 // type of theirs is first used, all together, for their types' markers.
 func passFindings(pass *analysis.Pass, cfg Config) []model.Finding {
-	col, checker := crdMarkers()
+	col, checker := model.CRDMarkers()
 	module := ""
 	if pass.Module != nil {
 		module = pass.Module.Path
-	}
-	var imports map[string]*loader.Package
-	imp := func(path string) *loader.Package {
-		if imports == nil {
-			imports = loadImports(pass)
-		}
-		return imports[path]
 	}
 	files := nonTestFiles(pass)
 	if len(files) == 0 {
 		return nil // an external test package
 	}
+	dir := filepath.Dir(pass.Fset.Position(files[0].Package).Filename)
 	return model.LintPackage(model.PassPackage{
-		Fset: pass.Fset, Files: files, Types: pass.Pkg, Info: pass.TypesInfo, Module: module, Import: imp,
+		Fset: pass.Fset, Files: files, Types: pass.Pkg, Info: pass.TypesInfo, Module: module,
+		Import: model.ImportsOf(pass.Pkg, &packages.Config{Dir: dir}),
 	}, col, checker, model.Options{Implicit: cfg.ImplicitDefaults})
 }
 
@@ -284,31 +278,6 @@ func nonTestFiles(pass *analysis.Pass) []*ast.File {
 		if tf := pass.Fset.File(f.Pos()); tf != nil && !strings.HasSuffix(tf.Name(), "_test.go") {
 			out = append(out, f)
 		}
-	}
-	return out
-}
-
-// loadImports loads the packages the pass's package imports, by import
-// path, with controller-tools' loader, from the directory of its files; a
-// load that fails leaves them unknown (their types without markers).
-func loadImports(pass *analysis.Pass) map[string]*loader.Package {
-	out := map[string]*loader.Package{}
-	var paths []string
-	for _, p := range pass.Pkg.Imports() {
-		if path := loader.NonVendorPath(p.Path()); path != "unsafe" && path != "C" {
-			paths = append(paths, path)
-		}
-	}
-	if len(paths) == 0 || len(pass.Files) == 0 {
-		return out
-	}
-	dir := filepath.Dir(pass.Fset.Position(pass.Files[0].Package).Filename)
-	roots, err := loader.LoadRootsWithConfig(&packages.Config{Dir: dir}, paths...)
-	if err != nil {
-		return out
-	}
-	for _, r := range roots {
-		out[r.PkgPath] = r
 	}
 	return out
 }
@@ -330,21 +299,11 @@ func preload(dir string, patterns []string, cfg Config) preloaded {
 	if err != nil {
 		return nil
 	}
-	col, checker := crdMarkers()
+	col, checker := model.CRDMarkers()
 	findings := model.LintRoots(roots, col, checker, model.Options{Implicit: cfg.ImplicitDefaults})
 	out := preloaded{}
 	for _, r := range roots {
 		out[r.PkgPath] = findings
 	}
 	return out
-}
-
-// crdMarkers are a collector of the crd generator's markers and its
-// type-checker filter.
-func crdMarkers() (*ctmarkers.Collector, *loader.TypeChecker) {
-	reg := &ctmarkers.Registry{}
-	if err := model.RegisterMarkers(reg); err != nil {
-		panic(err) // the markers' definitions are this module's
-	}
-	return &ctmarkers.Collector{Registry: reg}, &loader.TypeChecker{NodeFilters: []loader.NodeFilter{model.CheckFilter()}}
 }

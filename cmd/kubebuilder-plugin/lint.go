@@ -3,101 +3,142 @@ package main
 import (
 	"fmt"
 	"go/ast"
-	"go/parser"
-	"go/token"
+	"go/types"
 	"path"
+	"path/filepath"
 	"reflect"
 	"sort"
-	"strconv"
 	"strings"
 
+	"golang.org/x/tools/go/packages"
+
 	"github.com/controller-gen-default/controller-gen-default/internal/jsontag"
+	"github.com/controller-gen-default/controller-gen-default/internal/model"
 )
 
-// lintOmitempty finds the spec and status fields of API root types (structs
-// that embed TypeMeta) that are non-pointer structs tagged omitempty without
-// omitzero: encoding/json ignores omitempty on a struct, so Go clients always
-// send the field (KEP-1929, "Changes to kubebuilder/default-gen" rule 2).
-// Older kubebuilder scaffolds wrote `json:"spec,omitempty"`. With kind set,
-// only that kind is checked. It reads *_types.go files of the universe.
-func lintOmitempty(universe map[string]string, kind string) []string {
-	byDir := map[string][]string{}
-	for p := range universe {
-		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") || skippedDir(p) {
+// lintOmitempty is KEP-1929 "Changes to kubebuilder/default-gen" rule 2 on
+// the kind being created: the crd generator's omitempty-struct warnings
+// (model.LintPackage, which the lint package's analyzers run) on the fields
+// of the root type kind (with kind "", on every field), in the API
+// packages of the universe, the directories of its *_types.go files. Older
+// kubebuilder scaffolds wrote `json:"spec,omitempty"`: encoding/json
+// ignores omitempty on a struct, so Go clients always send the field.
+//
+// The packages are loaded with go/packages from dir, the project's
+// directory (kubebuilder runs the plugin there), with the universe's Go
+// files, go.mod and go.sum as an overlay: the universe is the project as
+// the plugins before this one left it. create api, the one command that
+// calls this, runs after init, whose `go mod tidy` downloaded the
+// dependencies; the new kind has no DeepCopyObject before make generate,
+// a type error the model does not need to be free of. The error is for
+// packages that do not load (a dependency missing from go.sum or from the
+// module cache): then nothing is checked, and make generate's crd reports
+// the rule.
+func lintOmitempty(universe map[string]string, kind, dir string) ([]string, error) {
+	overlay := map[string][]byte{}
+	apiDirs := map[string]bool{}
+	for p, content := range universe {
+		if skippedDir(p) {
 			continue
 		}
-		byDir[path.Dir(p)] = append(byDir[path.Dir(p)], p)
+		switch base := path.Base(p); {
+		case strings.HasSuffix(p, "_types.go"):
+			apiDirs["./"+path.Dir(p)] = true
+			fallthrough
+		case strings.HasSuffix(p, ".go"), base == "go.mod", base == "go.sum", base == "go.work", base == "go.work.sum":
+			overlay[filepath.Join(dir, filepath.FromSlash(p))] = []byte(content)
+		}
 	}
+	if len(apiDirs) == 0 {
+		return nil, nil
+	}
+	patterns := make([]string, 0, len(apiDirs))
+	for d := range apiDirs {
+		patterns = append(patterns, d)
+	}
+	sort.Strings(patterns)
+	cfg := &packages.Config{Mode: packages.LoadSyntax | packages.NeedModule, Dir: dir, Overlay: overlay}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, err
+	}
+	col, checker := model.CRDMarkers()
 	var warnings []string
-	for _, files := range byDir {
-		hasTypes := false
-		for _, f := range files {
-			hasTypes = hasTypes || strings.HasSuffix(f, "_types.go")
+	for _, p := range pkgs {
+		if err := loadError(p); err != nil {
+			return nil, err
 		}
-		if !hasTypes {
-			continue
+		module := ""
+		if p.Module != nil {
+			module = p.Module.Path
 		}
-		sort.Strings(files)
-		fset := token.NewFileSet()
-		structs := map[string]bool{}
-		var parsed []*ast.File
-		var names []string
-		for _, f := range files {
-			af, err := parser.ParseFile(fset, f, universe[f], parser.SkipObjectResolution)
-			if err != nil {
+		findings := model.LintPackage(model.PassPackage{
+			Fset: p.Fset, Files: p.Syntax, Types: p.Types, Info: p.TypesInfo, Module: module,
+			Import: model.ImportsOf(p.Types, &packages.Config{Dir: dir, Overlay: overlay}),
+		}, col, checker, model.Options{Implicit: true})
+		for _, f := range findings {
+			typeName, field, _ := strings.Cut(f.GoPath, ".")
+			if f.Rule != model.RuleOmitemptyStruct || !f.Own || kind != "" && typeName != kind {
 				continue
 			}
-			parsed, names = append(parsed, af), append(names, f)
-			for _, d := range af.Decls {
-				if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
-					for _, s := range g.Specs {
-						if ts := s.(*ast.TypeSpec); ts.Assign == token.NoPos {
-							if _, ok := ts.Type.(*ast.StructType); ok {
-								structs[ts.Name.Name] = true
-							}
-						}
-					}
-				}
+			pos := f.Pos
+			if rel, err := filepath.Rel(dir, pos.Filename); err == nil {
+				pos.Filename = filepath.ToSlash(rel)
 			}
-		}
-		for i, af := range parsed {
-			if !strings.HasSuffix(names[i], "_types.go") {
-				continue
-			}
-			ast.Inspect(af, func(n ast.Node) bool {
-				ts, ok := n.(*ast.TypeSpec)
-				if !ok {
-					return true
-				}
-				st, ok := ts.Type.(*ast.StructType)
-				if !ok || !embedsTypeMeta(st) || kind != "" && ts.Name.Name != kind {
-					return false
-				}
-				for _, f := range st.Fields.List {
-					id, ok := f.Type.(*ast.Ident)
-					if !ok || !structs[id.Name] || f.Tag == nil || len(f.Names) != 1 {
-						continue
-					}
-					raw, err := strconv.Unquote(f.Tag.Value)
-					if err != nil {
-						continue
-					}
-					tag, ok := jsontag.Parse(reflect.StructTag(raw))
-					if !ok || tag.Name != "spec" && tag.Name != "status" {
-						continue
-					}
-					// the identifier names a struct type of the package: a non-pointer struct
-					if msg := jsontag.OmitemptyOnStruct(tag, true); msg != "" {
-						warnings = append(warnings, fmt.Sprintf("%s: warning: %s.%s (%s): %s [omitempty-struct]",
-							fset.Position(f.Pos()), ts.Name.Name, f.Names[0].Name, tag.Name, msg))
-					}
-				}
-				return false
-			})
+			warnings = append(warnings, fmt.Sprintf("%s: %s: %s (%s): %s [%s]",
+				pos, f.Sev, f.GoPath, jsonName(p.Types, typeName, field), f.Msg, f.Rule))
 		}
 	}
 	sort.Strings(warnings)
-	return warnings
+	return warnings, nil
+}
+
+// loadError is the first error of p that leaves its types unknown: a
+// file that does not parse, no file at all (a directory the go command
+// does not list), or an error of a package it imports (a module missing
+// from go.sum or from the module cache). p's own type errors are not: the
+// model reads the types the checker could give (the go command's copy of
+// them, "# importpath" and the compiler's lines, is not either).
+func loadError(p *packages.Package) error {
+	for _, e := range p.Errors {
+		if e.Kind == packages.ParseError {
+			return e
+		}
+	}
+	for _, imp := range p.Imports {
+		if len(imp.Errors) > 0 {
+			return imp.Errors[0]
+		}
+	}
+	if len(p.Syntax) == 0 {
+		if len(p.Errors) > 0 {
+			return p.Errors[0]
+		}
+		return fmt.Errorf("%s: no Go files", p.PkgPath)
+	}
+	return nil
+}
+
+// jsonName is the JSON name of the field of the struct type typeName of
+// pkg, as its json tag gives it; "" when there is no such field.
+func jsonName(pkg *types.Package, typeName, field string) string {
+	tn, ok := pkg.Scope().Lookup(typeName).(*types.TypeName)
+	if !ok {
+		return ""
+	}
+	st, ok := tn.Type().Underlying().(*types.Struct)
+	if !ok {
+		return ""
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if st.Field(i).Name() != field {
+			continue
+		}
+		if tag, ok := jsontag.Parse(reflect.StructTag(st.Tag(i))); ok {
+			return tag.Name
+		}
+	}
+	return ""
 }
 
 func skippedDir(p string) bool {

@@ -361,8 +361,13 @@ func TestUnrecognisedMakefile(t *testing.T) {
 	}
 }
 
+// TestCreateAPIWarnsAboutOmitemptyStructs: create api warns about
+// omitempty on the new kind's struct fields, with the crd generator's
+// omitempty-struct rule, on the universe loaded in the project's directory
+// (an empty one here: the universe is the overlay).
 func TestCreateAPIWarnsAboutOmitemptyStructs(t *testing.T) {
 	u := projectUniverse(t)
+	t.Chdir(t.TempDir())
 	args := []string{"--group", "ship", "--version", "v1", "--kind", "Frigate", "--resource", "--controller"}
 	// The v4.15.0 scaffold is clean.
 	resp, stderr := call(t, request(t, "create api", args, u))
@@ -390,6 +395,38 @@ func TestCreateAPIWarnsAboutOmitemptyStructs(t *testing.T) {
 	args[5] = "Sloop"
 	if _, stderr := call(t, request(t, "create api", args, u)); stderr != "" {
 		t.Errorf("create api --kind Sloop warned about Frigate: %s", stderr)
+	}
+}
+
+// TestCreateAPIOmitemptyAsTheGenerator: the warning is the crd
+// generator's rule on the package's types, not on the file's syntax: a
+// spec whose struct type is another package's (api/shared) is warned
+// about, one given as a pointer is not; and when the API packages do not
+// load (a module missing from go.sum), create api says that it checked
+// nothing, and still succeeds.
+func TestCreateAPIOmitemptyAsTheGenerator(t *testing.T) {
+	u := projectUniverse(t)
+	t.Chdir(t.TempDir())
+	args := []string{"--group", "ship", "--version", "v1", "--kind", "Frigate", "--resource", "--controller"}
+	u["api/shared/shared.go"] = "package shared\n\ntype Spec struct {\n\tSize int `json:\"size,omitempty\"`\n}\n"
+	types := u["api/v1/frigate_types.go"]
+	types = strings.Replace(types, "\"k8s.io/apimachinery/pkg/runtime\"\n", "\"k8s.io/apimachinery/pkg/runtime\"\n\n\t\"example.com/fleet/api/shared\"\n", 1)
+	types = strings.Replace(types, "Spec FrigateSpec `json:\"spec\"`", "Spec shared.Spec `json:\"spec,omitempty\"`", 1)
+	types = strings.Replace(types, "Status FrigateStatus `json:\"status,omitzero\"`", "Status *FrigateStatus `json:\"status,omitempty\"`", 1)
+	u["api/v1/frigate_types.go"] = types
+	resp, stderr := call(t, request(t, "create api", args, u))
+	if resp.Error || len(resp.Universe) != 0 {
+		t.Fatalf("error=%v universe=%v", resp.Error, mapKeys(resp.Universe))
+	}
+	want := regexp.MustCompile(`^` + regexp.QuoteMeta(pluginKey) + `: api/v1/frigate_types.go:\d+:2: warning: Frigate.Spec \(spec\): omitempty has no effect on a non-pointer struct: .* \[omitempty-struct\]\n$`)
+	if !want.MatchString(stderr) {
+		t.Errorf("stderr, want one warning on Frigate.Spec:\n%s", stderr)
+	}
+	u["go.sum"] = ""
+	resp, stderr = call(t, request(t, "create api", args, u))
+	if resp.Error || len(resp.Universe) != 0 || !strings.Contains(stderr, "note: the API packages did not load, omitempty on structs is not checked here") ||
+		!strings.Contains(stderr, "missing go.sum entry") || strings.Contains(stderr, "warning:") {
+		t.Errorf("without go.sum: error=%v, stderr:\n%s", resp.Error, stderr)
 	}
 }
 

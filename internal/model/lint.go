@@ -60,6 +60,54 @@ type PassPackage struct {
 	Import func(path string) *loader.Package
 }
 
+// CRDMarkers are a collector of the crd generator's markers
+// (RegisterMarkers) and its type-checker filter (CheckFilter): LintRoots
+// and LintPackage read types with them as the crd generator does.
+func CRDMarkers() (*ctmarkers.Collector, *loader.TypeChecker) {
+	reg := &ctmarkers.Registry{}
+	if err := RegisterMarkers(reg); err != nil {
+		panic(err) // the markers' definitions are this module's
+	}
+	return &ctmarkers.Collector{Registry: reg}, &loader.TypeChecker{NodeFilters: []loader.NodeFilter{CheckFilter()}}
+}
+
+// ImportsOf is PassPackage.Import for the package pkg: the packages pkg
+// imports, loaded all together with controller-tools' loader and cfg (its
+// Dir the directory of pkg's files) when the first of them is asked for;
+// a load that fails leaves them unknown (their types without markers).
+func ImportsOf(pkg *types.Package, cfg *packages.Config) func(path string) *loader.Package {
+	var imports map[string]*loader.Package
+	return func(path string) *loader.Package {
+		if imports == nil {
+			imports = loadImports(pkg, cfg)
+		}
+		return imports[path]
+	}
+}
+
+// loadImports loads the packages pkg imports, by import path, with
+// controller-tools' loader.
+func loadImports(pkg *types.Package, cfg *packages.Config) map[string]*loader.Package {
+	out := map[string]*loader.Package{}
+	var paths []string
+	for _, p := range pkg.Imports() {
+		if path := loader.NonVendorPath(p.Path()); path != "unsafe" && path != "C" {
+			paths = append(paths, path)
+		}
+	}
+	if len(paths) == 0 {
+		return out
+	}
+	roots, err := loader.LoadRootsWithConfig(cfg, paths...)
+	if err != nil {
+		return out
+	}
+	for _, r := range roots {
+		out[r.PkgPath] = r
+	}
+	return out
+}
+
 // LintPackage is LintRoots for the one package a go/analysis driver
 // analyses: its types and their markers are those of pkg.Files, the files
 // the driver's build selected (build tags, overlays), type-checked by the
