@@ -128,7 +128,7 @@ type report struct {
 	literals, literalDiffs int
 	// check 3
 	stderrLines int
-	findings    map[diaglines.Key]int
+	findings    map[tallyKey]int
 }
 
 // The kinds of disagreement.
@@ -173,7 +173,7 @@ func acceptance(t *testing.T, ref, ours string, m realapis.Module, seed uint64, 
 
 	// 3. findings
 	found, _ := diaglines.Parse(oursOut)
-	rep.findings = diaglines.Tally(found)
+	rep.findings = tally(found)
 	// No advice that would change an API for nothing: on these APIs every
 	// non-{} default on a non-pointer struct is one the apiserver applies
 	// to Go clients' objects too (a status under the status subresource,
@@ -611,7 +611,9 @@ type object struct {
 type versionJob struct {
 	crd, version string
 	ref          *conversion.Version
-	ours         *pipeline.Pipeline
+	// refPipe and ours are the version's create paths in controller-gen's
+	// and controller-gen-default's CRDs
+	refPipe, ours *pipeline.Pipeline
 	// schema and oursSchema are the version's structural schemas in
 	// controller-gen's and controller-gen-default's CRDs
 	schema, oursSchema *structuralschema.Structural
@@ -688,7 +690,12 @@ func versionJobs(t *testing.T, ref, ours *apiextensionsv1.CustomResourceDefiniti
 			t.Errorf("%s version %s: %v", ours.Name, v, err)
 			continue
 		}
-		j := versionJob{crd: ref.Name, version: v, ref: kind.Versions[v], ours: p, schema: s, oursSchema: oursS, seed: seed}
+		refP, err := pipeline.New(ref, v)
+		if err != nil {
+			t.Errorf("%s version %s: controller-gen's CRD: %v", ref.Name, v, err)
+			continue
+		}
+		j := versionJob{crd: ref.Name, version: v, ref: kind.Versions[v], refPipe: refP, ours: p, schema: s, oursSchema: oursS, seed: seed}
 		for _, s := range samples {
 			if s.apiVersion == ref.Spec.Group+"/"+v && s.kind == ref.Spec.Names.Kind && len(j.samples) < maxSamples {
 				j.samples = append(j.samples, s)
@@ -829,7 +836,7 @@ func (j versionJob) run(ctx context.Context) versionResult {
 	}
 	for _, o := range objs {
 		res.counts[o.origin]++
-		ra := mutants.Create(ctx, j.ref.Pipeline(), o.obj, o.dups)
+		ra := mutants.Create(ctx, j.refPipe, o.obj, o.dups)
 		oa := mutants.Create(ctx, j.ours, o.obj, o.dups)
 		if d, ok := mutants.Compare(ra, oa); !ok {
 			res.disagreements = append(res.disagreements, disagreement{crd: j.crd, version: j.version, obj: o, Diff: d})
@@ -924,14 +931,14 @@ func findingsTable(reports []*report) string {
 			fmt.Fprintf(&b, "| %s | (not run) |||||\n", r.module.Name)
 			continue
 		}
-		keys := make([]diaglines.Key, 0, len(r.findings))
+		keys := make([]tallyKey, 0, len(r.findings))
 		sev := map[string]int{}
 		for k, n := range r.findings {
 			keys = append(keys, k)
 			sev[k.Severity] += n
 		}
 		order := map[string]int{"error": 0, "warning": 1, "note": 2}
-		slices.SortFunc(keys, func(a, c diaglines.Key) int {
+		slices.SortFunc(keys, func(a, c tallyKey) int {
 			if d := order[a.Severity] - order[c.Severity]; d != 0 {
 				return d
 			}

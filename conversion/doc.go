@@ -42,7 +42,7 @@
 //
 // Random objects of every version are filled from the CRD's structural
 // schema (no Go test code per type) and made valid at their version; the
-// rules are one function each: RoundTrip (conversion-lost-field), Defaults
+// rules are one function each: roundTrip (conversion-lost-field), Defaults
 // (conversion-default-mismatch), and the refusals convert collects
 // (conversion-failed). Run returns the findings of Options, Write writes
 // them, and Report does both and returns the exit status; the command, its

@@ -328,9 +328,8 @@ func Objects(ctx context.Context, k *Kind, n int, r *rand.Rand) (map[string][]ma
 	refused := map[string]field.ErrorList{}
 	for _, name := range k.Names() {
 		v := k.Versions[name]
-		f := &filler{r: r}
 		for i := range n {
-			obj, _, errs, ok := v.Valid(ctx, f.object(v.schema, v.APIVersion, v.Kind, v.Namespaced, i))
+			obj, _, errs, ok := v.Valid(ctx, v.Random(r, i))
 			if ok {
 				out[name] = append(out[name], obj)
 			} else {

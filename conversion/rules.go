@@ -35,7 +35,7 @@ type Loss struct {
 // version's root type): the identity where the Go types are unknown.
 type GoEncoding func(version string, obj map[string]any) map[string]any
 
-// RoundTrip is the rule conversion-lost-field. Every object of a spoke is
+// roundTrip is the rule conversion-lost-field. Every object of a spoke is
 // converted to the hub and back (spoke → hub → spoke), every object of the
 // hub to each spoke and back (hub → spoke → hub), each conversion as the
 // apiserver makes it (convert: the webhook, then the target version's
@@ -57,14 +57,9 @@ type GoEncoding func(version string, obj map[string]any) map[string]any
 // objs are objects of each version, valid and defaulted (Version.Valid).
 // Losses are one per version, direction and field (Path.Field), with the
 // example whose sent value is the shortest, but not a zero value when a
-// non-zero one is lost too (nonZeroWitness).
-func RoundTrip(ctx context.Context, c Converter, k *Kind, objs map[string][]map[string]any, enc GoEncoding) ([]Loss, []Failure, error) {
-	ls, fs, _, err := roundTrip(ctx, c, k, objs, enc)
-	return ls, fs, err
-}
-
-// roundTrip is RoundTrip, with the number of round trips that came back
-// (neither conversion refused) per version the objects started at.
+// non-zero one is lost too (nonZeroWitness). The counts are, per version
+// the objects started at, the round trips that came back (neither
+// conversion refused).
 func roundTrip(ctx context.Context, c Converter, k *Kind, objs map[string][]map[string]any, enc GoEncoding) ([]Loss, []Failure, map[string]int, error) {
 	trips := map[string]int{}
 	if enc == nil {
@@ -246,7 +241,7 @@ type Mismatch struct {
 //  1. the field's counterpart at W is where its value lands: an object of
 //     A with the field set to one value and to another is converted to W,
 //     and the one field that differs is the counterpart (none, or several:
-//     the field is skipped, RoundTrip reports a field that is lost);
+//     the field is skipped, roundTrip reports a field that is lost);
 //  2. an object without the field (its smallest valid object, the field's
 //     parents present) is created at A, and the same object, converted to
 //     W and without the counterpart, is created at W; each is converted to

@@ -188,7 +188,7 @@ func TestRoundTrip(t *testing.T) {
 		{"length dropped", &widgetConverter{keepColor: true, dropLength: true}, []string{"v1beta1 via v1: spec.length", "v1 via v1beta1: spec.size"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			losses, fails, err := RoundTrip(ctx, tc.conv, k, objs, omitEmpty)
+			losses, fails, _, err := roundTrip(ctx, tc.conv, k, objs, omitEmpty)
 			if err != nil || len(fails) > 0 {
 				t.Fatalf("err %v, failures %v", err, fails)
 			}
@@ -220,11 +220,11 @@ func TestRoundTripIdentity(t *testing.T) {
 	ctx := context.Background()
 	k := widgetKind(t, widgetCRD(t, nil))
 	objs := randomObjects(t, k, 40, 1)
-	withEnc, _, err := RoundTrip(ctx, &widgetConverter{keepColor: true}, k, objs, omitEmpty)
+	withEnc, _, _, err := roundTrip(ctx, &widgetConverter{keepColor: true}, k, objs, omitEmpty)
 	if err != nil || len(withEnc) != 0 {
 		t.Fatalf("losses %v, %v; want none as Go clients write Widget", lossesByField(withEnc), err)
 	}
-	losses, _, err := RoundTrip(ctx, &widgetConverter{keepColor: true}, k, objs, nil)
+	losses, _, _, err := roundTrip(ctx, &widgetConverter{keepColor: true}, k, objs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

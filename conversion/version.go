@@ -96,10 +96,6 @@ func NewKind(crd *apiextensionsv1.CustomResourceDefinition, hub string, spokes [
 	return k, nil
 }
 
-// Pipeline is the version's create path (package pipeline), for a caller
-// that sends whole create requests (Pipeline.Create).
-func (v *Version) Pipeline() *pipeline.Pipeline { return v.pipe }
-
 // Random is a random object of this version, as Objects starts from: the
 // version's apiVersion and kind, metadata.name obj-<i> (and namespace
 // default when namespaced), required properties always and others with

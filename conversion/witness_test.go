@@ -31,7 +31,7 @@ func TestNonZeroWitness(t *testing.T) {
 		{"only 0 is lost", &widgetConverter{keepColor: true}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			losses, fails, err := RoundTrip(ctx, tc.conv, k, objs, nil)
+			losses, fails, _, err := roundTrip(ctx, tc.conv, k, objs, nil)
 			if err != nil || len(fails) > 0 {
 				t.Fatalf("err %v, failures %v", err, fails)
 			}

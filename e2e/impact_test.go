@@ -21,6 +21,7 @@ import (
 
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 	"github.com/controller-gen-default/controller-gen-default/normalize/impact"
+	"github.com/controller-gen-default/controller-gen-default/normalize/manifest"
 )
 
 // randomUpgrades is the number of random CRD upgrades per run.
@@ -37,7 +38,7 @@ var _ = Describe("impact: predictions against the live apiserver", func() {
 		Expect(err).NotTo(HaveOccurred())
 		new, err := normalize.LoadCRDs("../normalize/impact/testdata/new.yaml")
 		Expect(err).NotTo(HaveOccurred())
-		objects := readObjects(old, "../normalize/impact/testdata/objects.yaml", "../normalize/impact/testdata/list.yaml")
+		objects := readObjects("../normalize/impact/testdata/objects.yaml", "../normalize/impact/testdata/list.yaml")
 		n := checkUpgrade("fixed", old, new, objects, map[string]int{})
 		fmt.Fprintf(GinkgoWriter, "impact fixed upgrade: %d objects checked\n", n)
 	})
@@ -50,7 +51,7 @@ var _ = Describe("impact: predictions against the live apiserver", func() {
 		Expect(err).NotTo(HaveOccurred())
 		new, err := normalize.LoadCRDs("../normalize/impact/testdata/new-removed.yaml", "../normalize/impact/testdata/new-refused.yaml")
 		Expect(err).NotTo(HaveOccurred())
-		objects := readObjects(old, "../normalize/impact/testdata/objects.yaml")
+		objects := readObjects("../normalize/impact/testdata/objects.yaml")
 		const group = "refused.impact.example.com"
 		old, new, objects = regroup(old, group), regroup(new, group), regroupObjects(objects, group)
 		n := checkUpgrade("refused", old, new, objects, map[string]int{})
@@ -78,16 +79,19 @@ var _ = Describe("impact: predictions against the live apiserver", func() {
 	})
 })
 
-// readObjects reads the objects of files as the command reads them.
-func readObjects(old []*apiextensionsv1.CustomResourceDefinition, files ...string) []map[string]any {
+// readObjects reads the objects of files as the command reads them
+// (normalize/manifest).
+func readObjects(files ...string) []map[string]any {
 	GinkgoHelper()
-	a, err := impact.New(bg(), old, nil)
-	Expect(err).NotTo(HaveOccurred())
-	inputs, err := a.ReadInputs(files, nil)
-	Expect(err).NotTo(HaveOccurred())
 	var out []map[string]any
-	for _, in := range inputs {
-		out = append(out, in.Object)
+	for _, f := range files {
+		file, err := os.Open(f)
+		Expect(err).NotTo(HaveOccurred())
+		for o, err := range manifest.All(f, file) {
+			Expect(err).NotTo(HaveOccurred())
+			out = append(out, o.Object)
+		}
+		Expect(file.Close()).To(Succeed())
 	}
 	return out
 }

@@ -22,13 +22,6 @@ type toolSource struct {
 	checkout string // absolute; set: build from it, version unused
 }
 
-func (s toolSource) String() string {
-	if s.checkout != "" {
-		return "built from the checkout " + s.checkout
-	}
-	return "installed with go install …@" + s.version
-}
-
 // checkoutDir is the checkout the plugin was built from, recorded at link
 // time by `make install-plugin` (-ldflags "-X main.checkoutDir=$(CURDIR)").
 // Without it the plugin takes the directory of its own source files, which

@@ -84,30 +84,5 @@ func Parse(stderr string) (found []Finding, other []string) {
 	return found, other
 }
 
-// Key is a severity and a rule.
-type Key struct{ Severity, Rule string }
-
-// Tally counts findings by severity and rule: a summary line counts for
-// the findings it stands for, by their rules (a rule it does not break
-// down counts under the line's own), any other line for one.
-func Tally(found []Finding) map[Key]int {
-	out := map[Key]int{}
-	for _, f := range found {
-		if f.Summarised == 0 {
-			out[Key{f.Severity, f.Rule}]++
-			continue
-		}
-		n := 0
-		for r, k := range f.SummaryRules {
-			out[Key{f.Severity, r}] += k
-			n += k
-		}
-		if n < f.Summarised {
-			out[Key{f.Severity, f.Rule}] += f.Summarised - n
-		}
-	}
-	return out
-}
-
 // Text is a finding's message without its [rule] tag.
 func Text(msg string) string { return ruleTagRx.ReplaceAllString(msg, "") }

@@ -3,6 +3,7 @@ package impact
 import (
 	"context"
 	"errors"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -30,6 +31,22 @@ func analyzer(t *testing.T, old []string, new ...string) *Analyzer {
 		t.Fatal(err)
 	}
 	return a
+}
+
+// readInputs reads the objects of each file (- is stdin) as the command
+// does (eachInput).
+func readInputs(files []string, stdin io.Reader) ([]Input, error) {
+	var out []Input
+	for _, f := range files {
+		err := eachInput(f, stdin, func(in Input) error {
+			out = append(out, in)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // records analyzes testdata/objects.yaml and returns its records by name.

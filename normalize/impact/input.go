@@ -29,28 +29,6 @@ type Input struct {
 	Unreadable *Finding
 }
 
-// ReadInputs reads the objects of each file (- is stdin) as kubectl reads
-// them (package normalize/manifest): multi-document YAML or JSON, empty and
-// null documents skipped, a List (as `kubectl get -o yaml` writes it, or a
-// <Kind>List) standing for its items. The error names FILE:DOC.
-func (a *Analyzer) ReadInputs(files []string, stdin io.Reader) ([]Input, error) {
-	return readInputs(files, stdin)
-}
-
-func readInputs(files []string, stdin io.Reader) ([]Input, error) {
-	var out []Input
-	for _, f := range files {
-		err := eachInput(f, stdin, func(in Input) error {
-			out = append(out, in)
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
 // eachInput calls fn with each object of one file (- is stdin), one at a
 // time, and stops at the first error, of the file or of fn.
 func eachInput(f string, stdin io.Reader, fn func(Input) error) error {
