@@ -72,9 +72,13 @@ func lintOmitempty(universe map[string]string, kind, dir string) ([]string, erro
 		if p.Module != nil {
 			module = p.Module.Path
 		}
+		// No Import: the warnings kept are on the kind's own fields, whose
+		// shapes are the Go types' and whose markers are the package's;
+		// the markers of imported types change none of them, and
+		// controller-tools' loader, which would load those packages, reads
+		// files from disk, not from the overlay.
 		findings := model.LintPackage(model.PassPackage{
 			Fset: p.Fset, Files: p.Syntax, Types: p.Types, Info: p.TypesInfo, Module: module,
-			Import: model.ImportsOf(p.Types, &packages.Config{Dir: dir, Overlay: overlay}),
 		}, col, checker, model.Options{Implicit: true})
 		for _, f := range findings {
 			typeName, field, _ := strings.Cut(f.GoPath, ".")
