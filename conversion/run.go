@@ -209,7 +209,7 @@ type positions interface {
 	goEncoding(gk schema.GroupKind) GoEncoding
 }
 
-// Check runs the rules on one kind: Objects, RoundTrip and Defaults, each
+// Check runs the rules on one kind: Objects, roundTrip and Defaults, each
 // seeded by seed and the kind's name, and places their findings with pos.
 func Check(ctx context.Context, c Converter, k *Kind, pos positions, rounds int, seed uint64, log io.Writer) ([]Finding, error) {
 	gk := schema.GroupKind{Group: k.Group, Kind: k.Kind}

@@ -10,7 +10,7 @@ import (
 
 // logRoundTrips writes one line per kind to log: for each version, how
 // many of its random objects are valid and how many round trips came back
-// and were compared (RoundTrip; an object of the hub makes one per spoke).
+// and were compared (roundTrip; an object of the hub makes one per spoke).
 // A version with none is checked by no round trip: its losses stay
 // unseen, and the line says so.
 func logRoundTrips(log io.Writer, k *Kind, rounds int, objs map[string][]map[string]any, trips map[string]int) {

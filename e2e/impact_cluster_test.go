@@ -49,7 +49,7 @@ var _ = Describe("impact --old kube:// --objects kube://: as the documented Clus
 		Expect(err).NotTo(HaveOccurred())
 		newFile, err := normalize.LoadCRDs("../normalize/impact/testdata/new.yaml")
 		Expect(err).NotTo(HaveOccurred())
-		objects := regroupObjects(readObjects(oldFile, "../normalize/impact/testdata/objects.yaml", "../normalize/impact/testdata/list.yaml"), group)
+		objects := regroupObjects(readObjects("../normalize/impact/testdata/objects.yaml", "../normalize/impact/testdata/list.yaml"), group)
 		old := append(regroup(oldFile, group), thingCRD(forbiddenGroup))
 		new := withProbe(append(regroup(newFile, group), thingCRD(forbiddenGroup)), token)
 		objects = append(objects, map[string]any{"apiVersion": forbiddenGroup + "/v1", "kind": "Thing",
