@@ -6,12 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/controller-gen-default/controller-gen-default/internal/model"
 )
 
 func finding(rule, field, path string, versions ...string) Finding {
-	return Finding{Finding: model.Finding{Rule: rule, GoPath: field, JPath: path}, Kind: "Machine.cluster.x-k8s.io", Versions: versions}
+	return Finding{Rule: rule, GoPath: field, JPath: path, Kind: "Machine.cluster.x-k8s.io", Versions: versions}
 }
 
 // TestAccept: entries accept the findings of their rule and field,

@@ -31,6 +31,19 @@ func (c processConverter) Convert(ctx context.Context, objs []map[string]any, to
 	return out, err
 }
 
+// found is f at d's position, Go field, JSON path, rule and message.
+func found(d model.Finding, f Finding) Finding {
+	f.Pos, f.GoPath, f.JPath, f.Rule, f.Msg = d.Pos, d.GoPath, d.JPath, d.Rule, d.Msg
+	return f
+}
+
+// String is the finding as the crd generator writes one (an error).
+func (f Finding) String() string { return f.diagnostic().String() }
+
+func (f Finding) diagnostic() model.Finding {
+	return model.Finding{Sev: model.Error, Pos: f.Pos, GoPath: f.GoPath, JPath: f.JPath, Rule: f.Rule, Msg: f.Msg, Own: true}
+}
+
 // at is a finding about the value at p of version v of k: at its Go field,
 // else at the version's root type.
 func at(k *Kind, v string, p Path, pos positions, rule, msg string) model.Finding {
@@ -80,13 +93,12 @@ func lossFinding(k *Kind, l Loss, pos positions) Finding {
 	default:
 		msg = fmt.Sprintf("changed in a round trip %s: %s comes back %s", trip, Show(l.Before), Show(l.After))
 	}
-	return Finding{
-		Finding:  at(k, l.Version, l.Path, pos, RuleLostField, msg),
+	return found(at(k, l.Version, l.Path, pos, RuleLostField, msg), Finding{
 		Kind:     schema.GroupKind{Group: k.Group, Kind: k.Kind}.String(),
 		Versions: []string{l.Version, l.Via},
 		Values:   []any{jsonValue(l.Before), jsonValue(l.After)},
 		Witness:  l.Witness,
-	}
+	})
 }
 
 func mismatchFinding(k *Kind, m Mismatch, pos positions) Finding {
@@ -102,13 +114,12 @@ func mismatchFinding(k *Kind, m Mismatch, pos positions) Finding {
 	if m.StoredPath.String() != m.Path.String() || k.Storage != m.At {
 		msg += fmt.Sprintf(" (read at the storage version, %s)", k.Storage)
 	}
-	return Finding{
-		Finding:  at(k, m.At, m.Path, pos, RuleDefaultMismatch, msg),
+	return found(at(k, m.At, m.Path, pos, RuleDefaultMismatch, msg), Finding{
 		Kind:     schema.GroupKind{Group: k.Group, Kind: k.Kind}.String(),
 		Versions: []string{m.At, m.Other},
 		Values:   []any{jsonValue(m.AtStored), jsonValue(m.OtherStored), jsonValue(m.AtDefault), jsonValue(m.OtherDefault)},
 		Witness:  m.Witness,
-	}
+	})
 }
 
 // failureFindings are one finding per pair of versions and value the
@@ -144,13 +155,12 @@ func failureFindings(k *Kind, fails []Failure, pos positions) []Finding {
 				"while an object with such a value is stored at %s, every LIST and WATCH of %s at %s fails; e.g. %s",
 				g.from, g.to, count[g], g.from, f.Path, Show(f.Value), f.Err, g.from, k.Kind, g.to, Show(f.Object))
 		}
-		out = append(out, Finding{
-			Finding:  at(k, g.from, f.Path, pos, RuleFailed, msg),
+		out = append(out, found(at(k, g.from, f.Path, pos, RuleFailed, msg), Finding{
 			Kind:     schema.GroupKind{Group: k.Group, Kind: k.Kind}.String(),
 			Versions: []string{g.from, g.to},
 			Values:   []any{f.Object, f.Err.Error()},
 			Witness:  f.Object,
-		})
+		}))
 	}
 	return out
 }
@@ -206,13 +216,13 @@ type jsonFinding struct {
 }
 
 // Write writes the findings: text, one line each in the generator's
-// format (model.Finding.String); json, one JSON array.
+// format (Finding.String); json, one JSON array.
 func Write(w io.Writer, fs []Finding, format string) error {
 	if format == "json" {
 		out := make([]jsonFinding, 0, len(fs))
 		for _, f := range fs {
 			out = append(out, jsonFinding{File: f.Pos.Filename, Line: f.Pos.Line, Column: f.Pos.Column,
-				Severity: f.Sev.String(), Rule: f.Rule, Field: f.GoPath, Path: f.JPath, Kind: f.Kind,
+				Severity: model.Error.String(), Rule: f.Rule, Field: f.GoPath, Path: f.JPath, Kind: f.Kind,
 				Versions: f.Versions, Values: f.Values, Message: f.Msg,
 				Seed: f.Seed, Witness: f.Witness, RoundTrips: f.RoundTrips})
 		}
@@ -221,7 +231,7 @@ func Write(w io.Writer, fs []Finding, format string) error {
 		return enc.Encode(out)
 	}
 	for _, f := range fs {
-		if _, err := fmt.Fprintln(w, f.Finding.String()); err != nil {
+		if _, err := fmt.Fprintln(w, f.String()); err != nil {
 			return err
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/convprog"
-	"github.com/controller-gen-default/controller-gen-default/internal/model"
 )
 
 // TestLossFindingMessages: a value lost, one that appears and one that
@@ -61,7 +60,7 @@ func TestMismatchFindingStorage(t *testing.T) {
 // TestSortFindings: by file, line, column, rule, then message.
 func TestSortFindings(t *testing.T) {
 	mk := func(file string, line, col int, rule, msg string) Finding {
-		return Finding{Finding: model.Finding{Pos: token.Position{Filename: file, Line: line, Column: col}, Rule: rule, Msg: msg}}
+		return Finding{Pos: token.Position{Filename: file, Line: line, Column: col}, Rule: rule, Msg: msg}
 	}
 	want := []Finding{
 		mk("a.go", 2, 1, "r", "m"),
@@ -78,8 +77,8 @@ func TestSortFindings(t *testing.T) {
 		}
 		sortFindings(fs)
 		for i := range fs {
-			if fs[i].Finding.String() != want[i].Finding.String() {
-				t.Errorf("from %v: at %d %s, want %s", order, i, fs[i].Finding, want[i].Finding)
+			if fs[i].String() != want[i].String() {
+				t.Errorf("from %v: at %d %s, want %s", order, i, fs[i], want[i])
 			}
 		}
 	}
@@ -92,7 +91,7 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk ful
 
 // TestWriteError: a write that fails is an error, in text and in JSON.
 func TestWriteError(t *testing.T) {
-	fs := []Finding{{Finding: model.Finding{Rule: RuleLostField, Msg: "m"}}}
+	fs := []Finding{{Rule: RuleLostField, Msg: "m"}}
 	for _, format := range []string{"text", "json"} {
 		if err := Write(failingWriter{}, fs, format); err == nil {
 			t.Errorf("%s: no error from a failed write", format)
@@ -106,12 +105,12 @@ func TestWriteError(t *testing.T) {
 func TestNeedsSetup(t *testing.T) {
 	fs := func() []Finding {
 		return []Finding{
-			{Finding: model.Finding{Rule: RuleFailed, Msg: "fails", Pos: token.Position{Filename: "api.go", Line: 3}}, Kind: "Widget.conv.example.com"},
-			{Finding: model.Finding{Rule: RuleLostField, Msg: "lost"}},
+			{Rule: RuleFailed, Msg: "fails", Pos: token.Position{Filename: "api.go", Line: 3}, Kind: "Widget.conv.example.com"},
+			{Rule: RuleLostField, Msg: "lost"},
 		}
 	}
 	if got := needsSetup(fs(), nil); got[0].Rule != RuleFailed || got[0].Msg != "fails" {
-		t.Errorf("no setup call missing: %v", got[0].Finding)
+		t.Errorf("no setup call missing: %v", got[0])
 	}
 	calls := []convprog.SetupCall{
 		{Name: "initScheme", Var: "scheme", Pos: token.Position{Filename: "main.go", Line: 7, Column: 2}},
@@ -120,9 +119,9 @@ func TestNeedsSetup(t *testing.T) {
 	got := needsSetup(fs(), calls)
 	if got[0].Rule != RuleNeedsSetup || got[0].Pos.Filename != "main.go" || got[0].Pos.Line != 7 ||
 		!strings.HasPrefix(got[0].Msg, "fails (Widget.conv.example.com at api.go:3): main calls initScheme") {
-		t.Errorf("conversion-failed without --setup: %v", got[0].Finding)
+		t.Errorf("conversion-failed without --setup: %v", got[0])
 	}
 	if got[1].Rule != RuleLostField || got[1].Msg != "lost" {
-		t.Errorf("another finding changed: %v", got[1].Finding)
+		t.Errorf("another finding changed: %v", got[1])
 	}
 }

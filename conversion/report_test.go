@@ -25,10 +25,10 @@ func TestCheckReports(t *testing.T) {
 	var lost *Finding
 	for i, f := range fs {
 		if f.Seed != 7 || f.RoundTrips["v1"] == 0 || f.RoundTrips["v1beta1"] == 0 {
-			t.Errorf("%s: seed %d, round trips %v", f.Finding, f.Seed, f.RoundTrips)
+			t.Errorf("%s: seed %d, round trips %v", f, f.Seed, f.RoundTrips)
 		}
 		if f.Witness == nil {
-			t.Errorf("%s: no witness", f.Finding)
+			t.Errorf("%s: no witness", f)
 		}
 		if f.Rule == RuleLostField {
 			lost = &fs[i]

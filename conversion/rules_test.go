@@ -360,7 +360,7 @@ func TestFailures(t *testing.T) {
 		case RuleDefaultMismatch:
 			mismatch = append(mismatch, f)
 		default:
-			t.Errorf("unexpected %s", f.Finding)
+			t.Errorf("unexpected %s", f)
 		}
 	}
 	if len(failed) != 1 || strings.Join(failed[0].Versions, " ") != "v1beta1 v1" || failed[0].JPath != "spec.length" ||

@@ -86,11 +86,16 @@ func Report(ctx context.Context, o Options, stdout, stderr io.Writer) int {
 	return ExitClean
 }
 
-// Finding is one finding: a model.Finding (position, Type.Field, JSON
-// path, rule, message) with the kind, the versions and the values it is
+// Finding is one finding: its position, Type.Field, JSON path, rule and
+// message (String writes them as every command of this module writes a
+// finding, an error) with the kind, the versions and the values it is
 // about.
 type Finding struct {
-	model.Finding
+	Pos    token.Position
+	GoPath string // Type.Field
+	JPath  string // spec.x
+	Rule   string
+	Msg    string
 	// Kind is group/kind.
 	Kind string
 	// Versions are, for conversion-lost-field, the version of the object

@@ -3,7 +3,6 @@ package crdgen_test
 import (
 	"fmt"
 	"go/types"
-	"maps"
 	"sort"
 	"strings"
 	"testing"
@@ -38,31 +37,9 @@ func TestPublicAPINamesNoInternalType(t *testing.T) {
 		t.Fatalf("checked %d public packages, want every one of the module's (at least 10)", checked)
 	}
 	sort.Strings(found)
-	pending := maps.Clone(pendingInternalTypes)
 	for _, f := range found {
-		if pending[f] {
-			delete(pending, f)
-			continue
-		}
 		t.Error(f)
 	}
-	for f := range pending {
-		t.Errorf("%s is no longer found: take it off pendingInternalTypes", f)
-	}
-}
-
-// pendingInternalTypes are the internal types the public API still names,
-// where command code that is moving to cmd/ (conversion/cli.go,
-// normalize/impact/cli.go) uses them: they change with that move.
-var pendingInternalTypes = map[string]bool{
-	// conversion/cli.go's findings, which its command prints.
-	"conversion.Finding.Finding: internal/model.Finding": true,
-	// impact's --convert: impact/cli.go builds the convprog.Options and
-	// reads these fields.
-	"normalize/impact.Conversion.Kinds: internal/convprog.Kind":             true,
-	"normalize/impact.Conversion.MissingSetup: internal/convprog.SetupCall": true,
-	"normalize/impact.Conversion.Others: internal/convprog.Kind":            true,
-	"normalize/impact.StartConversion: internal/convprog.Options":           true,
 }
 
 // module is the module's path, with a slash.

@@ -26,7 +26,7 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
 
-// Conversion is --convert: a running conversion program (package
+// convProgram is --convert: a running conversion program (package
 // internal/convprog: the API's own conversion.Hub and
 // conversion.Convertible methods behind controller-runtime's conversion
 // webhook handler), served over HTTPS on the loopback interface, and the
@@ -37,7 +37,7 @@ import (
 // apiVersion; the same kind, name, namespace and UID:
 // validateConvertedObject) and keeps the object's metadata but for labels
 // and annotations (restoreObjectMeta), as it does for a real webhook.
-type Conversion struct {
+type convProgram struct {
 	// Packages are the packages the program registers.
 	Packages []string
 	// Kinds are the group/kinds it converts (controller-runtime's
@@ -59,11 +59,11 @@ type Conversion struct {
 	defs []*definition // the definitions it converts, for Close
 }
 
-// StartConversion builds (or takes from the cache) and starts the
+// startProgram builds (or takes from the cache) and starts the
 // conversion program of what convprog.Discover finds in o.Patterns
 // (convprog.ErrNothingToConvert: nothing converts). Without o.Setup, the
 // calls of main that set state the conversions read are noted on o.Log.
-func StartConversion(ctx context.Context, o convprog.Options) (*Conversion, error) {
+func startProgram(ctx context.Context, o convprog.Options) (*convProgram, error) {
 	if o.Discovery == nil {
 		d, err := convprog.Discover(ctx, o)
 		if err != nil {
@@ -90,7 +90,7 @@ func StartConversion(ctx context.Context, o convprog.Options) (*Conversion, erro
 		prog.Close()
 		return nil, err
 	}
-	c := &Conversion{Packages: prog.Packages, MissingSetup: prog.MissingSetup, prog: prog, proc: proc}
+	c := &convProgram{Packages: prog.Packages, MissingSetup: prog.MissingSetup, prog: prog, proc: proc}
 	for _, k := range proc.Kinds() {
 		if k.Convertible {
 			c.Kinds = append(c.Kinds, k)
@@ -113,7 +113,7 @@ func StartConversion(ctx context.Context, o convprog.Options) (*Conversion, erro
 }
 
 // Close stops the program and forgets the definitions it converted.
-func (c *Conversion) Close() error {
+func (c *convProgram) Close() error {
 	c.mu.Lock()
 	for _, d := range c.defs {
 		programConverters.Delete(d)
@@ -130,7 +130,7 @@ func (c *Conversion) Close() error {
 }
 
 // serves says whether the program converts gk.
-func (c *Conversion) serves(gk schema.GroupKind) bool {
+func (c *convProgram) serves(gk schema.GroupKind) bool {
 	return slices.ContainsFunc(c.Kinds, func(k convprog.Kind) bool { return k.GroupKind() == gk })
 }
 
@@ -139,7 +139,7 @@ func (c *Conversion) serves(gk schema.GroupKind) bool {
 // Webhook strategy, at the program's URL (kubebuilder's CRD files say
 // None; its kustomize patch, config/crd/patches/webhook_in_*.yaml, sets
 // the webhook when the CRD is deployed).
-func (c *Conversion) converter(crd *apiextensionsv1.CustomResourceDefinition) (runtime.ObjectConvertor, error) {
+func (c *convProgram) converter(crd *apiextensionsv1.CustomResourceDefinition) (runtime.ObjectConvertor, error) {
 	crd = crd.DeepCopy()
 	crd.Spec.Conversion = &apiextensionsv1.CustomResourceConversion{
 		Strategy: apiextensionsv1.WebhookConverter,
@@ -166,11 +166,11 @@ func converterOf(d *definition) runtime.ObjectConvertor {
 	return nil
 }
 
-// UseConversion makes the CRDs of OLD and NEW whose group/kind c converts
+// useConversion makes the CRDs of OLD and NEW whose group/kind c converts
 // convert between versions through c, as the apiserver does with a
 // conversion webhook, and says so in their findings. It returns the CRDs
 // it applies to, sorted.
-func (a *Analyzer) UseConversion(c *Conversion) ([]string, error) {
+func (a *Analyzer) useConversion(c *convProgram) ([]string, error) {
 	var names []string
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -54,7 +54,7 @@ func TestConvertProgramDies(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	c, err := StartConversion(context.Background(), convprog.Options{Dir: dir, Patterns: []string{"./api/..."}})
+	c, err := startProgram(context.Background(), convprog.Options{Dir: dir, Patterns: []string{"./api/..."}})
 	if err != nil {
 		t.Fatal(err)
 	}

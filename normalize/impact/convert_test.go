@@ -36,14 +36,14 @@ const convertData = "testdata/convert/"
 // testConversion builds (or takes from the cache) and starts convapi's
 // conversion program; the test is skipped, saying why, without a go
 // command or when a module download is refused.
-func testConversion(t *testing.T) *Conversion {
+func testConversion(t *testing.T) *convProgram {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command: --convert builds a program with it")
 	}
 	var log bytes.Buffer
 	start := time.Now()
-	c, err := StartConversion(context.Background(), convprog.Options{Dir: convapi(t), Patterns: []string{"./api/..."}, Log: &log})
+	c, err := startProgram(context.Background(), convprog.Options{Dir: convapi(t), Patterns: []string{"./api/..."}, Log: &log})
 	if log.Len() > 0 {
 		t.Logf("%s", strings.TrimSpace(log.String()))
 	}
@@ -61,7 +61,7 @@ func testConversion(t *testing.T) *Conversion {
 	t.Logf("conversion program ready in %s", time.Since(start).Round(time.Millisecond))
 	t.Cleanup(func() {
 		if err := c.Close(); err != nil {
-			t.Errorf("Conversion.Close: %v", err)
+			t.Errorf("convProgram.Close: %v", err)
 		}
 	})
 	return c
@@ -69,7 +69,7 @@ func testConversion(t *testing.T) *Conversion {
 
 // analyzeFiles runs the analyzer of OLD and NEW (with conv, if not nil) on
 // the objects of file.
-func analyzeFiles(t *testing.T, conv *Conversion, oldPath, newPath, file string) []*Record {
+func analyzeFiles(t *testing.T, conv *convProgram, oldPath, newPath, file string) []*Record {
 	t.Helper()
 	ctx := context.Background()
 	old, err := normalize.LoadCRDs(oldPath)
@@ -85,12 +85,12 @@ func analyzeFiles(t *testing.T, conv *Conversion, oldPath, newPath, file string)
 		t.Fatal(err)
 	}
 	if conv != nil {
-		names, err := a.UseConversion(conv)
+		names, err := a.useConversion(conv)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if want := []string{"widgets.conv.example.com"}; !reflect.DeepEqual(names, want) {
-			t.Fatalf("UseConversion = %v, want %v", names, want)
+			t.Fatalf("useConversion = %v, want %v", names, want)
 		}
 	}
 	inputs, err := readInputs([]string{file}, nil)

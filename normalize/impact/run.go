@@ -209,8 +209,8 @@ func streamReport(ctx context.Context, a *Analyzer, inputs iter.Seq2[Input, erro
 // built in the current directory's module (or taken from the cache) and
 // started, used for the CRDs of the kinds it converts. It returns them,
 // and warns when there is none.
-func startConversion(ctx context.Context, a *Analyzer, patterns []string, setup string, stderr io.Writer) (*Conversion, []string, error) {
-	conv, err := StartConversion(ctx, convprog.Options{Patterns: patterns, Setup: setup, Log: stderr})
+func startConversion(ctx context.Context, a *Analyzer, patterns []string, setup string, stderr io.Writer) (*convProgram, []string, error) {
+	conv, err := startProgram(ctx, convprog.Options{Patterns: patterns, Setup: setup, Log: stderr})
 	if errors.Is(err, convprog.ErrNothingToConvert) {
 		fmt.Fprintf(stderr, "impact: note: --convert %s: %v; versions are converted as with the None strategy\n", strings.Join(patterns, ","), err)
 		return nil, nil, nil
@@ -218,7 +218,7 @@ func startConversion(ctx context.Context, a *Analyzer, patterns []string, setup 
 	if err != nil {
 		return nil, nil, err
 	}
-	converted, err := a.UseConversion(conv)
+	converted, err := a.useConversion(conv)
 	if err != nil {
 		conv.Close()
 		return nil, nil, err
