@@ -31,6 +31,7 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/internal/diaglines"
 	"github.com/controller-gen-default/controller-gen-default/internal/mutants"
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
+	"github.com/controller-gen-default/controller-gen-default/internal/realapis/realapistest"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 	"github.com/controller-gen-default/controller-gen-default/normalize/manifest"
 	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
@@ -76,8 +77,8 @@ func TestAcceptance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := realapis.ReferenceBinary(t, root)
-	ours := realapis.OursBinary(t, root)
+	ref := realapistest.ReferenceBinary(t, root)
+	ours := realapistest.OursBinary(t, root)
 	seed := uint64(defaultSeed)
 	if s := os.Getenv("ACCEPTANCE_SEED"); s != "" {
 		if seed, err = strconv.ParseUint(s, 10, 64); err != nil {

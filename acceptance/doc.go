@@ -31,7 +31,7 @@
 // ACCEPTANCE_MODULES=kueue,external-secrets runs those modules only (names
 // of internal/realapis). Skipped with -short. A module the Go module proxy refuses is skipped,
 // and fails under CI=true. controller-gen-default is built from this
-// checkout, or taken from $CGD_BIN (realapis.OursBinary):
+// checkout, or taken from $CGD_BIN (realapistest.OursBinary):
 //
 //	CGD_BIN=/path/to/controller-gen-default go test ./acceptance -count=1 -v
 package acceptance

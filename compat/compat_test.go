@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
+	"github.com/controller-gen-default/controller-gen-default/internal/realapis/realapistest"
 )
 
 // refVersion is the controller-gen release controller-gen-default replaces.
@@ -27,8 +28,8 @@ func TestByteIdentityWithControllerGen(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fetches real API modules and runs two generators on them; skipped with -short")
 	}
-	ref := realapis.ReferenceBinary(t, repoRoot(t))
-	ours := realapis.OursBinary(t, repoRoot(t))
+	ref := realapistest.ReferenceBinary(t, repoRoot(t))
+	ours := realapistest.OursBinary(t, repoRoot(t))
 
 	ctx := t.Context()
 	start := time.Now()

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
+	"github.com/controller-gen-default/controller-gen-default/internal/realapis/realapistest"
 	"github.com/controller-gen-default/controller-gen-default/normalize/impact"
 )
 
@@ -112,7 +113,7 @@ func TestClusterAPI(t *testing.T) {
 	for _, rel := range clusterAPIReleases {
 		t.Run(rel.version, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "cluster-api")
-			err := realapis.Checkout(t.Context(), dir, "sigs.k8s.io/cluster-api", rel.version)
+			err := realapistest.Checkout(t.Context(), dir, "sigs.k8s.io/cluster-api", rel.version)
 			if errors.Is(err, realapis.ErrFetch) {
 				t.Skipf("the module proxy refused cluster-api %s: %v", rel.version, err)
 			}

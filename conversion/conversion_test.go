@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
+	"github.com/controller-gen-default/controller-gen-default/internal/realapis/realapistest"
 )
 
 // copyConvapi copies testdata/convapi's module (its API packages, CRDs,
@@ -210,10 +210,10 @@ func TestBuildError(t *testing.T) {
 }
 
 // copyTree copies the file or directory src to dst, writable
-// (realapis.CopyTree).
+// (realapistest.CopyTree).
 func copyTree(t *testing.T, src, dst string) {
 	t.Helper()
-	if err := realapis.CopyTree(src, dst); err != nil {
+	if err := realapistest.CopyTree(src, dst); err != nil {
 		t.Fatal(err)
 	}
 }

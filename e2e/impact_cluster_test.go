@@ -120,7 +120,7 @@ var _ = Describe("impact --old kube:// --objects kube://: as the documented Clus
 			delete(recs, o.Source)
 			live = append(live, rec)
 			return nil
-		}, func(e *source.ResourceError) { Fail(e.Error()) })).To(Succeed())
+		}, func(e *source.ResourceError) { Fail(e.CRD + ": " + e.Err.Error()) })).To(Succeed())
 		Expect(recs).To(BeEmpty(), "records of objects the cluster does not store")
 		Expect(live).To(HaveLen(len(before) - 1)) // all but the forbidden kind's object
 
@@ -237,7 +237,7 @@ func storedObjects(crds []*apiextensionsv1.CustomResourceDefinition) map[string]
 		u := unstructured.Unstructured{Object: o.Object}
 		out[o.Source] = u.GetResourceVersion()
 		return nil
-	}, func(e *source.ResourceError) { Fail(e.Error()) })).To(Succeed())
+	}, func(e *source.ResourceError) { Fail(e.CRD + ": " + e.Err.Error()) })).To(Succeed())
 	return out
 }
 

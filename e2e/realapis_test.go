@@ -176,7 +176,7 @@ var _ = Describe("real APIs: required fields stay required under both generators
 })
 
 // referenceGenerator is controller-gen realapis.ReferenceVersion, as
-// realapis.ReferenceBinary finds it: $CONTROLLER_GEN_REF, else
+// realapistest.ReferenceBinary finds it: $CONTROLLER_GEN_REF, else
 // bin/controller-gen-v0.23.0/controller-gen (`make controller-gen-ref`).
 // Missing, the spec is skipped, or fails under CI or when the Makefile
 // named it.

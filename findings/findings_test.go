@@ -15,6 +15,7 @@ import (
 
 	"github.com/controller-gen-default/controller-gen-default/internal/diaglines"
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
+	"github.com/controller-gen-default/controller-gen-default/internal/realapis/realapistest"
 )
 
 // clusterAPIMaxWarnings is the budget for cluster-api/api v1.14.2 with default
@@ -51,7 +52,7 @@ func TestFindings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := realapis.OursBinary(t, root)
+	bin := realapistest.OursBinary(t, root)
 	for _, m := range realapis.Default() {
 		t.Run(m.Name, func(t *testing.T) { findings(t, bin, m) })
 	}

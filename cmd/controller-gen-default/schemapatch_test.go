@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
+	"github.com/controller-gen-default/controller-gen-default/internal/realapis/realapistest"
 )
 
 // controllerGenVersion is the controller-gen release controller-gen-default
@@ -69,7 +70,7 @@ func TestSchemapatch(t *testing.T) {
 	})
 
 	t.Run("same as controller-gen "+controllerGenVersion+" but for ref()", func(t *testing.T) {
-		theirs := schemapatch(t, realapis.ReferenceBinary(t, filepath.Join("..", "..")))
+		theirs := schemapatch(t, realapistest.ReferenceBinary(t, filepath.Join("..", "..")))
 
 		// Every default controller-gen writes, identical; nothing else added
 		// but the ref() values.

@@ -11,10 +11,11 @@ import (
 	"testing"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
+	"github.com/controller-gen-default/controller-gen-default/internal/realapis/realapistest"
 )
 
 // clusterAPIDir writes sigs.k8s.io/cluster-api@version from the module
-// proxy to a temporary directory as a clone holds it (realapis.Checkout:
+// proxy to a temporary directory as a clone holds it (realapistest.Checkout:
 // v1.14's api module at ./api, which its go.mod replaces it with and its
 // module zip lacks), with extra files (path → content). It skips the test
 // when the proxy refuses a module.
@@ -25,7 +26,7 @@ func clusterAPIDir(t *testing.T, version string, extra map[string]string) string
 		t.Skip("-short: cluster-api is large")
 	}
 	dst := filepath.Join(t.TempDir(), "cluster-api")
-	err := realapis.Checkout(context.Background(), dst, "sigs.k8s.io/cluster-api", version)
+	err := realapistest.Checkout(context.Background(), dst, "sigs.k8s.io/cluster-api", version)
 	if errors.Is(err, realapis.ErrFetch) {
 		t.Skipf("the module proxy refused cluster-api %s: %v", version, err)
 	}

@@ -13,7 +13,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
+	"github.com/controller-gen-default/controller-gen-default/internal/realapis/realapistest"
 )
 
 // convreg is the test API that converts with a registered Converter:
@@ -33,7 +33,7 @@ var convreg = func() string {
 func copyModuleFrom(t *testing.T, src string) string {
 	t.Helper()
 	dst := t.TempDir()
-	if err := realapis.CopyTree(src, dst); err != nil {
+	if err := realapistest.CopyTree(src, dst); err != nil {
 		t.Fatal(err)
 	}
 	return dst

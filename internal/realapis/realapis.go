@@ -7,7 +7,9 @@
 // ordinary module cache, so later runs are offline), and fills its go.sum.
 // Generators then run inside that module with import-path patterns such as
 // paths=sigs.k8s.io/gateway-api/apis/..., so the package loader resolves every
-// dependency exactly as the API module's own go.mod says.
+// dependency exactly as the API module's own go.mod says. What only tests
+// use (a checkout of a module at a release, the controller-gen binaries a
+// test compares) is in package realapistest.
 package realapis
 
 import (
@@ -22,7 +24,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"testing"
 	"time"
 )
 
@@ -517,60 +518,3 @@ func moduleList(mods []Module) string {
 // ReferenceVersion is the controller-gen release controller-gen-default
 // replaces, the reference of compat/, bench/ and the schemapatch test.
 const ReferenceVersion = "v0.23.0"
-
-// ReferenceBinary finds controller-gen ReferenceVersion for a test:
-// $CONTROLLER_GEN_REF (set by the Makefile), else
-// <repoRoot>/bin/controller-gen-v0.23.0/controller-gen. When it is missing
-// the test fails in CI (CI=true) or when the Makefile named it, and is
-// skipped otherwise.
-func ReferenceBinary(t testing.TB, repoRoot string) string {
-	t.Helper()
-	bin, fromEnv := os.LookupEnv("CONTROLLER_GEN_REF")
-	if !fromEnv || bin == "" {
-		bin = filepath.Join(repoRoot, "bin", "controller-gen-"+ReferenceVersion, "controller-gen")
-		fromEnv = false
-	}
-	bin, err := filepath.Abs(bin) // generators run in other directories
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(bin); err != nil {
-		msg := fmt.Sprintf("controller-gen %s not found at %s (%v); install it with `make controller-gen-ref`, or run `make test`", ReferenceVersion, bin, err)
-		if fromEnv || os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	out, err := exec.Command(bin, "--version").CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s --version: %v\n%s", bin, err, out)
-	}
-	if v := strings.TrimSpace(string(out)); v != "Version: "+ReferenceVersion {
-		t.Fatalf("%s is not controller-gen %s: --version says %q; remove it and run `make controller-gen-ref`", bin, ReferenceVersion, v)
-	}
-	return bin
-}
-
-// OursBinary builds ./cmd/controller-gen-default of the repository at
-// repoRoot for a test, or takes $CGD_BIN (to run a test against another
-// build).
-func OursBinary(t testing.TB, repoRoot string) string {
-	t.Helper()
-	if bin := os.Getenv("CGD_BIN"); bin != "" {
-		t.Logf("using CGD_BIN=%s instead of building ./cmd/controller-gen-default", bin)
-		abs, err := filepath.Abs(bin)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return abs
-	}
-	bin := filepath.Join(t.TempDir(), "controller-gen-default")
-	start := time.Now()
-	cmd := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "./cmd/controller-gen-default")
-	cmd.Dir = repoRoot
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/controller-gen-default: %v\n%s", err, out)
-	}
-	t.Logf("built ./cmd/controller-gen-default in %s", time.Since(start).Round(time.Millisecond))
-	return bin
-}

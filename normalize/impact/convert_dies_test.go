@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/convprog"
-	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
+	"github.com/controller-gen-default/controller-gen-default/internal/realapis/realapistest"
 )
 
 // TestConvertProgramDies: when the API's ConvertTo exits the program
@@ -21,7 +21,7 @@ import (
 func TestConvertProgramDies(t *testing.T) {
 	testConversion(t) // skips without a go command or module downloads
 	dir := t.TempDir()
-	if err := realapis.CopyTree(convapi(t), dir); err != nil {
+	if err := realapistest.CopyTree(convapi(t), dir); err != nil {
 		t.Fatal(err)
 	}
 	conv := filepath.Join(dir, "api", "v1beta1", "widget_conversion.go")

@@ -127,12 +127,6 @@ type ResourceError struct {
 	Err     error
 }
 
-func (e *ResourceError) Error() string {
-	return fmt.Sprintf("CRD %s: listing its objects at %s: %v", e.CRD, e.Version, e.Err)
-}
-
-func (e *ResourceError) Unwrap() error { return e.Err }
-
 // ReadVersion is the version the objects of crd are read at: the version
 // they are stored at when the CRD says it (status.storedVersions has one
 // version, which it serves), else its storage version; exact says which.

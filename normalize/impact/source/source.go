@@ -54,8 +54,6 @@ type Spec struct {
 	Raw string
 }
 
-func (s Spec) String() string { return s.Raw }
-
 // Parse reads a source: `kube://`, `kube://NAME`, `git://REF?path=PATH`,
 // `file://PATH` or a path. An unknown scheme (`http://`) is an error, so
 // that a typo is not read as a file name.

@@ -63,10 +63,10 @@ func TestGitCRDs(t *testing.T) {
 			}
 			crds, err := r.CRDs(context.Background(), []Spec{s}, nil)
 			if err != nil {
-				t.Fatalf("%s: %v", s, err)
+				t.Fatalf("%s: %v", s.Raw, err)
 			}
 			if len(crds) != 1 || crds[0].Spec.Versions[0].Name != want {
-				t.Errorf("%s: %v, want the CRD with version %s", s, versions(crds), want)
+				t.Errorf("%s: %v, want the CRD with version %s", s.Raw, versions(crds), want)
 			}
 		}
 	}

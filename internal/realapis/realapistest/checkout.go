@@ -1,4 +1,7 @@
-package realapis
+// Package realapistest is what tests of other packages use to run real
+// API modules: a checkout of a module at a release, and the two
+// controller-gen binaries they compare.
+package realapistest
 
 import (
 	"context"
@@ -6,9 +9,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
 )
 
 // Checkout writes module@version into dir as a clone of its repository at
@@ -19,25 +25,27 @@ import (
 // => ./api`) at the same version, since a module's zip leaves nested
 // modules out. Files are writable, so that a test can add a package (a
 // setup function) as the project's maintainers would. dir must not exist
-// or be empty. A refusal of the proxy is an ErrFetch naming module@version.
+// or be empty. A refusal of the proxy is an realapis.ErrFetch naming module@version.
 func Checkout(ctx context.Context, dir, module, version string) error {
-	src, err := ModuleDir(ctx, module, version)
+	src, err := realapis.ModuleDir(ctx, module, version)
 	if err != nil {
 		return err
 	}
 	if err := CopyTree(src, dir); err != nil {
 		return err
 	}
-	out, err := goCmdOutput(ctx, dir, GoEnv("-mod=mod"), "mod", "edit", "-json")
+	cmd := exec.CommandContext(ctx, "go", "mod", "edit", "-json")
+	cmd.Dir, cmd.Env = dir, realapis.GoEnv("-mod=mod")
+	out, err := cmd.Output()
 	if err != nil {
-		return err
+		return fmt.Errorf("go mod edit -json in %s: %w", dir, err)
 	}
 	var mod struct {
 		Replace []struct {
 			Old, New struct{ Path, Version string }
 		}
 	}
-	if err := json.Unmarshal([]byte(out), &mod); err != nil {
+	if err := json.Unmarshal(out, &mod); err != nil {
 		return fmt.Errorf("realapis: go mod edit -json in %s: %w", dir, err)
 	}
 	for _, r := range mod.Replace {
@@ -50,7 +58,7 @@ func Checkout(ctx context.Context, dir, module, version string) error {
 		if rel, err := filepath.Rel(dir, target); err != nil || strings.HasPrefix(rel, "..") {
 			continue // a directory outside the module: not a nested module
 		}
-		nsrc, err := ModuleDir(ctx, r.Old.Path, version)
+		nsrc, err := realapis.ModuleDir(ctx, r.Old.Path, version)
 		if err != nil {
 			return err
 		}
