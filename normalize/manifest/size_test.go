@@ -272,3 +272,52 @@ func TestTooLargeBounds(t *testing.T) {
 		t.Errorf("a List whose items key has an escape: %d objects, want 41", len(objs))
 	}
 }
+
+// TestTooLargeLastLine: a document refused as too large whose last line,
+// without its line break, ends at a multiple of the reader's buffer (the
+// line YAMLReader drops, TestYAMLLastLine) is refused as any other: the
+// dropped line is told to no List reader, since none reads a refused
+// document.
+func TestTooLargeLastLine(t *testing.T) {
+	const limit = 1000
+	head := "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: big\nspec:\n" +
+		strings.Repeat("  n: "+strings.Repeat("x", 60)+"\n", 40)
+	for _, n := range []int{4096, 8192} {
+		last := "  notes: "
+		in := head + last + strings.Repeat("y", n-len(last))
+		objs := readLimited(t, strings.NewReader(in), limit)
+		if len(objs) != 1 || objs[0].TooLarge == nil || objs[0].TooLarge.Object() != "Widget big" {
+			t.Errorf("last line of %d bytes: %+v, want Widget big refused as too large", n, objs)
+		}
+	}
+}
+
+// TestTooLargeThenNotJSON: in a JSON stream, a document refused as too
+// large counts as a value read when a value that is not JSON comes after
+// it and kubectl's decoder takes over (it reads {a: 1} as YAML): the
+// refused document is not decoded again as the next object.
+func TestTooLargeThenNotJSON(t *testing.T) {
+	big := `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"big"},"spec":{"notes":[` +
+		strings.Repeat(`"`+strings.Repeat("x", 60)+`",`, 40) + `"y"]}}`
+	r := NewReader("f", strings.NewReader(big+"\n{a: 1}\n"))
+	r.limit = 1000
+	var got []string
+	for {
+		o, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			got = append(got, "error")
+			break
+		}
+		if o.TooLarge != nil {
+			got = append(got, "too large "+o.TooLarge.Object())
+			continue
+		}
+		got = append(got, fmt.Sprint(o.Object["metadata"]))
+	}
+	if len(got) != 2 || got[0] != "too large Widget big" || got[1] != "<nil>" {
+		t.Errorf("read %q, want the big one refused, then {a: 1}, which kubectl's decoder reads", got)
+	}
+}

@@ -951,3 +951,20 @@ func TestBareDashItem(t *testing.T) {
 		t.Errorf("%d Lists streamed, want 0", r.streamed)
 	}
 }
+
+// TestJSONSpaceAcrossBuffers: white space between and after the values
+// of a JSON stream that fills the reader's buffer (4096) on its own is
+// skipped as any other: two objects, and the end of the stream, as the
+// oracle reads them.
+func TestJSONSpaceAcrossBuffers(t *testing.T) {
+	a := `{"kind":"Widget","metadata":{"name":"a"}}`
+	b := `{"kind":"Widget","metadata":{"name":"b"}}`
+	for _, space := range []string{strings.Repeat(" ", 5000), strings.Repeat("\n", 8192), strings.Repeat(" \t\r\n", 3000)} {
+		in := a + space + b + space
+		r := NewReader("f", strings.NewReader(in))
+		if o := readOutcome(r); len(o.objects) != 2 || o.err != "" {
+			t.Errorf("%d bytes of white space: %d objects, error %q; want 2 and the end", len(space), len(o.objects), o.err)
+		}
+		compare(t, []byte(in))
+	}
+}
