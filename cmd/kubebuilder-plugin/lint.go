@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"os"
 	"path"
 	"path/filepath"
 	"reflect"
@@ -57,7 +58,7 @@ func lintOmitempty(universe map[string]string, kind, dir string) ([]string, erro
 		patterns = append(patterns, d)
 	}
 	sort.Strings(patterns)
-	cfg := &packages.Config{Mode: packages.LoadSyntax | packages.NeedModule, Dir: dir, Overlay: overlay}
+	cfg := &packages.Config{Mode: packages.LoadSyntax | packages.NeedModule, Dir: dir, Overlay: overlay, BuildFlags: readOnly(dir)}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		return nil, err
@@ -95,6 +96,18 @@ func lintOmitempty(universe map[string]string, kind, dir string) ([]string, erro
 	}
 	sort.Strings(warnings)
 	return warnings, nil
+}
+
+// readOnly is the build flag that keeps the go command from writing the
+// project's go.mod and go.sum while the plugin loads its packages, whatever
+// GOFLAGS says (-mod=mod would add the missing go.sum entries): a plugin
+// returns its edits in the universe and writes no file itself. A vendored
+// project keeps the go command's default, -mod=vendor, which writes nothing.
+func readOnly(dir string) []string {
+	if _, err := os.Stat(filepath.Join(dir, "vendor", "modules.txt")); err == nil {
+		return nil
+	}
+	return []string{"-mod=readonly"}
 }
 
 // loadError is the first error of p that leaves its types unknown: a
