@@ -321,3 +321,27 @@ func TestTooLargeThenNotJSON(t *testing.T) {
 		t.Errorf("read %q, want the big one refused, then {a: 1}, which kubectl's decoder reads", got)
 	}
 }
+
+// TestTooLargeNames: a refused block-style document is named by its top
+// lines' metadata.name up to 253 characters (a Kubernetes name's most),
+// and a limit of 0 refuses nothing.
+func TestTooLargeNames(t *testing.T) {
+	const limit = 1000
+	body := "spec:\n" + strings.Repeat("  n: "+strings.Repeat("x", 60)+"\n", 40)
+	for _, n := range []int{253, 254} {
+		name := strings.Repeat("n", n)
+		in := "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: " + name + "\n" + body
+		objs := readLimited(t, strings.NewReader(in), limit)
+		want := name
+		if n > 253 {
+			want = ""
+		}
+		if len(objs) != 1 || objs[0].TooLarge == nil || objs[0].TooLarge.Name != want {
+			t.Errorf("a name of %d characters: %+v, want it refused named %q", n, objs, want)
+		}
+	}
+	big := "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: big\n" + body
+	if objs := readLimited(t, strings.NewReader(big), 0); len(objs) != 1 || objs[0].TooLarge != nil {
+		t.Errorf("limit 0: %+v, want the document read", objs)
+	}
+}
