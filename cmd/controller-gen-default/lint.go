@@ -2,11 +2,11 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/controller-gen-default/controller-gen-default/cmd/internal/subcommand"
 	"github.com/controller-gen-default/controller-gen-default/lint"
 )
 
@@ -32,27 +32,21 @@ Flags:
 // analyzers (lint.Run), prints each diagnostic to stderr in go vet style,
 // sorted by position, with file names relative to the working directory,
 // and returns the exit status. With -fix it applies the suggested fixes and
-// prints only what they do not fix.
+// prints only what they do not fix. Its command line is read as the other
+// subcommands' (package cmd/internal/subcommand): flags anywhere, -h on
+// stdout, a usage error with the usage on stderr, exit 2.
 func lintCommand(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("controller-gen-default lint", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := subcommand.New("controller-gen-default lint", fmt.Sprintf(lintUsageText, strings.Join(lint.Rules, ", ")), stdout, stderr)
 	fix := fs.Bool("fix", false, "apply the suggested fixes, and report only what they do not fix")
 	implicit := fs.Bool("implicit-defaults", true, "as crd:implicitDefaults: false reports KEP-1929 rule violations as warnings")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, lintUsageText, strings.Join(lint.Rules, ", "))
-		fs.PrintDefaults()
+	patterns, code, ok := fs.Parse(args)
+	if !ok {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return lintClean
-		}
-		return lintUsage
+	if len(patterns) == 0 {
+		return fs.Usagef("no packages: give go list patterns, e.g. ./api/...")
 	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return lintUsage
-	}
-	diags, err := lint.Run(fs.Args(), lint.Options{Config: lint.Config{ImplicitDefaults: *implicit}, Fix: *fix})
+	diags, err := lint.Run(patterns, lint.Options{Config: lint.Config{ImplicitDefaults: *implicit}, Fix: *fix})
 	if err != nil {
 		printLintError(stderr, err)
 		return lintUsage

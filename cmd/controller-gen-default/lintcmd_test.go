@@ -48,11 +48,12 @@ func TestLintExitCodes(t *testing.T) {
 		{"warnings count", []string{"./testdata/src/omitemptystruct"}, lintFindings, `warning: Kind.Spec: `},
 		{"implicitDefaults=false makes rule violations warnings", []string{"-implicit-defaults=false", "./testdata/src/defaultneedsomitempty"}, lintFindings,
 			`^(testdata/src/defaultneedsomitempty/types.go:\d+:2: warning: [^\n]*\n){5}$`},
-		{"no packages", nil, lintUsage, `usage: controller-gen-default lint`},
-		{"unknown flag", []string{"-nope", "./testdata/src/clean"}, lintUsage, `flag provided but not defined: -nope`},
+		{"no packages", nil, lintUsage, `^controller-gen-default lint: no packages: give go list patterns, e.g. ./api/...\nusage: controller-gen-default lint`},
+		{"unknown flag", []string{"-nope", "./testdata/src/clean"}, lintUsage, `^controller-gen-default lint: flag provided but not defined: -nope\nusage: controller-gen-default lint`},
+		{"a flag after the packages", []string{"./testdata/src/defaultneedsomitempty", "-implicit-defaults=false"}, lintFindings,
+			`^(testdata/src/defaultneedsomitempty/types.go:\d+:2: warning: [^\n]*\n){5}$`},
 		{"missing package", []string{"./testdata/src/nope"}, lintUsage, `nope`},
 		{"type error", []string{"./testdata/src/broken"}, lintUsage, `types.go:8:13: cannot use "not an int"`},
-		{"help", []string{"-h"}, lintClean, `-fix`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			stdout, stderr, code := runLint(t, c.args...)
@@ -60,6 +61,17 @@ func TestLintExitCodes(t *testing.T) {
 				t.Errorf("exit %d (want %d), stdout %q, stderr (want %s):\n%s", code, c.code, stdout, c.out, stderr)
 			}
 		})
+	}
+}
+
+// TestLintHelp: -h and --help print the usage on stdout, exit 0, as the
+// other subcommands' (cmd/internal/subcommand).
+func TestLintHelp(t *testing.T) {
+	for _, arg := range []string{"-h", "--help"} {
+		stdout, stderr, code := runLint(t, arg)
+		if code != lintClean || !strings.HasPrefix(stdout, "usage: controller-gen-default lint") || !strings.Contains(stdout, "-fix") || stderr != "" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", arg, code, stdout, stderr)
+		}
 	}
 }
 
