@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -343,5 +344,27 @@ func TestTooLargeNames(t *testing.T) {
 	big := "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: big\n" + body
 	if objs := readLimited(t, strings.NewReader(big), 0); len(objs) != 1 || objs[0].TooLarge != nil {
 		t.Errorf("limit 0: %+v, want the document read", objs)
+	}
+}
+
+// TestTooLargeObject: a refused document's Object holds what its top lines
+// say and nothing else: apiVersion, kind, and metadata with the name and
+// namespace given, no metadata when neither is.
+func TestTooLargeObject(t *testing.T) {
+	const limit = 1000
+	body := "spec:\n" + strings.Repeat("  n: "+strings.Repeat("x", 60)+"\n", 40)
+	for _, tc := range []struct {
+		head string
+		want map[string]any
+	}{
+		{"apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: a\n  namespace: prod\n",
+			map[string]any{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": map[string]any{"name": "a", "namespace": "prod"}}},
+		{"kind: Widget\nmetadata:\n  name: a\n", map[string]any{"kind": "Widget", "metadata": map[string]any{"name": "a"}}},
+		{"apiVersion: example.com/v1\n", map[string]any{"apiVersion": "example.com/v1"}},
+	} {
+		objs := readLimited(t, strings.NewReader(tc.head+body), limit)
+		if len(objs) != 1 || objs[0].TooLarge == nil || !reflect.DeepEqual(objs[0].Object, tc.want) {
+			t.Errorf("%q: %+v, want the object %v", tc.head, objs, tc.want)
+		}
 	}
 }
