@@ -368,3 +368,29 @@ func TestTooLargeObject(t *testing.T) {
 		}
 	}
 }
+
+// TestTooLargeFlowRules: in flow style, items: ~, Null or NULL (YAML's
+// nulls) is no List, so a large document is refused; a quote doubled in a
+// single-quoted scalar is two bytes of the document; and a limit of 0
+// refuses nothing, as in block style.
+func TestTooLargeFlowRules(t *testing.T) {
+	const limit = 1000
+	pad := strings.Repeat("x", 3000)
+	for _, null := range []string{"~", "Null", "NULL", "null"} {
+		in := "---\n{kind: Widget, items: " + null + ", spec: '" + pad + "'}\n"
+		objs := readLimited(t, strings.NewReader(in), limit)
+		if len(objs) != 1 || objs[0].TooLarge == nil {
+			t.Errorf("items: %s: %+v, want the document refused as too large", null, objs)
+		}
+	}
+	in := "---\n{kind: Widget, spec: '" + strings.Repeat("it''s ", 600) + "'}\n"
+	objs := readLimited(t, strings.NewReader(in), limit)
+	if len(objs) != 1 || objs[0].TooLarge == nil || objs[0].TooLarge.Bytes != int64(len(in)) {
+		t.Errorf("doubled quotes: %+v, want refused with %d bytes", objs, len(in))
+	}
+	for _, big := range []string{"---\n{kind: Widget, spec: '" + pad + "'}\n", `{"kind":"Widget","spec":"` + pad + `"}`} {
+		if objs := readLimited(t, strings.NewReader(big), 0); len(objs) != 1 || objs[0].TooLarge != nil {
+			t.Errorf("limit 0: %+v, want the document read", objs)
+		}
+	}
+}
