@@ -63,9 +63,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	var req PluginRequest
 	var resp PluginResponse
-	if err := json.NewDecoder(stdin).Decode(&req); err != nil {
+	if req, err := readRequest(stdin); err != nil {
 		resp = PluginResponse{APIVersion: protocolVersion, Universe: map[string]string{}, Error: true,
 			ErrorMsgs: []string{fmt.Sprintf("%s: cannot read the PluginRequest on stdin: %v", pluginKey, err)}}
 	} else {
