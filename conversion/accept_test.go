@@ -66,6 +66,43 @@ accept:
 	}
 }
 
+// TestAcceptMatches: an entry's path accepts the finding at that path and
+// below it (a property or an item), its kind only that kind, its versions
+// only that pair in that order.
+func TestAcceptMatches(t *testing.T) {
+	f := finding(RuleLostField, "MachineSpec.Ref", "spec.ref", "v1beta1", "v1beta2")
+	for _, tc := range []struct {
+		e     acceptEntry
+		jpath string
+		want  bool
+	}{
+		{acceptEntry{Path: "spec.ref"}, "spec.ref", true},
+		{acceptEntry{Path: "spec.ref"}, "spec.ref.uid", true},
+		{acceptEntry{Path: "spec.ref"}, "spec.ref[0]", true},
+		{acceptEntry{Path: "spec.ref"}, "spec.refs", false},
+		{acceptEntry{Path: "spec.ref"}, "spec", false},
+		{acceptEntry{}, "spec.other", true},
+		{acceptEntry{Kind: "Machine.cluster.x-k8s.io"}, "spec.ref", true},
+		{acceptEntry{Kind: "Cluster.cluster.x-k8s.io"}, "spec.ref", false},
+		{acceptEntry{Versions: []string{"v1beta1", "v1beta2"}}, "spec.ref", true},
+		{acceptEntry{Versions: []string{"v1beta2", "v1beta1"}}, "spec.ref", false},
+		{acceptEntry{Rule: RuleDefaultMismatch}, "spec.ref", false},
+		{acceptEntry{Field: "MachineSpec.Other"}, "spec.ref", false},
+	} {
+		e := tc.e
+		if e.Rule == "" {
+			e.Rule = f.Rule
+		}
+		if e.Field == "" {
+			e.Field = f.GoPath
+		}
+		f.JPath = tc.jpath
+		if got := e.matches(&f); got != tc.want {
+			t.Errorf("%+v on %s: %v, want %v", tc.e, tc.jpath, got, tc.want)
+		}
+	}
+}
+
 // TestAcceptMalformed: a malformed file is an error at FILE:LINE, and
 // Report exits 2 before it loads anything.
 func TestAcceptMalformed(t *testing.T) {

@@ -44,10 +44,35 @@ func TestAttribute(t *testing.T) {
 	if a := attribute([]link{spec, ref, uid}, ""); a.User != nil {
 		t.Errorf("no module, yet a user's field: %+v", a)
 	}
+	// the outermost field is the user's when it alone is
+	if a := attribute([]link{spec, uid}, user); a.User == nil || a.User.Name != "spec" || a.Shared == nil {
+		t.Errorf("the outermost field: %+v", a)
+	}
 	for path, want := range map[string]string{"k8s.io/api/core/v1": "corev1", "k8s.io/apimachinery/pkg/apis/meta/v1": "metav1",
-		"sigs.k8s.io/cluster-api/api/core/v1beta2": "corev1beta2", "example.com/x/util": "util"} {
+		"sigs.k8s.io/cluster-api/api/core/v1beta2": "corev1beta2", "example.com/x/util": "util", "apps/v1": "appsv1", "v1": "v1"} {
 		if got := pkgAlias(path, path[strings.LastIndex(path, "/")+1:]); got != want {
 			t.Errorf("pkgAlias(%s) = %s, want %s", path, got, want)
+		}
+	}
+}
+
+// TestModuleOf: a module's directory and path are read from the nearest
+// go.mod above a file, its module line as the go command reads it.
+func TestModuleOf(t *testing.T) {
+	for gomod, want := range map[string]string{
+		"module example.com/a\n":                 "example.com/a",
+		"// c\nmodule\texample.com/b\ngo 1.24\n": "example.com/b",
+		"module \"example.com/c\"\n":             "example.com/c",
+		"modulex example.com/d\nmodule e\n":      "e",
+		"go 1.24\n":                              "",
+	} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(dir, "api", "v1", "types.go")
+		if gotDir, got := moduleOf(file); gotDir != dir || got != want {
+			t.Errorf("%q: %s %q, want %s %q", gomod, gotDir, got, dir, want)
 		}
 	}
 }

@@ -25,7 +25,7 @@ func patternString(r *rand.Rand, pattern string, minLen, maxLen int) (string, bo
 	}
 	for range 12 {
 		var b strings.Builder
-		genRegexp(r, tree, &b, 0)
+		genRegexp(r, tree, &b)
 		s := b.String()
 		if len(s) < minLen || maxLen >= 0 && len(s) > maxLen {
 			continue
@@ -51,7 +51,7 @@ func compiledPattern(pattern string) (*regexp.Regexp, *syntax.Regexp) {
 	var c compiled
 	if re, err := regexp.Compile(pattern); err == nil {
 		if tree, err := syntax.Parse(pattern, syntax.Perl); err == nil {
-			c = compiled{re: re, tree: tree.Simplify()}
+			c = compiled{re: re, tree: tree}
 		}
 	}
 	patterns.Store(pattern, c)
@@ -60,8 +60,11 @@ func compiledPattern(pattern string) (*regexp.Regexp, *syntax.Regexp) {
 
 const maxRepeat = 3
 
-func genRegexp(r *rand.Rand, re *syntax.Regexp, b *strings.Builder, depth int) {
-	if depth > 50 || b.Len() > 512 {
+// genRegexp writes a string of re to b, stopping once b holds more than 512
+// bytes (a longer string is left for regexp to refuse). Its recursion
+// follows the syntax tree, whose depth regexp/syntax bounds (1000).
+func genRegexp(r *rand.Rand, re *syntax.Regexp, b *strings.Builder) {
+	if b.Len() > 512 {
 		return
 	}
 	switch re.Op {
@@ -74,7 +77,7 @@ func genRegexp(r *rand.Rand, re *syntax.Regexp, b *strings.Builder, depth int) {
 	case syntax.OpAnyCharNotNL, syntax.OpAnyChar:
 		b.WriteByte(letters[r.IntN(len(letters))])
 	case syntax.OpCapture:
-		genRegexp(r, re.Sub[0], b, depth+1)
+		genRegexp(r, re.Sub[0], b)
 	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
 		lo, hi := 0, maxRepeat
 		switch re.Op {
@@ -89,14 +92,14 @@ func genRegexp(r *rand.Rand, re *syntax.Regexp, b *strings.Builder, depth int) {
 			}
 		}
 		for range lo + r.IntN(hi-lo+1) {
-			genRegexp(r, re.Sub[0], b, depth+1)
+			genRegexp(r, re.Sub[0], b)
 		}
 	case syntax.OpConcat:
 		for _, s := range re.Sub {
-			genRegexp(r, s, b, depth+1)
+			genRegexp(r, s, b)
 		}
 	case syntax.OpAlternate:
-		genRegexp(r, re.Sub[r.IntN(len(re.Sub))], b, depth+1)
+		genRegexp(r, re.Sub[r.IntN(len(re.Sub))], b)
 	}
 	// OpEmptyMatch, OpBeginLine, OpEndLine, OpBeginText, OpEndText,
 	// OpWordBoundary, OpNoWordBoundary, OpNoMatch: nothing

@@ -3,7 +3,10 @@ package conversion
 import (
 	"math/rand/v2"
 	"regexp"
+	"slices"
+	"strings"
 	"testing"
+	"unicode"
 
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 )
@@ -24,10 +27,12 @@ func TestPatternString(t *testing.T) {
 		{`^\d+(\.\d+)?(Mi|Gi)$`, 0, -1},
 		{`^[a-z]+(-[a-z]+)*$`, 5, 8},
 		{`^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$`, 0, -1},
-		// a repeat without an upper bound, or with one far above its lower
-		// bound, repeats at most maxRepeat times more than its lower bound
-		{`^a{2,}$`, 2, 2 + maxRepeat},
-		{`^b{1,50}$`, 1, 1 + maxRepeat},
+		// lengths at their bounds
+		{`^ab$`, 2, 2},
+		// a string of 513 bytes: the one written after 512
+		{`^a{512}b$`, 0, -1},
+		// nested as deep as regexp/syntax allows
+		{strings.Repeat("(", 999) + "a" + strings.Repeat(")", 999), 1, 1},
 	} {
 		re := regexp.MustCompile(tc.pattern)
 		for range 20 {
@@ -47,11 +52,80 @@ func TestPatternString(t *testing.T) {
 	if _, ok := patternString(r, `(`, 0, -1); ok {
 		t.Error("a string for an invalid pattern")
 	}
+	if _, ok := patternString(r, `^a{1000}$`, 0, -1); ok {
+		t.Error("a string over 512 bytes")
+	}
 	f := &filler{r: r}
 	vv := &structuralschema.ValueValidation{Pattern: `^x[0-9]+$`}
 	for range 20 {
 		if s := f.str(vv); !regexp.MustCompile(vv.Pattern).MatchString(s) {
 			t.Errorf("the filler's %q does not match %s", s, vv.Pattern)
+		}
+	}
+}
+
+// TestPatternRepeat: a repeat without an upper bound, or with one far above
+// its lower bound, repeats from its lower bound to maxRepeat times more, each
+// count drawn; ? as {0,1}, * and + from 0 and 1 to maxRepeat. (The syntax
+// tree is not simplified: regexp/syntax's Simplify rewrites a{1,50} as 49
+// nested a? and a{2,} as aa+.)
+func TestPatternRepeat(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 1))
+	for pattern, want := range map[string][]int{
+		`^a{2,}$`:    {2, 3, 4, 5},
+		`^a{1,50}$`:  {1, 2, 3, 4},
+		`^a{2,3}$`:   {2, 3},
+		`^a{2}$`:     {2},
+		`^a?$`:       {0, 1},
+		`^a*$`:       {0, 1, 2, 3},
+		`^a+$`:       {1, 2, 3},
+		`^(ab){2,}$`: {4, 6, 8, 10},
+	} {
+		seen := map[int]bool{}
+		for range 200 {
+			s, ok := patternString(r, pattern, 0, -1)
+			if !ok {
+				t.Fatalf("%s: no string", pattern)
+			}
+			seen[len(s)] = true
+		}
+		var got []int
+		for n := range seen {
+			got = append(got, n)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: lengths %v, want %v", pattern, got, want)
+		}
+	}
+}
+
+// TestClassRune: a class's rune is printable ASCII (! to ~) when the class
+// has some, in one of its ranges otherwise, each range's runes drawn.
+func TestClassRune(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 1))
+	for _, tc := range []struct {
+		ranges []rune
+		want   string // every rune drawn, in order
+	}{
+		{[]rune{0, unicode.MaxRune}, "!\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~"},
+		{[]rune{'a', 'a', 0x100, 0x200}, "a"},
+		{[]rune{0x100, 0x101}, "\u0100\u0101"},
+		{[]rune{' ', ' ', 'x', 'z', 0x7f, 0x80}, "xyz"},
+		{[]rune{'\t', '\n'}, "\t\n"},
+		{nil, "a"},
+	} {
+		seen := map[rune]bool{}
+		for range 2000 {
+			seen[classRune(r, tc.ranges)] = true
+		}
+		var got []rune
+		for c := range seen {
+			got = append(got, c)
+		}
+		slices.Sort(got)
+		if string(got) != tc.want {
+			t.Errorf("%U: drew %d runes (%.40q…), want %q", tc.ranges, len(got), string(got), tc.want)
 		}
 	}
 }
