@@ -10,8 +10,6 @@ import (
 	"os"
 	"strings"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	"github.com/controller-gen-default/controller-gen-default/cmd/internal/subcommand"
 	"github.com/controller-gen-default/controller-gen-default/normalize/impact"
 )
@@ -73,15 +71,14 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*impact.Options, int) 
 	fs.StringVar(&o.Kubeconfig, "kubeconfig", "", "the kubeconfig of kube:// sources (default: $KUBECONFIG, else ~/.kube/config, as kubectl)")
 	fs.StringVar(&o.Context, "context", "", "the kubeconfig context of kube:// sources (default: its current context)")
 	fs.BoolVar(&o.SkipOtherGroups, "skip-other-groups", false, "skip objects whose API group no CRD of OLD or NEW has (Services, Deployments...) instead of exiting 2")
-	fs.StringVar(&o.Namespace, "namespace", metav1.NamespaceDefault, "the namespace of namespaced objects that have none, as kubectl's -n; with it, an object in another namespace is refused as kubectl refuses it")
-	fs.StringVar(&o.Namespace, "n", metav1.NamespaceDefault, "shorthand for --namespace")
+	namespaceGiven := fs.NamespaceVar(&o.Namespace)
 	fs.StringsVar(&convert, "convert", "Go package patterns of the API (./... or ./api/...; repeatable or comma-separated): convert versions with its conversion code (conversion.Hub/Convertible methods, Converters registered with WithConverter or RegisterConverter), as its conversion webhook does")
 	fs.StringVar(&o.Setup, "setup", "", "with --convert: IMPORTPATH.Func, an exported func(), func() error or func(context.Context) error the conversion program calls once before serving, to set the state main sets (docs/impact.md)")
 	files, code, ok := fs.Parse(args)
 	if !ok {
 		return nil, code
 	}
-	o.Files, o.ExplicitNamespace = files, fs.Given("n", "namespace")
+	o.Files, o.ExplicitNamespace = files, namespaceGiven()
 	switch {
 	case len(o.Old) == 0:
 		return nil, fs.Usagef("--old is required")

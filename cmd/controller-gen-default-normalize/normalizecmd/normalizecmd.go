@@ -8,8 +8,6 @@ import (
 	"context"
 	"io"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	"github.com/controller-gen-default/controller-gen-default/cmd/internal/subcommand"
 	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
@@ -62,13 +60,12 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*pipeline.Options, int
 	fs.StringVar(&o.Output, "o", "yaml", "output format: yaml or json (one JSON object per line)")
 	fs.BoolVar(&o.Strict, "strict", false, "unknown and duplicate fields refuse the object, as fieldValidation=Strict (kubectl's --validate=strict) does")
 	fs.BoolVar(&o.SkipOtherGroups, "skip-other-groups", false, "skip objects whose API group no CRD has (Namespaces, ConfigMaps...), with a note on stderr, instead of exiting 2")
-	fs.StringVar(&o.Namespace, "namespace", metav1.NamespaceDefault, "the namespace of namespaced objects that have none, as kubectl's -n; with it, an object in another namespace is refused as kubectl refuses it")
-	fs.StringVar(&o.Namespace, "n", metav1.NamespaceDefault, "shorthand for --namespace")
+	namespaceGiven := fs.NamespaceVar(&o.Namespace)
 	files, code, ok := fs.Parse(args)
 	if !ok {
 		return nil, code
 	}
-	o.Files, o.ExplicitNamespace = files, fs.Given("n", "namespace")
+	o.Files, o.ExplicitNamespace = files, namespaceGiven()
 	switch {
 	case len(o.CRDs) == 0:
 		return nil, fs.Usagef("--crd is required")

@@ -20,6 +20,8 @@ import (
 	"fmt"
 	"io"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/controller-gen-default/controller-gen-default/internal/interspersed"
 )
 
@@ -69,6 +71,16 @@ func (f *FlagSet) Usagef(format string, a ...any) int {
 	fmt.Fprintf(f.stderr, "%s: %s\n", f.name, fmt.Sprintf(format, a...))
 	f.printUsage(f.stderr)
 	return ExitUsage
+}
+
+// NamespaceVar defines -n and --namespace as kubectl's: the namespace of
+// namespaced objects that have none, "default" unless given; given says
+// whether one was (then an object in another namespace is refused).
+func (f *FlagSet) NamespaceVar(p *string) (given func() bool) {
+	const usage = "the namespace of namespaced objects that have none, as kubectl's -n; with it, an object in another namespace is refused as kubectl refuses it"
+	f.StringVar(p, "namespace", metav1.NamespaceDefault, usage)
+	f.StringVar(p, "n", metav1.NamespaceDefault, "shorthand for --namespace")
+	return func() bool { return f.Given("n", "namespace") }
 }
 
 // Given says whether one of the flags names was set on the command line.

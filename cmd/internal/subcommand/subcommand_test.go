@@ -46,3 +46,25 @@ func TestParse(t *testing.T) {
 		t.Errorf("Usagef: exit %d, stderr %q", code, stderr2.String())
 	}
 }
+
+// TestNamespaceVar: -n and --namespace set the same namespace, "default"
+// when neither is given, and say whether one was.
+func TestNamespaceVar(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		want  string
+		given bool
+	}{
+		{nil, "default", false},
+		{[]string{"-n", "team"}, "team", true},
+		{[]string{"a.yaml", "--namespace=prod"}, "prod", true},
+		{[]string{"-namespace", "default"}, "default", true},
+	} {
+		fs := New("cmd", "usage\n", &bytes.Buffer{}, &bytes.Buffer{})
+		var ns string
+		given := fs.NamespaceVar(&ns)
+		if _, _, ok := fs.Parse(tc.args); !ok || ns != tc.want || given() != tc.given {
+			t.Errorf("%q: namespace %q given %v, want %q %v", tc.args, ns, given(), tc.want, tc.given)
+		}
+	}
+}
