@@ -7,7 +7,7 @@ import (
 
 // TestNonZeroWitness: a field lost whatever its value is shown with a
 // non-zero value, not with the 0 that reads as an omitempty matter; a
-// field of which only 0 is lost keeps 0.
+// field of which only 0 is lost keeps 0, after three non-zero values.
 func TestNonZeroWitness(t *testing.T) {
 	ctx := context.Background()
 	k := widgetKind(t, widgetCRD(t, nil))
@@ -44,6 +44,15 @@ func TestNonZeroWitness(t *testing.T) {
 			}
 			if !sameValue(get(l.Witness, l.Path), l.Before) {
 				t.Errorf("the witness %s does not hold %s", Show(l.Witness), Show(l.Before))
+			}
+			if tc.nonZero {
+				return
+			}
+			// three non-zero values are sent, there and back, and no more
+			tc.conv.calls = 0
+			same := func(_ string, obj map[string]any) map[string]any { return obj }
+			if again, _, err := nonZeroWitness(ctx, tc.conv, k, l, same); err != nil || !zeroValue(again.Before) || tc.conv.calls != 6 {
+				t.Errorf("searched again: %s, %d reviews (want 6), %v", Show(again.Before), tc.conv.calls, err)
 			}
 		})
 	}
