@@ -92,11 +92,11 @@ func prepareForCreate(crd *apiextensions.CustomResourceDefinition) {
 // sameNameConflict and namesConflicts); a CRD given twice, identical, is
 // kept once (dedupeIdentical).
 func LoadCRDs(paths ...string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
-	loaded, err := loadSourced(tree{fsys: osFS{}, join: filepath.Join, name: func(p string) string { return p }}, paths)
-	if err != nil {
+	var set CRDSet
+	if err := set.AddFiles(paths...); err != nil {
 		return nil, err
 	}
-	return served(loaded)
+	return set.Served()
 }
 
 // LoadCRDsFS is LoadCRDs on the files and directories paths of fsys
@@ -104,11 +104,48 @@ func LoadCRDs(paths ...string) ([]*apiextensionsv1.CustomResourceDefinition, err
 // `impact --old git://REF?path=PATH`). name gives a file's name in
 // errors and conflicts.
 func LoadCRDsFS(fsys fs.FS, name func(path string) string, paths ...string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
-	loaded, err := loadSourced(tree{fsys: fsys, join: path.Join, name: name}, paths)
-	if err != nil {
+	var set CRDSet
+	if err := set.AddFS(fsys, name, paths...); err != nil {
 		return nil, err
 	}
-	return served(loaded)
+	return set.Served()
+}
+
+// CRDSet is LoadCRDs on CRDs from several kinds of source (files, an
+// fs.FS, memory), in the order they are added: each CRD keeps where it
+// was read, so that a conflict between a file and a git tree names both
+// as FILE:DOC.
+type CRDSet struct{ loaded []sourcedCRD }
+
+// AddFiles adds the CRDs of files and directories, as LoadCRDs reads them.
+func (s *CRDSet) AddFiles(paths ...string) error {
+	return s.add(tree{fsys: osFS{}, join: filepath.Join, name: func(p string) string { return p }}, paths)
+}
+
+// AddFS adds the CRDs of the files and directories paths of fsys, as
+// LoadCRDsFS reads them.
+func (s *CRDSet) AddFS(fsys fs.FS, name func(path string) string, paths ...string) error {
+	return s.add(tree{fsys: fsys, join: path.Join, name: name}, paths)
+}
+
+// Add adds CRDs read elsewhere (a cluster), each named at(crd) in
+// conflicts.
+func (s *CRDSet) Add(at func(*apiextensionsv1.CustomResourceDefinition) string, crds ...*apiextensionsv1.CustomResourceDefinition) {
+	for _, c := range crds {
+		s.loaded = append(s.loaded, sourcedCRD{crd: c, at: at(c)})
+	}
+}
+
+func (s *CRDSet) add(t tree, paths []string) error {
+	loaded, err := loadSourced(t, paths)
+	s.loaded = append(s.loaded, loaded...)
+	return err
+}
+
+// Served is the CRDs the apiserver would serve, each identical copy once,
+// or a *CRDConflictError.
+func (s *CRDSet) Served() ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	return served(s.loaded)
 }
 
 // ServedCRDs is LoadCRDs's rule on CRDs given in memory, in the order

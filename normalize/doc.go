@@ -15,7 +15,8 @@
 //   - LoadCRDs: CRDs from files and directories, read by normalize/manifest
 //     as objects are (a List of CRDs is its items), refusing those the
 //     apiserver would not all serve (namesConflicts, sameNameConflict);
-//     ServedCRDs is that rule on CRDs in memory, ReadCRDs one stream.
+//     ServedCRDs is that rule on CRDs in memory, CRDSet on several kinds
+//     of source (files, a git tree, a cluster), ReadCRDs one stream.
 //
 // Package normalize/manifest reads objects from files as kubectl reads them.
 // The decode and create path of objects, and the normalize command, are in

@@ -97,36 +97,17 @@ type Reader struct {
 // the apiserver would not all serve refused). groups limits kube:// to the
 // CRDs of those API groups (NEW's); nil is every CRD of the cluster.
 func (r Reader) CRDs(ctx context.Context, specs []Spec, groups map[string]bool) ([]*apiextensionsv1.CustomResourceDefinition, error) {
-	if paths, ok := onlyFiles(specs); ok {
-		return normalize.LoadCRDs(paths...) // conflicts named by FILE:DOC
-	}
-	var all []*apiextensionsv1.CustomResourceDefinition
+	var set normalize.CRDSet
 	for _, s := range specs {
-		crds, err := r.read(ctx, s, groups)
-		if err != nil {
+		if err := r.add(ctx, &set, s, groups); err != nil {
 			return nil, err
 		}
-		all = append(all, crds...)
 	}
-	if len(specs) > 1 {
-		return normalize.ServedCRDs(all)
-	}
-	return all, nil
+	return set.Served() // conflicts named by FILE:DOC, git://REF?path=FILE:DOC, kube://CRD
 }
 
-// onlyFiles is the paths of specs when all are Files.
-func onlyFiles(specs []Spec) ([]string, bool) {
-	var paths []string
-	for _, s := range specs {
-		if s.Kind != Files {
-			return nil, false
-		}
-		paths = append(paths, s.Path)
-	}
-	return paths, true
-}
-
-func (r Reader) read(ctx context.Context, s Spec, groups map[string]bool) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+// add adds the CRDs of s to set.
+func (r Reader) add(ctx context.Context, set *normalize.CRDSet, s Spec, groups map[string]bool) error {
 	switch s.Kind {
 	case Git:
 		dir := r.Dir
@@ -135,19 +116,23 @@ func (r Reader) read(ctx context.Context, s Spec, groups map[string]bool) ([]*ap
 		}
 		tree, err := gitfs.New(ctx, dir, s.Ref)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", s.Raw, err)
+			return fmt.Errorf("%s: %w", s.Raw, err)
 		}
 		name := func(p string) string { return "git://" + s.Ref + "?path=" + p }
-		crds, err := normalize.LoadCRDsFS(tree, name, s.Path)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", s.Raw, err)
+		if err := set.AddFS(tree, name, s.Path); err != nil {
+			return fmt.Errorf("%s: %w", s.Raw, err)
 		}
-		return crds, nil
+		return nil
 	case Kube:
 		if r.Cluster == nil {
-			return nil, fmt.Errorf("%s: no cluster to read from", s.Raw)
+			return fmt.Errorf("%s: no cluster to read from", s.Raw)
 		}
-		return r.Cluster.CRDs(ctx, s.Name, groups)
+		crds, err := r.Cluster.CRDs(ctx, s.Name, groups)
+		if err != nil {
+			return err
+		}
+		set.Add(func(c *apiextensionsv1.CustomResourceDefinition) string { return "kube://" + c.Name }, crds...)
+		return nil
 	}
-	return normalize.LoadCRDs(s.Path)
+	return set.AddFiles(s.Path)
 }

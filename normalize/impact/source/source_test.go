@@ -86,8 +86,15 @@ func TestGitCRDs(t *testing.T) {
 	// would not serve both
 	file, _ := Parse(filepath.Join(dir, "config/crd/bases/widgets.yaml"))
 	head, _ := Parse("git://HEAD?path=config/crd/bases")
-	if _, err := r.CRDs(context.Background(), []Spec{head, file}, nil); err == nil || !strings.Contains(err.Error(), "with different content") {
+	_, err := r.CRDs(context.Background(), []Spec{head, file}, nil)
+	if err == nil || !strings.Contains(err.Error(), "with different content") {
 		t.Errorf("conflicting CRDs of git and a file: %v", err)
+	}
+	// each named where it was read
+	for _, at := range []string{file.Path + ":1", "git://HEAD?path=config/crd/bases/widgets.yaml:1"} {
+		if err == nil || !strings.Contains(err.Error(), at) {
+			t.Errorf("the conflict does not name %s: %v", at, err)
+		}
 	}
 }
 
