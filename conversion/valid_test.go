@@ -59,3 +59,29 @@ func TestDropRefusedOrder(t *testing.T) {
 		slices.Reverse(es)
 	}
 }
+
+// TestParseFieldPath: a field.Path's string splits into property names,
+// indexes and keys, an index after an index included.
+func TestParseFieldPath(t *testing.T) {
+	for p, want := range map[string][]string{
+		"spec.items[0].name": {"spec", "items", "[0]", "name"},
+		"spec.matrix[0][1]":  {"spec", "matrix", "[0]", "[1]"},
+		"spec.cube[0][1][2]": {"spec", "cube", "[0]", "[1]", "[2]"},
+		"spec.map[key]":      {"spec", "map", "[key]"},
+		"spec.open[x":        {"spec", "open", "[x"},
+		"spec":               {"spec"},
+	} {
+		if got := parseFieldPath(p); !slices.Equal(got, want) {
+			t.Errorf("%s: %q, want %q", p, got, want)
+		}
+	}
+}
+
+// TestDropRefusedKeepsTopLevel: an error at a top-level field (spec)
+// drops nothing: without spec the object is no better.
+func TestDropRefusedKeepsTopLevel(t *testing.T) {
+	obj := map[string]any{"spec": map[string]any{"a": "x"}}
+	if dropRefused(obj, field.ErrorList{field.Required(field.NewPath("spec"), "")}) || obj["spec"] == nil {
+		t.Errorf("dropped a top-level field: %v", obj)
+	}
+}
