@@ -265,3 +265,102 @@ func TestFillerShapes(t *testing.T) {
 		t.Errorf("%d empty strings in 800, want about 100", empty)
 	}
 }
+
+// TestFillerDepthCap: however deep a schema nests objects and lists, the
+// filler fills maxDepth+1 levels below the value it starts at and leaves
+// the next one empty, a property it must write (required, or for
+// minProperties) included. (A list keeps its minItems at any depth:
+// TestFillerShapes.)
+func TestFillerDepthCap(t *testing.T) {
+	nest := func(wrap func(structuralschema.Structural) structuralschema.Structural) *structuralschema.Structural {
+		s := structuralschema.Structural{Generic: structuralschema.Generic{Type: "object"}}
+		for range maxDepth + 4 {
+			s = wrap(s)
+		}
+		return &s
+	}
+	required := nest(func(c structuralschema.Structural) structuralschema.Structural {
+		return structuralschema.Structural{Generic: structuralschema.Generic{Type: "object"},
+			Properties: map[string]structuralschema.Structural{"c": c}, ValueValidation: &structuralschema.ValueValidation{Required: []string{"c"}}}
+	})
+	minProps := nest(func(c structuralschema.Structural) structuralschema.Structural {
+		return structuralschema.Structural{Generic: structuralschema.Generic{Type: "object"},
+			Properties: map[string]structuralschema.Structural{"c": c}, ValueValidation: &structuralschema.ValueValidation{MinProperties: ptr(int64(1))}}
+	})
+	// levels counts the values that hold something, from v down
+	var levels func(v any) int
+	levels = func(v any) int {
+		switch v := v.(type) {
+		case map[string]any:
+			if c, ok := v["c"]; ok {
+				return 1 + levels(c)
+			}
+		}
+		return 0
+	}
+	for name, s := range map[string]*structuralschema.Structural{"required": required, "minProperties": minProps} {
+		f := &filler{r: rand.New(rand.NewPCG(1, 2)), onlyRequired: true}
+		if got := levels(f.value(s, 0, false)); got != maxDepth+1 {
+			t.Errorf("%s: %d levels filled, want %d", name, got, maxDepth+1)
+		}
+	}
+	// a map's random keys and a list's random items: at most as deep, and
+	// as deep in some of 2,000 draws
+	maps := nest(func(c structuralschema.Structural) structuralschema.Structural {
+		return structuralschema.Structural{Generic: structuralschema.Generic{Type: "object"},
+			AdditionalProperties: &structuralschema.StructuralOrBool{Structural: &c}}
+	})
+	lists := nest(func(c structuralschema.Structural) structuralschema.Structural {
+		return structuralschema.Structural{Generic: structuralschema.Generic{Type: "array"}, Items: &c}
+	})
+	var deepest func(v any) int
+	deepest = func(v any) int {
+		n := 0
+		switch v := v.(type) {
+		case map[string]any:
+			for _, c := range v {
+				n = max(n, 1+deepest(c))
+			}
+		case []any:
+			for _, c := range v {
+				n = max(n, 1+deepest(c))
+			}
+		}
+		return n
+	}
+	for name, s := range map[string]*structuralschema.Structural{"additionalProperties": maps, "items": lists} {
+		f := &filler{r: rand.New(rand.NewPCG(1, 2))}
+		most := 0
+		for range 2000 {
+			most = max(most, deepest(f.value(s, 0, false)))
+		}
+		if most != maxDepth+1 {
+			t.Errorf("%s: %d levels at most, want %d", name, most, maxDepth+1)
+		}
+	}
+}
+
+// TestFillerObject: the filler's object has its apiVersion, kind, name
+// (and namespace), and labels in a third of the objects, none with
+// onlyRequired.
+func TestFillerObject(t *testing.T) {
+	s := &structuralschema.Structural{Generic: structuralschema.Generic{Type: "object"}}
+	for _, only := range []bool{false, true} {
+		f := &filler{r: rand.New(rand.NewPCG(1, 2)), onlyRequired: only}
+		labelled := 0
+		for i := range 3000 {
+			o := f.object(s, "example.com/v1", "Widget", i%2 == 0, i)
+			meta := o["metadata"].(map[string]any)
+			if o["apiVersion"] != "example.com/v1" || o["kind"] != "Widget" || meta["name"] != fmt.Sprintf("obj-%d", i) ||
+				(meta["namespace"] == "default") != (i%2 == 0) {
+				t.Fatalf("object %d: %v", i, o)
+			}
+			if meta["labels"] != nil {
+				labelled++
+			}
+		}
+		if only && labelled > 0 || !only && (labelled < 900 || labelled > 1100) {
+			t.Errorf("onlyRequired %v: %d of 3,000 objects labelled, want a third", only, labelled)
+		}
+	}
+}
