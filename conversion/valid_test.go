@@ -85,3 +85,35 @@ func TestDropRefusedKeepsTopLevel(t *testing.T) {
 		t.Errorf("dropped a top-level field: %v", obj)
 	}
 }
+
+// TestPresentDeletePath: a path's indexes must be within the list; a list's
+// item is never deleted (its parent goes instead); a key in brackets is a
+// map's key.
+func TestPresentDeletePath(t *testing.T) {
+	obj := func() map[string]any {
+		return map[string]any{"l": []any{map[string]any{"a": "0"}, map[string]any{"a": "1"}}, "m": map[string]any{"k": "v"}}
+	}
+	for _, tc := range []struct {
+		segs    []string
+		present bool
+		deleted bool
+	}{
+		{[]string{"l", "[0]", "a"}, true, true},
+		{[]string{"l", "[1]", "a"}, true, true},
+		{[]string{"l", "[2]", "a"}, false, false},
+		{[]string{"l", "[-1]", "a"}, false, false},
+		{[]string{"l", "[x]", "a"}, false, false},
+		{[]string{"l", "[1]"}, true, false},
+		{[]string{"m", "[k]"}, true, true},
+		{[]string{"m", "j"}, false, false},
+		{[]string{"m", "k", "deeper"}, false, false},
+	} {
+		o := obj()
+		if got := present(o, tc.segs); got != tc.present {
+			t.Errorf("present %q: %v, want %v", tc.segs, got, tc.present)
+		}
+		if got := deletePath(o, tc.segs); got != tc.deleted || present(o, tc.segs) == got && tc.present {
+			t.Errorf("deletePath %q: %v, want %v; now %v", tc.segs, got, tc.deleted, o)
+		}
+	}
+}
