@@ -1,7 +1,11 @@
 package conversion
 
 import (
+	"context"
+	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -56,5 +60,37 @@ func TestLookupRemoveBounds(t *testing.T) {
 	remove(o, []any{"m", 0, 0})
 	if want := map[string]any{"l": []any{"a"}, "m": []any{[]any{"y"}}}; !reflect.DeepEqual(o, want) {
 		t.Errorf("remove: %v, want %v", o, want)
+	}
+}
+
+// refuseKeys refuses every object whose spec has a key, naming the keys:
+// each removal changes the refusal, so each finds a culprit.
+type refuseKeys struct{}
+
+func (refuseKeys) Convert(_ context.Context, objs []map[string]any, _ string) ([]map[string]any, error) {
+	for _, o := range objs {
+		spec, _ := o["spec"].(map[string]any)
+		if len(spec) > 0 {
+			return nil, &RefusedError{Err: fmt.Errorf("refused: %v", slices.Sorted(maps.Keys(spec)))}
+		}
+	}
+	return objs, nil
+}
+
+// TestCulpritBound: at most maxCulprits values are taken out of an object
+// that stays refused; the first is reported.
+func TestCulpritBound(t *testing.T) {
+	k := widgetKind(t, widgetCRD(t, nil))
+	spec := map[string]any{}
+	for i := range maxCulprits + 2 {
+		spec[fmt.Sprintf("k%02d", i)] = "x"
+	}
+	obj := map[string]any{"apiVersion": "conv.example.com/v1beta1", "kind": "Widget", "metadata": map[string]any{"name": "w"}, "spec": spec}
+	p, _, reduced, ok, err := culprit(context.Background(), refuseKeys{}, obj, k.Versions["v1"])
+	if err != nil || !ok || p.String() != "spec.k00" {
+		t.Fatalf("culprit = %v, %v, %v; want spec.k00", p, ok, err)
+	}
+	if left := reduced["spec"].(map[string]any); len(left) != 2 || left["k08"] == nil || left["k09"] == nil {
+		t.Errorf("reduced spec %v, want k08 and k09 left", left)
 	}
 }

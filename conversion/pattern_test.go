@@ -76,18 +76,20 @@ func TestPatternRepeat(t *testing.T) {
 		`^a{1,50}$`:  {1, 2, 3, 4},
 		`^a{2,3}$`:   {2, 3},
 		`^a{2}$`:     {2},
+		`^a{0}b$`:    {1},
+		`^a{1,4}$`:   {1, 2, 3, 4},
 		`^a?$`:       {0, 1},
 		`^a*$`:       {0, 1, 2, 3},
 		`^a+$`:       {1, 2, 3},
 		`^(ab){2,}$`: {4, 6, 8, 10},
 	} {
+		// the generator's strings, before patternString checks them
+		_, tree := compiledPattern(pattern)
 		seen := map[int]bool{}
 		for range 200 {
-			s, ok := patternString(r, pattern, 0, -1)
-			if !ok {
-				t.Fatalf("%s: no string", pattern)
-			}
-			seen[len(s)] = true
+			var b strings.Builder
+			genRegexp(r, tree, &b)
+			seen[b.Len()] = true
 		}
 		var got []int
 		for n := range seen {
