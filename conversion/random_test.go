@@ -23,6 +23,7 @@ func TestFillerInteger(t *testing.T) {
 	}{
 		{"none", nil, -5, 100},
 		{"minimum", &structuralschema.ValueValidation{Minimum: f64(10)}, 10, 110}, // 0 to 0 raised to 10 to 110
+		{"minimum 0", &structuralschema.ValueValidation{Minimum: f64(0)}, 0, 100},
 		{"minimum above the range", &structuralschema.ValueValidation{Minimum: f64(200)}, 200, 300},
 		{"fractional minimum", &structuralschema.ValueValidation{Minimum: f64(2.5), Maximum: f64(6)}, 3, 6},
 		{"exclusive minimum", &structuralschema.ValueValidation{Minimum: f64(3), ExclusiveMinimum: true, Maximum: f64(6)}, 4, 6},
@@ -56,10 +57,34 @@ func TestFillerInteger(t *testing.T) {
 			}
 			// zero (which omitempty loses) one time in five, and more
 			// when the range holds it
-			if tc.vv == nil && (zeros < 300 || zeros > 600) {
+			if (tc.vv == nil || tc.name == "minimum 0") && (zeros < 300 || zeros > 600) {
 				t.Errorf("%d zeros in 2000, want about 400", zeros)
 			}
 		})
+	}
+}
+
+// TestFillerStringLength: a string keeps to minLength and maxLength, an
+// empty one raised to minLength.
+func TestFillerStringLength(t *testing.T) {
+	f := &filler{r: rand.New(rand.NewPCG(1, 2))}
+	for _, tc := range []struct {
+		min, max *int64
+		lo, hi   int
+	}{
+		{ptr(int64(12)), nil, 12, 12}, // words are 1 to 8 letters
+		{nil, ptr(int64(3)), 0, 3},
+		{ptr(int64(2)), ptr(int64(2)), 2, 2},
+	} {
+		vv := &structuralschema.ValueValidation{MinLength: tc.min, MaxLength: tc.max}
+		lo, hi := 1000, -1
+		for range 500 {
+			n := len(f.str(vv))
+			lo, hi = min(lo, n), max(hi, n)
+		}
+		if lo != tc.lo || hi != tc.hi {
+			t.Errorf("minLength %s maxLength %s: lengths %d to %d, want %d to %d", Show(tc.min), Show(tc.max), lo, hi, tc.lo, tc.hi)
+		}
 	}
 }
 
