@@ -99,18 +99,6 @@ func LoadCRDs(paths ...string) ([]*apiextensionsv1.CustomResourceDefinition, err
 	return set.Served()
 }
 
-// LoadCRDsFS is LoadCRDs on the files and directories paths of fsys
-// (slash-separated, as io/fs names them; a git commit's tree for
-// `impact --old git://REF?path=PATH`). name gives a file's name in
-// errors and conflicts.
-func LoadCRDsFS(fsys fs.FS, name func(path string) string, paths ...string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
-	var set CRDSet
-	if err := set.AddFS(fsys, name, paths...); err != nil {
-		return nil, err
-	}
-	return set.Served()
-}
-
 // CRDSet is LoadCRDs on CRDs from several kinds of source (files, an
 // fs.FS, memory), in the order they are added: each CRD keeps where it
 // was read, so that a conflict between a file and a git tree names both
@@ -122,8 +110,10 @@ func (s *CRDSet) AddFiles(paths ...string) error {
 	return s.add(tree{fsys: osFS{}, join: filepath.Join, name: func(p string) string { return p }}, paths)
 }
 
-// AddFS adds the CRDs of the files and directories paths of fsys, as
-// LoadCRDsFS reads them.
+// AddFS adds the CRDs of the files and directories paths of fsys
+// (slash-separated, as io/fs names them; a git commit's tree for
+// `impact --old git://REF?path=PATH`), read as AddFiles reads files; name
+// gives a file's name in errors and conflicts.
 func (s *CRDSet) AddFS(fsys fs.FS, name func(path string) string, paths ...string) error {
 	return s.add(tree{fsys: fsys, join: path.Join, name: name}, paths)
 }

@@ -145,10 +145,11 @@ func TestLoadCRDsAsKubectlReads(t *testing.T) {
 	}
 }
 
-// TestLoadCRDsFS: the same CRDs from an fs.FS as from the files, in the
+// TestCRDSetFS: the same CRDs from an fs.FS as from the files, in the
 // same order (a directory's .yaml, .yml and .json files directly in it,
-// by name), named in errors and conflicts by name.
-func TestLoadCRDsFS(t *testing.T) {
+// by name), named in errors and conflicts by name, also beside files and
+// CRDs from memory.
+func TestCRDSetFS(t *testing.T) {
 	files := map[string]string{}
 	for _, f := range []string{"old.yaml", "new.yaml", "new-removed.yaml"} {
 		b, err := os.ReadFile(filepath.Join("impact", "testdata", f))
@@ -165,6 +166,13 @@ func TestLoadCRDsFS(t *testing.T) {
 		"one.yaml":        {Data: []byte(files["new-removed.yaml"])},
 	}
 	name := func(p string) string { return "git://main?path=" + p }
+	loadFS := func(paths ...string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+		var set CRDSet
+		if err := set.AddFS(fsys, name, paths...); err != nil {
+			return nil, err
+		}
+		return set.Served()
+	}
 	for _, c := range []struct{ fs, os []string }{
 		{[]string{"crds"}, []string{dir}},
 		{[]string{"one.yaml", "crds/b.yml"}, []string{filepath.Join("impact", "testdata", "new-removed.yaml"), filepath.Join(dir, "b.yml")}},
@@ -173,7 +181,7 @@ func TestLoadCRDsFS(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := LoadCRDsFS(fsys, name, c.fs...)
+		got, err := loadFS(c.fs...)
 		if err != nil {
 			t.Fatalf("%v: %v", c.fs, err)
 		}
@@ -183,11 +191,29 @@ func TestLoadCRDsFS(t *testing.T) {
 	}
 	// a conflict names both places by name
 	fsys["crds/z.yaml"] = &fstest.MapFile{Data: []byte(strings.Replace(files["new.yaml"], "type: object", "type: object\n        description: changed", 1))}
-	if _, err := LoadCRDsFS(fsys, name, "crds"); err == nil || !strings.Contains(err.Error(), "git://main?path=crds/z.yaml:1: CRD ") ||
+	if _, err := loadFS("crds"); err == nil || !strings.Contains(err.Error(), "git://main?path=crds/z.yaml:1: CRD ") ||
 		!strings.Contains(err.Error(), "also at git://main?path=crds/b.yml:1") {
 		t.Errorf("conflict: %v", err)
 	}
-	if _, err := LoadCRDsFS(fsys, name, "nosuch"); err == nil || !strings.Contains(err.Error(), "nosuch") {
+	// a file, then the tree, then memory: each named where it was read
+	var set CRDSet
+	if err := set.AddFiles(filepath.Join(dir, "b.yml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := set.AddFS(fsys, name, "crds/z.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	mem, err := LoadCRDs(filepath.Join(dir, "sub", "c.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	set.Add(func(c *apiextensionsv1.CustomResourceDefinition) string { return "kube://" + c.Name }, mem...)
+	_, err = set.Served()
+	if err == nil || !strings.Contains(err.Error(), "git://main?path=crds/z.yaml:1: CRD ") || !strings.Contains(err.Error(), "also at "+filepath.Join(dir, "b.yml")+":1") ||
+		!strings.Contains(err.Error(), "kube://") {
+		t.Errorf("conflicts of mixed sources: %v", err)
+	}
+	if _, err := loadFS("nosuch"); err == nil || !strings.Contains(err.Error(), "nosuch") {
 		t.Errorf("a missing path: %v", err)
 	}
 }
