@@ -968,3 +968,27 @@ func TestJSONSpaceAcrossBuffers(t *testing.T) {
 		compare(t, []byte(in))
 	}
 }
+
+// TestYAMLHeaderLineInParts: a line of the List's own fields (before or
+// after its items) that comes in parts gives the List up as soon as it
+// would hold more than maxHeader bytes, before the line is whole; an
+// item's line is held whatever its length.
+func TestYAMLHeaderLineInParts(t *testing.T) {
+	part := bytes.Repeat([]byte("a"), maxHeader/16)
+	for _, tc := range []struct {
+		state int
+		parts int // fed before it gives up; 0: never
+	}{
+		{inHeader, 17}, {inSuffix, 17}, {inItems, 0},
+	} {
+		l := &yamlList{state: tc.state, content: -1}
+		fed := 0
+		for start := true; fed < 40 && l.state != gaveUp; start = false {
+			l.feedPart(part, start)
+			fed++
+		}
+		if tc.parts == 0 && l.state == gaveUp || tc.parts > 0 && (fed != tc.parts || l.why != "the List's own fields are too large") {
+			t.Errorf("state %d: gave up after %d parts (%q), want %d", tc.state, fed, l.why, tc.parts)
+		}
+	}
+}
