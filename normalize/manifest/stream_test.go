@@ -992,3 +992,18 @@ func TestYAMLHeaderLineInParts(t *testing.T) {
 		}
 	}
 }
+
+// TestYAMLLineBreaks: a line that holds a line break YAML knows and this
+// reader does not split at (\r, NEL, LS, PS) or a byte order mark gives
+// the List up, wherever the line holds it.
+func TestYAMLLineBreaks(t *testing.T) {
+	for _, line := range []string{"\rkind: List\n", "kind:\r List\n", "a: \u0085\n", "\u2028a: b\n", "a: \u2029\n", "\ufeffa: b\n"} {
+		for _, state := range []int{inHeader, inItems, inSuffix} {
+			l := &yamlList{state: state, content: -1}
+			l.feed([]byte(line))
+			if l.state != gaveUp || l.why != "a line break other than \\n, or a byte order mark" {
+				t.Errorf("%q in state %d: state %d, %q", line, state, l.state, l.why)
+			}
+		}
+	}
+}
