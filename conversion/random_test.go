@@ -34,6 +34,10 @@ func TestFillerInteger(t *testing.T) {
 		{"both below the range", &structuralschema.ValueValidation{Minimum: f64(-12), Maximum: f64(-10)}, -10, -10},
 		{"multipleOf", &structuralschema.ValueValidation{Minimum: f64(7), Maximum: f64(20), MultipleOf: f64(7)}, 7, 14},
 		{"multipleOf of negatives", &structuralschema.ValueValidation{Maximum: f64(-1), MultipleOf: f64(5)}, -100, -5},
+		{"multipleOf up to the minimum", &structuralschema.ValueValidation{Minimum: f64(8), Maximum: f64(14), MultipleOf: f64(7)}, 14, 14},
+		// no multiple in the range: the one below it (the field is then
+		// refused and dropped, Version.Valid)
+		{"no multiple in the range", &structuralschema.ValueValidation{Minimum: f64(8), Maximum: f64(12), MultipleOf: f64(7)}, 7, 7},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &filler{r: rand.New(rand.NewPCG(1, 2))}
