@@ -298,15 +298,17 @@ func (f *filler) integer(vv *structuralschema.ValueValidation) int64 {
 func (f *filler) number(vv *structuralschema.ValueValidation) float64 {
 	lo, hi := -5.0, 100.0
 	if vv != nil {
+		// a range that a minimum or a maximum leaves empty, or one value
+		// wide, is moved 100 beyond it
 		if vv.Minimum != nil {
 			lo = *vv.Minimum
-			if hi < lo {
+			if hi <= lo {
 				hi = lo + 100
 			}
 		}
 		if vv.Maximum != nil {
 			hi = *vv.Maximum
-			if lo > hi {
+			if lo >= hi {
 				lo = hi - 100
 			}
 		}

@@ -106,6 +106,8 @@ func TestFillerNumber(t *testing.T) {
 		{"minimum", &structuralschema.ValueValidation{Minimum: f64(10)}, 10.5, 99.5},
 		{"minimum above the range", &structuralschema.ValueValidation{Minimum: f64(200)}, 200.5, 299.5},
 		{"maximum below the range", &structuralschema.ValueValidation{Maximum: f64(-10)}, -109.5, -10.5},
+		{"minimum at the range's top", &structuralschema.ValueValidation{Minimum: f64(100)}, 100.5, 199.5},
+		{"maximum at the range's bottom", &structuralschema.ValueValidation{Maximum: f64(-5)}, -104.5, -5.5},
 		{"fractional maximum", &structuralschema.ValueValidation{Minimum: f64(0), Maximum: f64(2.2)}, 0, 1.5},
 		{"exclusive maximum", &structuralschema.ValueValidation{Minimum: f64(0), Maximum: f64(2.5), ExclusiveMaximum: true}, 0, 1.5},
 	} {
