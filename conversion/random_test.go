@@ -109,6 +109,7 @@ func TestFillerNumber(t *testing.T) {
 		{"minimum at the range's top", &structuralschema.ValueValidation{Minimum: f64(100)}, 100.5, 199.5},
 		{"maximum at the range's bottom", &structuralschema.ValueValidation{Maximum: f64(-5)}, -104.5, -5.5},
 		{"fractional maximum", &structuralschema.ValueValidation{Minimum: f64(0), Maximum: f64(2.2)}, 0, 1.5},
+		{"maximum a half", &structuralschema.ValueValidation{Minimum: f64(0), Maximum: f64(2.5)}, 0.5, 2.5},
 		{"exclusive maximum", &structuralschema.ValueValidation{Minimum: f64(0), Maximum: f64(2.5), ExclusiveMaximum: true}, 0, 1.5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
