@@ -396,3 +396,25 @@ func TestFillerObject(t *testing.T) {
 		}
 	}
 }
+
+// TestObjectsRefused: a version none of whose random objects is valid has
+// the errors of its last attempt; a version with valid objects has none.
+func TestObjectsRefused(t *testing.T) {
+	crd := widgetCRD(t, func(c *apiextensionsv1.CustomResourceDefinition) {
+		for i, v := range c.Spec.Versions {
+			if v.Name == "v1beta1" {
+				spec := v.Schema.OpenAPIV3Schema.Properties["spec"]
+				spec.MinProperties = ptr(int64(50)) // more than it has
+				c.Spec.Versions[i].Schema.OpenAPIV3Schema.Properties["spec"] = spec
+			}
+		}
+	})
+	k := widgetKind(t, crd)
+	objs, refused := Objects(context.Background(), k, 10, rand.New(rand.NewPCG(1, 0)))
+	if len(objs["v1beta1"]) != 0 || len(refused["v1beta1"]) == 0 {
+		t.Errorf("v1beta1: %d objects, refused %v; want none, refused", len(objs["v1beta1"]), refused["v1beta1"])
+	}
+	if len(objs["v1"]) == 0 || refused["v1"] != nil {
+		t.Errorf("v1: %d objects, refused %v; want objects, none refused", len(objs["v1"]), refused["v1"])
+	}
+}
