@@ -42,11 +42,11 @@ func lintOmitempty(universe map[string]string, kind, dir string) ([]string, erro
 		if skippedDir(p) {
 			continue
 		}
-		switch base := path.Base(p); {
+		switch {
 		case strings.HasSuffix(p, "_types.go"):
 			apiDirs["./"+path.Dir(p)] = true
 			fallthrough
-		case strings.HasSuffix(p, ".go"), base == "go.mod", base == "go.sum", base == "go.work", base == "go.work.sum":
+		case goCommandFile(p):
 			overlay[filepath.Join(dir, filepath.FromSlash(p))] = []byte(content)
 		}
 	}

@@ -11,19 +11,25 @@ import (
 	"strings"
 )
 
-// read reports whether the plugin reads the universe's file name: the
-// Makefile, Go files and the go command's module files. Every other file
-// of the universe is skipped as it streams by, never decoded or held.
-func read(name string) bool {
+// pluginReads reports whether the plugin reads the universe's file name:
+// the Makefile and the go command's files. Every other file of the
+// universe is skipped as it streams by, never decoded or held.
+func pluginReads(name string) bool {
+	return name == "Makefile" || goCommandFile(name)
+}
+
+// goCommandFile reports whether the go command reads name: Go source and
+// the module files (lintOmitempty's overlay).
+func goCommandFile(name string) bool {
 	switch path.Base(name) {
 	case "go.mod", "go.sum", "go.work", "go.work.sum":
 		return true
 	}
-	return name == "Makefile" || strings.HasSuffix(name, ".go")
+	return strings.HasSuffix(name, ".go")
 }
 
 // readRequest decodes the PluginRequest on r as encoding/json's Decoder
-// does, but for the universe's files the plugin does not read (read),
+// does, but for the universe's files the plugin does not read (pluginReads),
 // which it leaves out. kubebuilder sends every file under the project
 // directory, the envtest binaries in bin/ among them: decoded whole, a
 // project with envtest's 317 MB of binaries made a 1.2 GB request that
@@ -102,7 +108,7 @@ func (s *jsonStream) universe(u *map[string]string) error {
 		if err != nil {
 			return err
 		}
-		if c == '"' && !read(name) {
+		if c == '"' && !pluginReads(name) {
 			return s.str(nil) // skipped, not decoded
 		}
 		var raw bytes.Buffer
@@ -113,7 +119,7 @@ func (s *jsonStream) universe(u *map[string]string) error {
 		if err := json.Unmarshal(raw.Bytes(), &content); err != nil {
 			return err
 		}
-		if read(name) {
+		if pluginReads(name) {
 			(*u)[name] = content
 		}
 		return nil

@@ -26,7 +26,7 @@ func withoutUnread(req PluginRequest) PluginRequest {
 	}
 	u := map[string]string{}
 	for name, content := range req.Universe {
-		if read(name) {
+		if pluginReads(name) {
 			u[name] = content
 		}
 	}
@@ -109,7 +109,7 @@ func TestReadRequestErrors(t *testing.T) {
 
 // TestRequestHoldsWhatThePluginReads: the plugin answers each command the
 // same from the universe that readRequest keeps as from the whole one, so
-// read names every file it reads.
+// pluginReads names every file it reads.
 func TestRequestHoldsWhatThePluginReads(t *testing.T) {
 	u := webhookUniverse(t)
 	u["bin/k8s/1.37.1-linux-amd64/etcd"] = "\x7fELF\x02\x01\x01\x00\xff\xfe\x00binary"
