@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -14,6 +15,7 @@ import (
 
 	"github.com/controller-gen-default/controller-gen-default/internal/decision"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
+	"github.com/controller-gen-default/controller-gen-default/normalize/defaultdiff"
 )
 
 type options struct {
@@ -123,6 +125,8 @@ func joinPath(a, b string) string {
 
 // applyCRD injects defaults into every version of c.
 func (d *schemaWalker) applyCRD(c *apiextensionsv1.CustomResourceDefinition, roots map[string]crd.TypeIdent) {
+	same := sameSchemas(c)
+	defer d.versionsAgree(c, same)
 	for i := range c.Spec.Versions {
 		v := &c.Spec.Versions[i]
 		id, ok := roots[v.Name]
@@ -333,4 +337,59 @@ func (d *schemaWalker) belowRecursion(crdName, version, spath string) bool {
 		}
 		p = strings.Join(segs[:len(segs)-1], ".")
 	}
+}
+
+// sameSchemas are the pairs of c's versions whose schemas are equal, as
+// controller-gen generated them.
+func sameSchemas(c *apiextensionsv1.CustomResourceDefinition) [][2]string {
+	var out [][2]string
+	vs := c.Spec.Versions
+	for i := range vs {
+		for j := i + 1; j < len(vs); j++ {
+			if vs[i].Schema != nil && vs[j].Schema != nil && reflect.DeepEqual(vs[i].Schema, vs[j].Schema) {
+				out = append(out, [2]string{vs[i].Name, vs[j].Name})
+			}
+		}
+	}
+	return out
+}
+
+// versionsAgree is the rule that a field's default is a function of its Go
+// type and field, never of the version or path that reached it: versions
+// whose schemas controller-gen generated equal (the same Go types, or one
+// type reached through aliases) are equal with their defaults. A pair that
+// is not is this tool's fault, reported as such at the CRD's root type with
+// the first default that differs, before the apiserver's checks would
+// report its consequence (a selectableFields CRD whose versions' schemas
+// differ is refused) in words that do not name the cause.
+func (d *schemaWalker) versionsAgree(c *apiextensionsv1.CustomResourceDefinition, same [][2]string) {
+	byName := map[string]*apiextensionsv1.CustomResourceValidation{}
+	for _, v := range c.Spec.Versions {
+		byName[v.Name] = v.Schema
+	}
+	for _, p := range same {
+		if reflect.DeepEqual(byName[p[0]], byName[p[1]]) {
+			continue
+		}
+		what := "their required lists differ"
+		if ch := defaultdiff.Versions(c, p[0], p[1]); len(ch) > 0 {
+			what = fmt.Sprintf("%s has %s at %s, %s has %s", p[0], orNone(ch[0].Old), ch[0].Path, p[1], orNone(ch[0].New))
+			if len(ch) > 1 {
+				what += fmt.Sprintf(" (and %d more)", len(ch)-1)
+			}
+		}
+		root := d.roots[c.Name]
+		d.diags.Add(model.Finding{Sev: model.Error, Pos: root.at, GoPath: root.goPath, Rule: model.RuleVersionsDiffer, Own: root.own, CRD: c.Name,
+			Msg: fmt.Sprintf("CRD %s: versions %s and %s have the same schema as controller-gen writes it, and controller-gen-default's defaults "+
+				"made them differ: %s. A field's default depends on its Go type and field only, so this is a bug of controller-gen-default: "+
+				"please report it with the types of both versions; crd:implicitDefaults=false writes controller-gen's schemas meanwhile",
+				c.Name, p[0], p[1], what)})
+	}
+}
+
+func orNone(raw []byte) string {
+	if raw == nil {
+		return "no default"
+	}
+	return "default " + string(raw)
 }

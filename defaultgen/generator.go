@@ -152,8 +152,14 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 	if report(s.Output()) {
 		return fmt.Errorf("defaults: errors in defaults; no file was written")
 	}
+	skipped := model.NewDiagnostics()
+	defer skipped.Report(s.Output(), model.ReportOptions{All: true})
 	for _, root := range ctx.Roots {
-		src, err := newFileGen(dec.Model, root).generate(header, dec.Kinds)
+		fg := newFileGen(dec.Model, root)
+		src, err := fg.generate(header, dec.Kinds)
+		for _, w := range fg.warnings {
+			skipped.Add(w)
+		}
 		if err != nil {
 			return err
 		}
@@ -225,6 +231,8 @@ type fileGen struct {
 	ptr     string
 	usesPtr bool
 	errs    []string
+	// warnings are the defaults left unset (ownEncodingSkipped).
+	warnings []model.Finding
 }
 
 func newFileGen(m *decision.Model, pkg *loader.Package) *fileGen {

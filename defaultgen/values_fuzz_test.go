@@ -175,7 +175,7 @@ func (h *valuesHarness) run(t testing.TB, field, text string) valueOutcome {
 
 	// the Go code, as the defaults generator writes it
 	fg := newFileGen(dm, h.pkg)
-	out.goSource = fg.setIf("true", "x", string(d.Default), f.Type, f.Pos())
+	out.goSource = fg.setIf("true", "x", string(d.Default), f.Type, f.Pos(), f.GoPath())
 	if len(fg.errs) > 0 {
 		t.Fatalf("+default=%s on %s: the check accepted %s, the emission refused it: %v", text, field, d.Default, fg.errs)
 	}

@@ -301,7 +301,7 @@ func (fg *fileGen) fieldStmts(expr string, f *model.Field) string {
 		if usesReflect {
 			cond = strings.ReplaceAll(cond, reflectMark, fg.importName("reflect", "reflect")+".")
 		}
-		b.WriteString(fg.setIf(cond, expr, raw, f.Type, f.Pos()))
+		b.WriteString(fg.setIf(cond, expr, raw, f.Type, f.Pos(), f.GoPath()))
 	}
 	if fg.resetWhenZero(f) {
 		if n, ok := types.Unalias(f.Type).(*types.Named); ok {
@@ -459,15 +459,22 @@ func (fg *fileGen) nonZero(expr string, t types.Type) string {
 // compiler checks: the generated code has nothing to fail at run time. It
 // is the very function by which the model checked the default
 // (model.CheckField), on the value the CRD carries; should it still refuse
-// it here (a type this package cannot name), the error is reported at pos
-// and nothing is written.
-func (fg *fileGen) setIf(cond, expr, raw string, t types.Type, pos token.Position) string {
+// it here (a type this package cannot name), the error is reported at pos,
+// at the field or type goPath, and nothing is written. A value that goes
+// into a type with its own encoding golit does not know, which the model
+// accepts for the CRD (model.Check.Opaque), is the one exception:
+// ownEncodingSkipped.
+func (fg *fileGen) setIf(cond, expr, raw string, t types.Type, pos token.Position, goPath string) string {
 	v, err := jsonnum.Decode([]byte(raw))
 	if err != nil {
 		fg.errorf(pos, "the default %s is not JSON: %v", raw, err)
 		return ""
 	}
 	lit, err := golit.Expr(v, t, fg.litEnv())
+	if golit.IsOwnEncoding(err) {
+		fg.ownEncodingSkipped(pos, goPath, raw, err)
+		return ""
+	}
 	if err != nil {
 		fg.errorf(pos, "the default %s cannot be written as Go: %v", raw, err)
 		return ""
@@ -489,6 +496,20 @@ func (fg *fileGen) litEnv() golit.Env {
 	})
 	env.Ptr = fg.ptrName()
 	return env
+}
+
+// ownEncodingSkipped is the rule for a default whose value goes into a
+// type with its own encoding that golit does not know (a duration wrapper
+// with MarshalJSON): the crd generator writes the author's literal, as
+// controller-gen does, and the apiserver applies it; the defaults
+// generator cannot write the Go value that the type's UnmarshalJSON makes
+// of it, so it leaves the field as it is and says so, once, as a warning
+// of its own. Only this generator's output is affected, never the CRD.
+func (fg *fileGen) ownEncodingSkipped(pos token.Position, goPath, raw string, err error) {
+	fg.warnings = append(fg.warnings, model.Finding{Sev: model.Warning, Pos: pos, GoPath: goPath, Rule: model.RuleDefaultOwnEncoding, Own: fg.m.Types.Own(fg.pkg),
+		Msg: fmt.Sprintf("the defaults generator leaves this field unset: the CRD's default %s goes into a type of its own encoding (%v). "+
+			"The apiserver applies the default, so clients that read objects from it see it; Go code that builds objects and calls "+
+			"SetObjectDefaults does not. Set the value in your own defaulting code, or use a type the generator knows (metav1.Duration, resource.Quantity)", raw, err)})
 }
 
 func (fg *fileGen) errorf(pos token.Position, format string, args ...any) {
@@ -555,7 +576,7 @@ func (fg *fileGen) loop(expr string, elem types.Type, isMap bool) string {
 func (fg *fileGen) elemStmts(expr string, elem types.Type) string {
 	var b strings.Builder
 	if raw, pos, ok := fg.elemDefault(elem); ok {
-		b.WriteString(fg.setIf(expr+" == nil", expr, raw, elem, pos))
+		b.WriteString(fg.setIf(expr+" == nil", expr, raw, elem, pos, types.TypeString(elem, types.RelativeTo(fg.pkg.Types))))
 	}
 	b.WriteString(fg.valueStmts(expr, elem))
 	return b.String()

@@ -114,6 +114,10 @@ type Decision struct {
 	Findings []model.Finding
 	// explicit is the author's default, when there is one.
 	explicit *model.Explicit
+	// Opaque says where the default goes into a type with its own
+	// encoding, whose Go value the defaults generator cannot write
+	// (model.Check.Opaque); "" when it can.
+	Opaque string
 }
 
 // Explicit is the author's default behind the decision, if any, whether or
@@ -136,6 +140,9 @@ func (d *Decision) String() string {
 	name := d.JPath
 	if d.Field != nil {
 		name = d.Field.GoPath() + " (" + d.JPath + ")"
+	}
+	if d.Default != nil && d.Opaque != "" {
+		return fmt.Sprintf("%s: default %s from %s; the defaults generator leaves it unset in Go: %s", name, d.Default, d.Source, d.Opaque)
 	}
 	if d.Default != nil {
 		return fmt.Sprintf("%s: default %s from %s", name, d.Default, d.Source)
@@ -292,6 +299,7 @@ func (d *Decision) take(c model.Check) {
 		d.addAt(f)
 	}
 	d.explicit = c.Explicit
+	d.Opaque = c.Opaque
 	if c.Refused {
 		d.Why, d.Rule = c.Why, c.Rule
 	}

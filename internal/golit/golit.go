@@ -94,6 +94,47 @@ func Check(v any, t types.Type, env Env) string {
 	return ""
 }
 
+// Checked is what CheckOpaque says of a value.
+type Checked struct {
+	// Msg says why no Go client can send the value; "" when one can.
+	Msg string
+	// Opaque, when Msg is "", says where the value goes into a type with
+	// its own encoding that Expr does not know ("consolidateAfter:
+	// NillableDuration has its own UnmarshalJSON: ..."): the Go value
+	// there is whatever that type's UnmarshalJSON or UnmarshalText makes
+	// of the JSON, which Expr cannot write. "" when Expr writes v whole.
+	Opaque string
+}
+
+// CheckOpaque is Check with the types that have their own encoding taken
+// as accepting any JSON value, as encoding/json hands it to their
+// methods: every other part of v is checked as Expr checks it, and Opaque
+// names the first such type the value meets, with its path.
+func CheckOpaque(v any, t types.Type, env Env) Checked {
+	env.Pkg = nil
+	b := &builder{env: env, opaque: true}
+	if _, err := b.expr(v, t); err != nil {
+		return Checked{Msg: err.Error()}
+	}
+	if _, err := Expr(v, t, env); err != nil {
+		if !IsOwnEncoding(err) {
+			// CheckOpaque refuses what Expr refuses, but for types with
+			// their own encoding: TestCheckOpaque
+			return Checked{Msg: err.Error()}
+		}
+		return Checked{Opaque: err.Error()}
+	}
+	return Checked{}
+}
+
+// IsOwnEncoding reports an error of Expr that refuses a value only because
+// a type on its way has its own encoding, which Expr does not know: the
+// value may well be valid, but its Go value is the type's methods' to make.
+func IsOwnEncoding(err error) bool {
+	pe, ok := err.(*pathError)
+	return ok && pe.ownEncoding
+}
+
 // Expr is v, a decoded JSON value (jsonnum.Decode's, or encoding/json's),
 // as a Go expression assignable to a variable of type t. The error says
 // why no Go client can send v for t, prefixed by the JSON path inside v.
@@ -114,6 +155,8 @@ func Expr(v any, t types.Type, env Env) (Lit, error) {
 type pathError struct {
 	path []string
 	msg  string
+	// ownEncoding: refused for a type with its own encoding (IsOwnEncoding)
+	ownEncoding bool
 }
 
 func (e *pathError) Error() string {
@@ -125,7 +168,7 @@ func (e *pathError) Error() string {
 
 func at(step string, err error) error {
 	if pe, ok := err.(*pathError); ok {
-		return &pathError{path: append([]string{step}, pe.path...), msg: pe.msg}
+		return &pathError{path: append([]string{step}, pe.path...), msg: pe.msg, ownEncoding: pe.ownEncoding}
 	}
 	return err
 }
@@ -135,6 +178,9 @@ func fail(format string, args ...any) error { return &pathError{msg: fmt.Sprintf
 type builder struct {
 	env     Env
 	usedPtr bool
+	// opaque takes any value for a type with its own encoding
+	// (CheckOpaque); the expression written is then no Go code.
+	opaque bool
 }
 
 // expr is an expression and what can be done with it.
@@ -172,7 +218,11 @@ func (b *builder) expr(v any, t types.Type) (expr, error) {
 			return b.known(k, v, n)
 		}
 		if m := ownEncoding(n); m != "" {
-			return expr{}, fail("%s has its own %s: the defaults generator cannot tell what Go value it makes of a JSON value", typeName(n), m)
+			if b.opaque {
+				return expr{src: "_", typed: true, composite: true}, nil
+			}
+			return expr{}, &pathError{ownEncoding: true,
+				msg: fmt.Sprintf("%s has its own %s: the defaults generator cannot tell what Go value it makes of a JSON value", typeName(n), m)}
 		}
 	}
 	switch u := t.Underlying().(type) {
@@ -1001,11 +1051,16 @@ func (b *builder) mapLit(v any, t types.Type, u *types.Map) (expr, error) {
 		return expr{}, err
 	}
 	key := types.Unalias(u.Key())
+	opaqueKeys := false
 	if n, ok := key.(*types.Named); ok && ownEncoding(n) != "" {
-		return expr{}, fail("the keys of %s have their own %s: the defaults generator cannot tell what Go value they make of a JSON key", typeName(t), ownEncoding(n))
+		if !b.opaque {
+			return expr{}, &pathError{ownEncoding: true,
+				msg: fmt.Sprintf("the keys of %s have their own %s: the defaults generator cannot tell what Go value they make of a JSON key", typeName(t), ownEncoding(n))}
+		}
+		opaqueKeys = true // any key, as the type's UnmarshalText takes it; the values are checked
 	}
 	kb, ok := key.Underlying().(*types.Basic)
-	if !ok || (kb.Info()&(types.IsString|types.IsInteger) == 0) {
+	if !opaqueKeys && (!ok || (kb.Info()&(types.IsString|types.IsInteger) == 0)) {
 		return expr{}, fail("the keys of %s are %s, which encoding/json cannot decode", typeName(t), typeName(key))
 	}
 	keys := slices.Sorted(func(yield func(string) bool) {
@@ -1021,7 +1076,7 @@ func (b *builder) mapLit(v any, t types.Type, u *types.Map) (expr, error) {
 			return expr{}, at(strconv.Quote(k), err)
 		}
 		ks := strconv.Quote(k)
-		if kb.Info()&types.IsInteger != 0 {
+		if !opaqueKeys && kb.Info()&types.IsInteger != 0 {
 			src, err := Integer(k, kb.Kind())
 			if err != nil || src != k {
 				return expr{}, at(k, fail("a key of %s is an integer, written as Go clients send it (as %s)", typeName(t), "\"123\""))

@@ -321,3 +321,49 @@ func TestKnownType(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckOpaque: a type with its own encoding takes any JSON value, and
+// Opaque names it with its path; every other part of the value is checked
+// as Expr checks it, before or after the opaque part.
+func TestCheckOpaque(t *testing.T) {
+	pkg := typesOf(t, apiSrc+`
+type Both struct {
+	C *Custom `+"`json:\"c,omitempty\"`"+`
+	N int8 `+"`json:\"n\"`"+`
+	ByCustom map[Custom]int8 `+"`json:\"byCustom\"`"+`
+}
+`)
+	typ := func(name string) types.Type { return pkg.Scope().Lookup(name).Type() }
+	for _, tc := range []struct {
+		json   string
+		t      types.Type
+		msg    string // Msg, a prefix
+		opaque string // Opaque, a prefix
+	}{
+		{`"720h"`, typ("Custom"), "", "Custom has its own UnmarshalJSON"},
+		{`{"c": "0s"}`, typ("HasCustom"), "", "c: Custom has its own UnmarshalJSON"},
+		{`{"c": "0s", "n": 1}`, typ("Both"), "", "c: Custom has its own UnmarshalJSON"},
+		{`{"c": "0s", "n": 300}`, typ("Both"), "n: 300 does not fit in an int8", ""},
+		{`{"c": "0s", "nope": 1}`, typ("Both"), "nope: no field nope in Both", ""},
+		{`{"byCustom": {"k": 1}}`, typ("Both"), "", "byCustom: the keys of map[example.com/api.Custom]int8 have their own UnmarshalJSON"},
+		{`{"byCustom": {"k": 300}}`, typ("Both"), "byCustom: k: 300 does not fit in an int8", ""},
+		{`{"n": 1}`, typ("Both"), "", ""},
+		{`"x"`, typ("Inner"), "Inner is a struct", ""},
+	} {
+		v, err := jsonnum.Decode([]byte(tc.json))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := CheckOpaque(v, tc.t, Env{})
+		if !strings.HasPrefix(got.Msg, tc.msg) || (tc.msg == "") != (got.Msg == "") ||
+			!strings.HasPrefix(got.Opaque, tc.opaque) || (tc.opaque == "") != (got.Opaque == "") {
+			t.Errorf("CheckOpaque(%s, %s) = %+v, want Msg %q, Opaque %q", tc.json, tc.t, got, tc.msg, tc.opaque)
+		}
+		_, err = Expr(v, tc.t, Env{})
+		// Expr stops at the first type with its own encoding, so it may
+		// miss what CheckOpaque finds beside it; it never accepts more
+		if (err == nil) != (got.Msg == "" && got.Opaque == "") || (got.Opaque != "" && !IsOwnEncoding(err)) {
+			t.Errorf("CheckOpaque(%s, %s) = %+v, Expr's error %v (own encoding %v)", tc.json, tc.t, got, err, IsOwnEncoding(err))
+		}
+	}
+}

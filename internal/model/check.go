@@ -25,6 +25,11 @@ type Check struct {
 	Refused bool
 	Why     string
 	Rule    string
+	// Opaque, for an accepted default, says where its value goes into a
+	// type with its own encoding that the defaults generator cannot write
+	// (decodable): the CRD carries the literal, the Go defaulter leaves
+	// the field alone.
+	Opaque string
 }
 
 // CheckField checks f against KEP-1929's rule 2 (its tag) when implicit
@@ -83,7 +88,7 @@ func (m *Model) CheckField(f *Field, prop *apiextensionsv1.JSONSchemaProps) Chec
 	}
 	msg := fitsSchema(ex.Value, prop)
 	if msg == "" {
-		msg = m.decodable(ex.Value, f.Type, f.Pkg)
+		msg, c.Opaque = m.decodable(ex.Value, f.Type, f.Pkg)
 	}
 	if msg != "" {
 		c.Findings = append(c.Findings, Finding{Sev: Error, Pos: ex.Pos, GoPath: f.GoPath(), Rule: RuleTypeMismatch, Own: m.own.is(f.Pkg),
@@ -108,7 +113,7 @@ func (m *Model) CheckElement(s *apiextensionsv1.JSONSchemaProps, sh Shape) Check
 	c.Explicit = ex
 	msg := fitsSchema(ex.Value, s)
 	if msg == "" && sh.Named != nil {
-		msg = m.decodable(ex.Value, sh.Named, sh.Ident.Package)
+		msg, c.Opaque = m.decodable(ex.Value, sh.Named, sh.Ident.Package)
 	}
 	if msg != "" {
 		c.Findings = append(c.Findings, Finding{Sev: Error, Pos: ex.Pos, GoPath: m.idx.TypeInfo(sh.Ident).Name, Rule: RuleTypeMismatch,

@@ -17,11 +17,19 @@ import (
 // nothing left to fail at run time. Numbers are decided on their exact
 // value: an integer within the Go type's range and the apiserver's
 // (int64), a float that its Go type holds as the apiserver stores it.
-func (m *Model) decodable(value any, t types.Type, _ *loader.Package) string {
+//
+// A type with its own encoding that golit does not know takes any value,
+// as encoding/json hands it to the type's methods: opaque says where, and
+// the rest of the value is checked all the same. The CRD carries such a
+// default as the author wrote it, as controller-gen does, and only the
+// defaults generator, which cannot write the Go value, leaves the field
+// alone (docs/crd.md, "Types with their own encoding").
+func (m *Model) decodable(value any, t types.Type, _ *loader.Package) (msg, opaque string) {
 	if value == nil {
-		return "" // null leaves any Go value at its zero value
+		return "", "" // null leaves any Go value at its zero value
 	}
-	return golit.Check(value, t, m.LitEnv(nil, nil))
+	c := golit.CheckOpaque(value, t, m.LitEnv(nil, nil))
+	return c.Msg, c.Opaque
 }
 
 // LitEnv is how golit reads the model's struct types (their JSON fields

@@ -149,6 +149,21 @@ func LintPackage(pkg PassPackage, col *ctmarkers.Collector, checker *loader.Type
 		}
 		return pkg.Import(path)
 	}
+	m.importsOf = func(from *loader.Package) []*loader.Package {
+		if from != root {
+			return sortedImports(from.Imports())
+		}
+		var out []*loader.Package
+		if pkg.Import == nil {
+			return out
+		}
+		for _, p := range pkg.Types.Imports() {
+			if ip := pkg.Import(loader.NonVendorPath(p.Path())); ip != nil {
+				out = append(out, ip)
+			}
+		}
+		return out
+	}
 	return m.lintRoots(roots)
 }
 

@@ -55,6 +55,10 @@ type Model struct {
 	// importOf, when set, finds the package of path that from imports
 	// (LintPackage: the analysed package has no loader of its own).
 	importOf func(from *loader.Package, path string) *loader.Package
+	// importsOf, when set, lists the packages from imports (LintPackage).
+	importsOf func(from *loader.Package) []*loader.Package
+	// deps are packages found among the dependencies of another (imported)
+	deps map[depKey]*loader.Package
 
 	ownEncoding  map[*types.Named]bool
 	fields       map[TypeIdent][]*Field
@@ -87,6 +91,7 @@ func New(idx Index, col *ctmarkers.Collector, roots []*loader.Package, opts Opti
 		pkgOptional:  map[*loader.Package]bool{},
 		zeros:        map[TypeIdent]map[string]any{},
 		lookup:       map[*types.Named]TypeIdent{},
+		deps:         map[depKey]*loader.Package{},
 		graph:        map[TypeIdent][]Step{},
 		comp:         map[TypeIdent]int{},
 

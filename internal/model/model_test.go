@@ -134,3 +134,22 @@ func TestOwnership(t *testing.T) {
 		}
 	}
 }
+
+// TestAliasReachesDeclaration: a field whose type is an alias of another
+// package (aliased.Deep = declared.Deep), declared in a package its own
+// does not import, has the declaring package's type, with its fields: one
+// Go type, one model, whatever path reached it.
+func TestAliasReachesDeclaration(t *testing.T) {
+	m := newModel(t, Options{Implicit: true})
+	f := field(t, m, "ViaAlias.deep")
+	if f.Pkg.Imports()[rulesPath+"/declared"] != nil {
+		t.Fatal("testdata/rules imports declared: the case is lost")
+	}
+	want := typeID(t, m, "declared.Deep")
+	if !f.Shape.HasIdent || f.Shape.Ident != want {
+		t.Fatalf("ViaAlias.deep: ident %v (%v), want declared.Deep", f.Shape.Ident, f.Shape.HasIdent)
+	}
+	if fs := m.Fields(f.Shape.Ident); len(fs) != 1 || fs[0].Tag.Name != "count" {
+		t.Errorf("declared.Deep's fields: %v", fs)
+	}
+}

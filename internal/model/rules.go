@@ -33,6 +33,14 @@ const (
 	// default at some uses of its type and none at others, which one Go
 	// defaulter cannot follow.
 	RuleDefaultDiffersByUse = "default-differs-by-use"
+	// RuleVersionsDiffer is two versions of a CRD whose schemas
+	// controller-gen writes equal and whose defaults differ: a bug of this
+	// tool, which the crd generator reports as such.
+	RuleVersionsDiffer = "versions-differ"
+	// RuleDefaultOwnEncoding is a default that the defaults generator
+	// leaves unset: its value goes into a type with its own encoding,
+	// whose Go value it cannot write (the CRD carries it all the same).
+	RuleDefaultOwnEncoding = "default-own-encoding"
 )
 
 // RequiredNoImplicit narrows KEP-1929 "Changes to kubebuilder/default-gen"

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"strings"
 	"testing"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -239,3 +240,31 @@ func TestEmptyObject(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckFieldOpaque: a default whose value goes into a type with its
+// own encoding is accepted for the CRD as the author wrote it, with
+// Opaque saying where; the rest of the value is checked all the same.
+func TestCheckFieldOpaque(t *testing.T) {
+	for _, implicit := range []bool{true, false} {
+		m := newModel(t, Options{Implicit: implicit})
+		for _, tc := range []struct {
+			field, opaque, refused string
+		}{
+			{"OwnEncoding.literal", "Wrapped has its own MarshalJSON", ""},
+			{"OwnEncoding.object", "w: Wrapped has its own MarshalJSON", ""},
+			{"OwnEncoding.overflow", "", "n: 300 does not fit in an int8"},
+			{"OwnEncoding.plain", "", ""},
+		} {
+			f := field(t, m, tc.field)
+			c := m.CheckField(f, goSchema(f.Shape, f.Type))
+			if !strings.HasPrefix(c.Opaque, tc.opaque) || (c.Opaque == "") != (tc.opaque == "") {
+				t.Errorf("%s (implicit %v): Opaque %q, want %q", tc.field, implicit, c.Opaque, tc.opaque)
+			}
+			msg := strings.Join(findings(c.Findings), "\n")
+			if c.Refused != (tc.refused != "") || !strings.Contains(msg, tc.refused) {
+				t.Errorf("%s (implicit %v): refused %v, findings %q; want refused for %q", tc.field, implicit, c.Refused, msg, tc.refused)
+			}
+		}
+	}
+}
+

@@ -2,6 +2,8 @@ package model
 
 import (
 	"go/types"
+	"maps"
+	"slices"
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
@@ -141,8 +143,13 @@ func (m *Model) hasOwnEncoding(n *types.Named) bool {
 	return v
 }
 
-// identOf finds the index's TypeIdent for n, as controller-tools does:
-// through the imports of the package that refers to it.
+// identOf finds the index's TypeIdent for n: in the package that refers
+// to it, in one it imports, or, for a type reached through an alias of
+// another package (v1.Status = v1beta1.Status = v1alpha1.Status), in the
+// package that declares it, wherever that is among from's dependencies. A
+// type is one TypeIdent whatever path reached it, as controller-tools,
+// which follows each alias through the imports of its own package, ends
+// at the same declaration.
 func (m *Model) identOf(n *types.Named, from *loader.Package) (TypeIdent, bool) {
 	obj := n.Obj()
 	if obj.Pkg() == nil {
@@ -165,11 +172,65 @@ func (m *Model) identOf(n *types.Named, from *loader.Package) (TypeIdent, bool) 
 	return id, ok
 }
 
-// imported is the package of path that from imports, nil when it is not
-// loaded.
+// imported is the package of path among from's dependencies: one it
+// imports, else one that those import, at any depth (an alias's target);
+// nil when it is not loaded.
 func (m *Model) imported(from *loader.Package, path string) *loader.Package {
+	if p := m.directImport(from, path); p != nil {
+		return p
+	}
+	key := depKey{from, path}
+	if p, ok := m.deps[key]; ok {
+		return p
+	}
+	var found *loader.Package
+	seen := map[*loader.Package]bool{from: true}
+	queue := m.directImports(from)
+	for len(queue) > 0 && found == nil {
+		p := queue[0]
+		queue = queue[1:]
+		if p == nil || seen[p] {
+			continue
+		}
+		seen[p] = true
+		if loader.NonVendorPath(p.PkgPath) == path {
+			found = p
+			break
+		}
+		queue = append(queue, m.directImports(p)...)
+	}
+	m.deps[key] = found
+	return found
+}
+
+// depKey is a package path looked up among the dependencies of a package.
+type depKey struct {
+	from *loader.Package
+	path string
+}
+
+// directImport is the package of path that from imports, nil when it does
+// not import it or it is not loaded.
+func (m *Model) directImport(from *loader.Package, path string) *loader.Package {
 	if m.importOf != nil {
 		return m.importOf(from, path)
 	}
 	return from.Imports()[path]
+}
+
+// directImports are the loaded packages that from imports, in import path
+// order.
+func (m *Model) directImports(from *loader.Package) []*loader.Package {
+	if m.importsOf != nil {
+		return m.importsOf(from)
+	}
+	return sortedImports(from.Imports())
+}
+
+func sortedImports(imports map[string]*loader.Package) []*loader.Package {
+	out := make([]*loader.Package, 0, len(imports))
+	for _, path := range slices.Sorted(maps.Keys(imports)) {
+		out = append(out, imports[path])
+	}
+	return out
 }

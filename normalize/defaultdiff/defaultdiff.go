@@ -71,6 +71,14 @@ func Diff(old, new *apiextensionsv1.CustomResourceDefinition) []Change {
 	return out
 }
 
+// Versions lists the defaults that differ between two versions of one CRD,
+// by path: Old is version a's default, New version b's, and Version is b.
+// A version the CRD does not have has no defaults.
+func Versions(crd *apiextensionsv1.CustomResourceDefinition, a, b string) []Change {
+	defaults := defaultsByVersion(crd)
+	return diffVersion(b, defaults[a], defaults[b])
+}
+
 // versionOrder is new's versions, then old's that new does not have.
 func versionOrder(old, new *apiextensionsv1.CustomResourceDefinition) []string {
 	var out []string

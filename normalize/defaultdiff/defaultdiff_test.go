@@ -134,3 +134,19 @@ func TestNoApiserver(t *testing.T) {
 		}
 	}
 }
+
+func TestVersions(t *testing.T) {
+	c := crd(t,
+		"v1", `{type: object, properties: {spec: {type: object, default: {}, properties: {a: {type: string, default: x}, b: {type: integer}}}}}`,
+		"v2", `{type: object, properties: {spec: {type: object, properties: {a: {type: string, default: "x"}, b: {type: integer, default: 0}}}}}`)
+	want := "v2 spec removed {} -> \nv2 spec.b added  -> 0\n"
+	if got := lines(Versions(c, "v1", "v2")); got != want {
+		t.Errorf("Versions(v1, v2):\n%s\nwant:\n%s", got, want)
+	}
+	if got := lines(Versions(c, "v1", "v1")); got != "" {
+		t.Errorf("a version against itself: %s", got)
+	}
+	if got := lines(Versions(c, "v1", "v3")); got != "v3 spec removed {} -> \nv3 spec.a removed \"x\" -> \n" {
+		t.Errorf("a version the CRD does not have:\n%s", got)
+	}
+}

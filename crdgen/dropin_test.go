@@ -1,0 +1,104 @@
+package crdgen_test
+
+import (
+	"bytes"
+	"context"
+	"reflect"
+	"testing"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"sigs.k8s.io/controller-tools/pkg/crd"
+
+	"github.com/controller-gen-default/controller-gen-default/crdgen"
+	"github.com/controller-gen-default/controller-gen-default/defaultgen"
+	"github.com/controller-gen-default/controller-gen-default/normalize"
+)
+
+// TestDropInShapes: on API shapes of real modules where controller-tools'
+// crd generator succeeds (testdata/dropin: karpenter's duration wrapper
+// with its own JSON encoding, defaulted with +kubebuilder:default; a status
+// type reached from three versions through a chain of aliases, with
+// selectableFields), ours succeeds too, and:
+//   - with implicitDefaults=false, its CRDs are controller-tools', byte
+//     for byte;
+//   - with defaults, its CRDs pass the apiserver's validation, the
+//     versions that controller-tools writes with equal schemas stay equal,
+//     and every default controller-tools writes is written unchanged;
+//   - the defaults generator leaves the defaults it cannot write in Go
+//     unset, with the warnings the `// want` comments say, and exits 0.
+func TestDropInShapes(t *testing.T) {
+	const pkgs = "../testdata/dropin/..."
+	theirs := generate(t, crd.Generator{OmitToolVersion: ptr(true)}, false, pkgs)
+	if theirs.failed || len(theirs.files) != 2 {
+		t.Fatalf("controller-tools: failed %v, %d files:\n%s", theirs.failed, len(theirs.files), theirs.diags)
+	}
+	off := generate(t, crdgen.Generator{OmitToolVersion: ptr(true), ImplicitDefaults: ptr(false)}, true, pkgs)
+	if off.failed {
+		t.Fatalf("implicitDefaults=false failed:\n%s", off.diags)
+	}
+	for name, b := range theirs.files {
+		if !bytes.Equal(b, off.files[name]) {
+			t.Errorf("implicitDefaults=false: %s differs from controller-tools':\n%s", name, firstDiff(b, off.files[name]))
+		}
+	}
+	on := generate(t, crdgen.Generator{OmitToolVersion: ptr(true)}, true, pkgs)
+	if on.failed {
+		t.Fatalf("failed:\n%s", on.diags)
+	}
+	ref := map[string]*apiextensionsv1.CustomResourceDefinition{}
+	for _, c := range decodeCRDs(t, theirs.files) {
+		ref[c.Name] = c
+	}
+	for _, c := range decodeCRDs(t, on.files) {
+		if errs := normalize.ValidateCRD(context.Background(), c); len(errs) > 0 {
+			t.Errorf("%s: %v", c.Name, errs.ToAggregate())
+		}
+		r := ref[c.Name]
+		if r == nil {
+			t.Fatalf("%s: not in controller-tools' output", c.Name)
+		}
+		for i, rv := range r.Spec.Versions {
+			for j := i + 1; j < len(r.Spec.Versions); j++ {
+				if reflect.DeepEqual(rv.Schema, r.Spec.Versions[j].Schema) && !reflect.DeepEqual(c.Spec.Versions[i].Schema, c.Spec.Versions[j].Schema) {
+					t.Errorf("%s: versions %s and %s: equal schemas in controller-tools' CRD, not in ours", c.Name, rv.Name, r.Spec.Versions[j].Name)
+				}
+			}
+			theirDefaults, ourDefaults := defaultsOf(rv.Schema.OpenAPIV3Schema, ""), defaultsOf(c.Spec.Versions[i].Schema.OpenAPIV3Schema, "")
+			for path, lit := range theirDefaults {
+				if got := ourDefaults[path]; got != lit {
+					t.Errorf("%s %s %s: controller-tools' default %s, ours %s", c.Name, rv.Name, path, lit, got)
+				}
+			}
+		}
+	}
+	// the crd generator says nothing of these shapes; the defaults
+	// generator, its warnings
+	if on.diags != "" {
+		t.Errorf("crd printed:\n%s", on.diags)
+	}
+	dflt := generate(t, defaultgen.Generator{}, true, "../testdata/dropin/ownencoding/...")
+	if dflt.failed {
+		t.Fatalf("defaults failed:\n%s", dflt.diags)
+	}
+	checkDiagnostics(t, "../testdata/dropin/ownencoding", dflt.diags)
+}
+
+// defaultsOf maps each schema path below s to the raw default there.
+func defaultsOf(s *apiextensionsv1.JSONSchemaProps, path string) map[string]string {
+	out := map[string]string{}
+	if s.Default != nil {
+		out[path] = string(s.Default.Raw)
+	}
+	for name, p := range s.Properties {
+		for k, v := range defaultsOf(&p, path+"."+name) {
+			out[k] = v
+		}
+	}
+	if s.Items != nil && s.Items.Schema != nil {
+		for k, v := range defaultsOf(s.Items.Schema, path+"[*]") {
+			out[k] = v
+		}
+	}
+	return out
+}
+

@@ -1,0 +1,10 @@
+package rules
+
+import "github.com/controller-gen-default/controller-gen-default/internal/model/testdata/rules/aliased"
+
+// ViaAlias reaches declared.Deep through aliased.Deep, an alias: its
+// fields are declared.Deep's, as from declared itself.
+type ViaAlias struct {
+	// +optional
+	Deep aliased.Deep `json:"deep"`
+}
