@@ -26,6 +26,11 @@ const (
 	ImplicitName = "implicitDefaults"
 	// KubebuilderDefaultName is controller-tools' `+kubebuilder:default=`.
 	KubebuilderDefaultName = "kubebuilder:default"
+	// K8sDefaultName is `+k8s:default=<json>`, declarative validation's
+	// name for KEP-1929's marker (kubernetes/code-generator's
+	// validation-gen; kube-api-linter's defaults analyzer reads it too). It
+	// is read as `+default`, and must agree with it.
+	K8sDefaultName = "k8s:default"
 )
 
 // RequiredNames are the markers by which an author says that clients must
@@ -104,6 +109,13 @@ func (Default) Help() *ctmarkers.DefinitionHelp {
 	}
 }
 
+// k8sDefaultHelp describes +k8s:default for `controller-gen-default crd -ww`.
+func k8sDefaultHelp() *ctmarkers.DefinitionHelp {
+	h := Default("").Help()
+	h.Summary = "is +default under declarative validation's name: the same value, the same rules; where both are written they must agree."
+	return h
+}
+
 // Implicit is `+implicitDefaults=false` on a package, a type or a field. It
 // turns off the implicit defaults of KEP-1929 (`default: {}` on non-pointer
 // structs, zero-value defaults on scalars without omitempty) for the fields
@@ -133,6 +145,8 @@ var definitions = []struct {
 }{
 	{DefaultName, ctmarkers.DescribesField, FieldDefault{}, Default("").Help()},
 	{DefaultName, ctmarkers.DescribesType, Default(""), Default("").Help()},
+	{K8sDefaultName, ctmarkers.DescribesField, Default(""), k8sDefaultHelp()},
+	{K8sDefaultName, ctmarkers.DescribesType, Default(""), k8sDefaultHelp()},
 	{ImplicitName, ctmarkers.DescribesField, Implicit(false), Implicit(false).Help()},
 	{ImplicitName, ctmarkers.DescribesType, Implicit(false), Implicit(false).Help()},
 	{ImplicitName, ctmarkers.DescribesPackage, Implicit(false), Implicit(false).Help()},

@@ -15,7 +15,8 @@ import (
 type Explicit struct {
 	Raw   []byte // as controller-gen encodes it
 	Value any    // Raw decoded
-	// Source is "+default", "+kubebuilder:default" or "+default on type T".
+	// Source is "+default", "+k8s:default", "+kubebuilder:default" or
+	// "+default on type T".
 	Source string
 	// Pos is the marker's field or type.
 	Pos token.Position
@@ -33,19 +34,17 @@ type explicitResult struct {
 	findings []Finding
 }
 
-// Explicit is the author's default for f: +default or +kubebuilder:default
-// on the field (the two must agree), else +default on the field's type.
+// Explicit is the author's default for f: +default (or +k8s:default, its
+// other name) or +kubebuilder:default on the field (they must agree), else
+// +default on the field's type.
 // Values that cannot be evaluated, a conflict, a marker written twice
 // with two values, and a default on a recursive path are findings; the
 // field then has no explicit default. A marker written twice with one
 // value is a warning, and the value is used.
 func (m *Model) Explicit(f *Field) (*Explicit, []Finding) {
-	own, findings := m.oneDefault(defaultValues(f.Markers), f.Pkg, f.Pos(), f.GoPath())
+	own, findings := m.authorsDefault(f.Markers, f.Pkg, f.Pos(), f.GoPath())
 	if refused(findings) {
 		return nil, findings
-	}
-	if own != nil {
-		own.Source = "+default"
 	}
 	kb, kbFindings := m.kubebuilderDefault(f)
 	findings = append(findings, kbFindings...)
@@ -57,7 +56,7 @@ func (m *Model) Explicit(f *Field) (*Explicit, []Finding) {
 	case own != nil && kb != nil:
 		if !jsonnum.EqualJSON(own.Raw, kb.Raw) {
 			findings = append(findings, m.FieldFinding(f, Error, RuleConflict,
-				fmt.Sprintf("two different defaults: +default=%s and +kubebuilder:default=%s; keep one", own.Written(), kb.Raw)))
+				fmt.Sprintf("two different defaults: %s=%s and +kubebuilder:default=%s; keep one", own.Source, own.Written(), kb.Raw)))
 			return nil, findings
 		}
 	case kb != nil:
@@ -103,7 +102,7 @@ func (m *Model) TypeDefault(id TypeIdent) explicitResult {
 	if info == nil {
 		return *r
 	}
-	e, findings := m.oneDefault(defaultValues(info.Markers), id.Package, id.Package.Fset.Position(info.RawSpec.Pos()), info.Name)
+	e, findings := m.authorsDefault(info.Markers, id.Package, id.Package.Fset.Position(info.RawSpec.Pos()), info.Name)
 	r.findings = findings
 	if e == nil {
 		return *r
@@ -112,7 +111,7 @@ func (m *Model) TypeDefault(id TypeIdent) explicitResult {
 		r.findings = append(r.findings, fnd)
 		return *r
 	}
-	e.Source = "+default on type " + info.Name
+	e.Source += " on type " + info.Name
 	r.ex = e
 	return *r
 }

@@ -48,7 +48,7 @@ const (
 // pos. A value that cannot be read is refused; so are two different
 // values (conflicting-defaults). The same value written twice is a
 // warning (duplicate-markers), and the value is used.
-func (m *Model) oneDefault(vals []markers.Default, pkg *loader.Package, pos token.Position, goPath string) (*Explicit, []Finding) {
+func (m *Model) oneDefault(name string, vals []markers.Default, pkg *loader.Package, pos token.Position, goPath string) (*Explicit, []Finding) {
 	var first *Explicit
 	for _, d := range vals {
 		e, fnd := m.evaluate(d, pkg, pos, goPath)
@@ -61,14 +61,42 @@ func (m *Model) oneDefault(vals []markers.Default, pkg *loader.Package, pos toke
 		}
 		if !jsonnum.EqualJSON(first.Raw, e.Raw) {
 			return nil, []Finding{m.markerFinding(Error, RuleConflict, pkg, pos, goPath,
-				fmt.Sprintf("two different defaults: +default=%s and +default=%s; keep one", first.Written(), e.Written()))}
+				fmt.Sprintf("two different defaults: +%s=%s and +%s=%s; keep one", name, first.Written(), name, e.Written()))}
 		}
 	}
 	texts := make([]string, len(vals))
 	for i, d := range vals {
 		texts[i] = string(d)
 	}
-	return first, m.duplicates(markers.DefaultName, texts, pkg, pos, goPath)
+	if first != nil {
+		first.Source = "+" + name
+	}
+	return first, m.duplicates(name, texts, pkg, pos, goPath)
+}
+
+// authorsDefault reads a field's or type's +default and +k8s:default
+// (markers ms), each as oneDefault reads it: +k8s:default is +default
+// under declarative validation's name, and where both are written they
+// must agree (conflicting-defaults). The value is +default's when it is
+// written, else +k8s:default's.
+func (m *Model) authorsDefault(ms ctmarkers.MarkerValues, pkg *loader.Package, pos token.Position, goPath string) (*Explicit, []Finding) {
+	own, findings := m.oneDefault(markers.DefaultName, markerDefaults(ms, markers.DefaultName), pkg, pos, goPath)
+	if refused(findings) {
+		return nil, findings
+	}
+	k8s, k8sFindings := m.oneDefault(markers.K8sDefaultName, markerDefaults(ms, markers.K8sDefaultName), pkg, pos, goPath)
+	findings = append(findings, k8sFindings...)
+	if refused(k8sFindings) {
+		return nil, findings
+	}
+	switch {
+	case own == nil:
+		return k8s, findings
+	case k8s != nil && !jsonnum.EqualJSON(own.Raw, k8s.Raw):
+		return nil, append(findings, m.markerFinding(Error, RuleConflict, pkg, pos, goPath,
+			fmt.Sprintf("two different defaults: +%s=%s and +%s=%s; keep one", markers.DefaultName, own.Written(), markers.K8sDefaultName, k8s.Written())))
+	}
+	return own, findings
 }
 
 // kubebuilderDefault reads the +kubebuilder:default values of f as
@@ -123,10 +151,29 @@ func (m *Model) markerFinding(sev Severity, rule string, pkg *loader.Package, po
 	return Finding{Sev: sev, Pos: pos, GoPath: goPath, Rule: rule, Own: m.own.is(pkg), Msg: msg}
 }
 
-// defaultValues are the +default values of a field or type, as written.
-func defaultValues(ms ctmarkers.MarkerValues) []markers.Default {
+// defaultValues are the +default and +k8s:default values of a field or
+// type, as written, with the marker's name.
+func defaultValues(ms ctmarkers.MarkerValues) []namedDefault {
+	var out []namedDefault
+	for _, name := range []string{markers.DefaultName, markers.K8sDefaultName} {
+		for _, d := range markerDefaults(ms, name) {
+			out = append(out, namedDefault{name, d})
+		}
+	}
+	return out
+}
+
+// namedDefault is a +default or +k8s:default value, with the marker's name.
+type namedDefault struct {
+	name string
+	markers.Default
+}
+
+// markerDefaults are the values of the marker name (+default or
+// +k8s:default) of a field or type, as written.
+func markerDefaults(ms ctmarkers.MarkerValues, name string) []markers.Default {
 	var out []markers.Default
-	for _, v := range ms[markers.DefaultName] {
+	for _, v := range ms[name] {
 		switch v := v.(type) {
 		case markers.FieldDefault:
 			out = append(out, v.Default)
@@ -318,7 +365,7 @@ func (m *Model) inlineMarkers(id TypeIdent, owner string, fi ctmarkers.FieldInfo
 			sev = Error
 		}
 		_, value, _ := d.Evaluate(id.Package)
-		out = append(out, m.markerFinding(sev, RuleInlineDefault, id.Package, pos, goPath, where(markers.DefaultName, string(d), value)))
+		out = append(out, m.markerFinding(sev, RuleInlineDefault, id.Package, pos, goPath, where(d.name, string(d.Default), value)))
 	}
 	for _, v := range fi.Markers[markers.KubebuilderDefaultName] {
 		mk, ok := v.(crdmarkers.Default)
@@ -367,7 +414,7 @@ func (m *Model) ignoredFieldDefault(fi ctmarkers.FieldInfo, jf jsontag.Field) st
 	}
 	var marks []string
 	for _, d := range defaultValues(fi.Markers) {
-		marks = append(marks, "+"+markers.DefaultName+"="+string(d))
+		marks = append(marks, "+"+d.name+"="+string(d.Default))
 	}
 	for _, v := range fi.Markers[markers.KubebuilderDefaultName] {
 		if mk, ok := v.(crdmarkers.Default); ok {

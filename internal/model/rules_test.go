@@ -268,3 +268,34 @@ func TestCheckFieldOpaque(t *testing.T) {
 	}
 }
 
+// TestK8sDefault: +k8s:default is +default under declarative validation's
+// name: the same value and rules, and the same conflict rules with
+// +default and +kubebuilder:default.
+func TestK8sDefault(t *testing.T) {
+	m := newModel(t, Options{Implicit: true})
+	for _, tc := range []struct {
+		field, source, value string
+		want                 []string
+	}{
+		{"K8s.alone", "+k8s:default", `"x"`, nil},
+		{"K8s.agree", "+default", `"x"`, nil},
+		{"K8s.conflict", "", "", []string{`error conflicting-defaults: two different defaults: +default="x" and +k8s:default="y"; keep one`}},
+		{"K8s.kubebuilder", "", "", []string{`error conflicting-defaults: two different defaults: +k8s:default="x" and +kubebuilder:default="y"; keep one`}},
+		{"K8s.noOmitempty", "+k8s:default", `"x"`, []string{`error default-needs-omitempty: +k8s:default="x" is not the zero value ""`}},
+		{"K8s.typed", "+k8s:default on type K8sTyped", `"typed"`, nil},
+	} {
+		f := field(t, m, tc.field)
+		ex, fs := m.Explicit(f)
+		c := m.CheckField(f, goSchema(f.Shape, f.Type))
+		matchFindings(t, tc.field, c.Findings, tc.want...)
+		if tc.source == "" {
+			if ex != nil {
+				t.Errorf("%s: default %s from %s, want none", tc.field, ex.Raw, ex.Source)
+			}
+			continue
+		}
+		if ex == nil || ex.Source != tc.source || string(ex.Raw) != tc.value {
+			t.Errorf("%s: explicit %+v (%v), want %s from %s", tc.field, ex, fs, tc.value, tc.source)
+		}
+	}
+}
