@@ -130,7 +130,7 @@ func TestSummarisedFindings(t *testing.T) {
 	// five: Widget.Spec, Widget.Status, WidgetSpec.Box, Embedded.Size, and
 	// Box.Lid in package shared, the first by position
 	want := regexp.MustCompile(`(?m)^\S*testdata/lintscope/shared/types.go:8:2: warning: 5 omitempty-struct warnings in CRD widgets.scope.example.com, ` +
-		`the first here: Box.Lid \(spec.box.lid\): omitempty has no effect on a non-pointer struct: encoding/json always writes it. Use omitzero, or drop the tag; ` +
+		`the first here: Box.Lid \(spec.box.lid\): omitempty has no effect on a non-pointer struct: encoding/json always writes it. Use omitzero, which keeps the field optional; ` +
 		`run with crd:allFindings=true to list them \[omitempty-struct\]$`)
 	if !want.MatchString(res.diags) {
 		t.Errorf("no summary line:\n%s", res.diags)

@@ -10,17 +10,17 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
 )
 
-// suggestFix is the mechanical fix of a finding of rule at fld, or nil
-// where there is none (the value of a marker is for its author to fix) or
-// where the source is not in a form that can be edited safely. Each edit
-// touches only the bytes it changes: the rest of the tag, the field and
-// its comments stay byte for byte.
-func suggestFix(rule string, fld *ast.Field) *analysis.SuggestedFix {
+// suggestFix is the mechanical fix that a finding advises (model.Fix) at
+// fld, or nil where there is none (the value of a marker is for its
+// author to fix) or where the source is not in a form that can be edited
+// safely. Each edit touches only the bytes it changes: the rest of the
+// tag, the field and its comments stay byte for byte.
+func suggestFix(fix model.Fix, fld *ast.Field) *analysis.SuggestedFix {
 	if fld == nil {
 		return nil // a finding at a type, not at a field
 	}
-	switch rule {
-	case model.RuleNeedsOmitempty:
+	switch fix {
+	case model.FixOmitempty:
 		// KEP-1929 rule 3: omitempty, so that Go clients leave the zero value
 		// out and the default applies to them.
 		v, ok := jsonValue(fld.Tag)
@@ -31,7 +31,7 @@ func suggestFix(rule string, fld *ast.Field) *analysis.SuggestedFix {
 			Message:   "Add omitempty to the json tag",
 			TextEdits: []analysis.TextEdit{{Pos: v.end, End: v.end, NewText: []byte(",omitempty")}},
 		}
-	case model.RuleOmitemptyStruct:
+	case model.FixOmitzero:
 		// KEP-1929 rule 2: omitzero is what omitempty promised.
 		v, ok := jsonValue(fld.Tag)
 		if !ok {
@@ -45,9 +45,10 @@ func suggestFix(rule string, fld *ast.Field) *analysis.SuggestedFix {
 			Message:   "Replace omitempty with omitzero in the json tag",
 			TextEdits: []analysis.TextEdit{{Pos: pos, End: pos + token.Pos(len("omitempty")), NewText: []byte("omitzero")}},
 		}
-	case model.RuleStructDefaultEmpty:
-		// KEP-1929 "Non-pointer structs": only a pointer may have a default
-		// other than {}. `A, B T` would change both fields.
+	case model.FixPointer:
+		// KEP-1929 "Non-pointer structs", and rule 3 where the zero value
+		// is valid: a pointer, whose nil alone is left out. `A, B T` would
+		// change both fields.
 		if len(fld.Names) > 1 {
 			return nil
 		}

@@ -173,7 +173,7 @@ func run(pass *analysis.Pass, findings []model.Finding) *Result {
 			continue
 		}
 		d := analysis.Diagnostic{Pos: pos, Category: f.Rule, Message: message(f)}
-		if fix := suggestFix(f.Rule, fieldAt(astOf[tf], pos)); fix != nil {
+		if fix := suggestFix(f.Fix, fieldAt(astOf[tf], pos)); fix != nil {
 			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 		}
 		res.Diagnostics = append(res.Diagnostics, d)

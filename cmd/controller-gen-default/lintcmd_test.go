@@ -47,11 +47,11 @@ func TestLintExitCodes(t *testing.T) {
 			`^testdata/src/conflictingdefaults/types.go:11:2: error: Spec.Twice: two different defaults: \+default=1 and \+kubebuilder:default=2; keep one \[conflicting-defaults\]\n$`},
 		{"warnings count", []string{"./testdata/src/omitemptystruct"}, lintFindings, `warning: Kind.Spec: `},
 		{"implicitDefaults=false makes rule violations warnings", []string{"-implicit-defaults=false", "./testdata/src/defaultneedsomitempty"}, lintFindings,
-			`^(testdata/src/defaultneedsomitempty/types.go:\d+:2: warning: [^\n]*\n){5}$`},
+			`^(testdata/src/defaultneedsomitempty/types.go:\d+:2: warning: [^\n]*\n){6}$`},
 		{"no packages", nil, lintUsage, `^controller-gen-default lint: no packages: give go list patterns, e.g. ./api/...\nusage: controller-gen-default lint`},
 		{"unknown flag", []string{"-nope", "./testdata/src/clean"}, lintUsage, `^controller-gen-default lint: flag provided but not defined: -nope\nusage: controller-gen-default lint`},
 		{"a flag after the packages", []string{"./testdata/src/defaultneedsomitempty", "-implicit-defaults=false"}, lintFindings,
-			`^(testdata/src/defaultneedsomitempty/types.go:\d+:2: warning: [^\n]*\n){5}$`},
+			`^(testdata/src/defaultneedsomitempty/types.go:\d+:2: warning: [^\n]*\n){6}$`},
 		{"missing package", []string{"./testdata/src/nope"}, lintUsage, `nope`},
 		{"type error", []string{"./testdata/src/broken"}, lintUsage, `types.go:8:13: cannot use "not an int"`},
 	} {

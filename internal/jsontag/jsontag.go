@@ -60,7 +60,11 @@ func (t Tag) Omits(nonPointerStruct bool) bool {
 }
 
 // OmitemptyStructMessage is the finding of OmitemptyOnStruct.
-const OmitemptyStructMessage = "omitempty has no effect on a non-pointer struct: encoding/json always writes it. Use omitzero, or drop the tag"
+//
+// It offers omitzero only: dropping omitempty would make controller-gen
+// require a field that has no +optional (and refuse every create, for a
+// kind's status), where omitzero keeps the field optional.
+const OmitemptyStructMessage = "omitempty has no effect on a non-pointer struct: encoding/json always writes it. Use omitzero, which keeps the field optional"
 
 // OmitemptyOnStruct is KEP-1929 "Changes to kubebuilder/default-gen" rule
 // 2: encoding/json ignores omitempty on a non-pointer struct, so the tag

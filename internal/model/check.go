@@ -53,7 +53,9 @@ func (m *Model) CheckField(f *Field, prop *apiextensionsv1.JSONSchemaProps) Chec
 	// (crd:implicitDefaults=false, controller-gen's output), it concerns
 	// nothing the run writes.
 	if msg := OmitemptyOnStruct(f); msg != "" && m.opts.Implicit {
-		c.Findings = append(c.Findings, m.FieldFinding(f, Warning, RuleOmitemptyStruct, msg))
+		fnd := m.FieldFinding(f, Warning, RuleOmitemptyStruct, msg)
+		fnd.Fix = FixOmitzero
+		c.Findings = append(c.Findings, fnd)
 	}
 	ex, findings := m.Explicit(f)
 	c.Findings = append(c.Findings, findings...)
@@ -65,17 +67,19 @@ func (m *Model) CheckField(f *Field, prop *apiextensionsv1.JSONSchemaProps) Chec
 	}
 	c.Explicit = ex
 	sev := m.kepSeverity(ex)
+	needsMsg, needsFix := m.nonZeroDefaultNeedsOmitempty(f, ex)
 	for _, r := range []struct {
 		rule string
 		msg  string
+		fix  Fix
 	}{
-		{RuleStructDefaultEmpty, m.structDefaultMustBeEmpty(f, ex)},
-		{RuleNeedsOmitempty, nonZeroDefaultNeedsOmitempty(f, ex)},
+		{RuleStructDefaultEmpty, m.structDefaultMustBeEmpty(f, ex), FixPointer},
+		{RuleNeedsOmitempty, needsMsg, needsFix},
 	} {
 		if r.msg == "" {
 			continue
 		}
-		c.Findings = append(c.Findings, Finding{Sev: sev, Pos: ex.Pos, GoPath: f.GoPath(), Rule: r.rule, Own: m.own.is(f.Pkg), Msg: r.msg})
+		c.Findings = append(c.Findings, Finding{Sev: sev, Pos: ex.Pos, GoPath: f.GoPath(), Rule: r.rule, Own: m.own.is(f.Pkg), Msg: r.msg, Fix: r.fix})
 		if sev == Error {
 			c.Refused, c.Why, c.Rule = true, "the default breaks a KEP-1929 rule", r.rule
 			return c

@@ -40,7 +40,22 @@ type Finding struct {
 	// CRD is the CRD whose generation met the finding first; "" where
 	// there is none (a finding of the lint).
 	CRD string
+	// Fix is the edit of the Go source that the message advises, for
+	// tools that apply it (lint -fix); "" where the fix is the author's.
+	Fix Fix
 }
+
+// Fix is an edit of a field's Go source that a finding advises.
+type Fix string
+
+const (
+	// FixOmitempty adds omitempty to the json tag.
+	FixOmitempty Fix = "omitempty"
+	// FixOmitzero replaces omitempty with omitzero in the json tag.
+	FixOmitzero Fix = "omitzero"
+	// FixPointer makes the field a pointer.
+	FixPointer Fix = "pointer"
+)
 
 // The notes of the crd generator when it replaces a CRD file whose
 // defaults differ (crdgen/changes.go).

@@ -1,11 +1,15 @@
 package model
 
 import (
+	"encoding/json"
 	"fmt"
 	"go/types"
+	"regexp"
 	"slices"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
+	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 	"github.com/controller-gen-default/controller-gen-default/internal/jsontag"
@@ -149,17 +153,104 @@ func (m *Model) StatusDroppedOnCreate(f *Field) bool {
 // nonZeroDefaultNeedsOmitempty is KEP-1929 "Changes to kubebuilder/default-gen"
 // rule 3 and "Non-pointer scalar fields" (the Invalid example): without
 // omitempty, Go clients always send the zero value, so a different default
-// would never apply to them.
-func nonZeroDefaultNeedsOmitempty(f *Field, ex *Explicit) string {
+// would never apply to them. It returns the finding and its fix, or "".
+//
+// The KEP's fix, omitempty, makes Go clients leave the zero value out, and
+// the apiserver then stores the default in its place: a client that means
+// 0 gets 1. That is safe only where the field's validation refuses the
+// zero value (zeroRefused), so that no client can mean it; elsewhere the
+// fix is a pointer, whose nil is the only value left out.
+func (m *Model) nonZeroDefaultNeedsOmitempty(f *Field, ex *Explicit) (string, Fix) {
 	sh := f.Shape
 	if sh.Pointer || f.Tag.Omits(sh.NonPointerStruct()) || sh.Kind != KindScalar || sh.Zero == nil {
-		return ""
+		return "", ""
 	}
 	if jsonnum.EqualJSON(ex.Raw, sh.Zero) {
+		return "", ""
+	}
+	head := fmt.Sprintf("%s=%s is not the zero value %s, and without omitempty Go clients always send %s, so the default would never apply to them. ",
+		ex.Source, ex.Raw, sh.Zero, sh.Zero)
+	if why := m.zeroRefused(f); why != "" {
+		return head + fmt.Sprintf("Add omitempty (or omitzero) to the json tag (%s, so no client means %s), or make the field a pointer", why, sh.Zero), FixOmitempty
+	}
+	return head + fmt.Sprintf("Make the field a pointer: with omitempty, a Go client's %s would be left out and stored as %s, "+
+		"and %s is a valid value of the field", sh.Zero, ex.Raw, sh.Zero), FixPointer
+}
+
+// zeroRefused says why the validation markers of f and of its type
+// (+kubebuilder:validation:Minimum, Maximum, Exclusive*, Enum, MinLength,
+// Pattern), as controller-gen writes them into the schema, refuse the
+// zero value of f's scalar type; "" when they accept it, or cannot be
+// read.
+func (m *Model) zeroRefused(f *Field) string {
+	s := goSchema(f.Shape, f.Type)
+	applied := false
+	apply := func(ms ctmarkers.MarkerValues) {
+		for _, vals := range ms {
+			for _, v := range vals {
+				if sm, ok := v.(schemaMarker); ok {
+					if sm.ApplyToSchema(&crdmarkers.SchemaContext{}, s) == nil {
+						applied = true
+					}
+				}
+			}
+		}
+	}
+	if f.Shape.HasIdent {
+		if info := m.idx.TypeInfo(f.Shape.Ident); info != nil {
+			apply(info.Markers)
+		}
+	}
+	apply(f.Markers)
+	zero, err := jsonnum.Decode(f.Shape.Zero)
+	if !applied || err != nil {
 		return ""
 	}
-	return fmt.Sprintf("%s=%s is not the zero value %s, and without omitempty Go clients always send %s, so the default would never apply to them. "+
-		"Add omitempty (or omitzero) to the json tag, or make the field a pointer", ex.Source, ex.Raw, sh.Zero, sh.Zero)
+	return zeroRefusedBy(s, zero)
+}
+
+// schemaMarker is a controller-tools marker that sets part of a schema
+// (controller-tools pkg/crd's SchemaMarker).
+type schemaMarker interface {
+	ApplyToSchema(ctx *crdmarkers.SchemaContext, s *apiextensionsv1.JSONSchemaProps) error
+}
+
+// zeroRefusedBy says which of s's constraints refuses zero ("", false or
+// 0), as the apiserver's validation would; "" for none.
+func zeroRefusedBy(s *apiextensionsv1.JSONSchemaProps, zero any) string {
+	if len(s.Enum) > 0 {
+		found := false
+		for _, e := range s.Enum {
+			found = found || jsonnum.EqualJSON(e.Raw, mustJSON(zero))
+		}
+		if !found {
+			return "its enum does not hold it"
+		}
+	}
+	switch z := zero.(type) {
+	case string:
+		if s.MinLength != nil && *s.MinLength > 0 {
+			return fmt.Sprintf("its minLength is %d", *s.MinLength)
+		}
+		if s.Pattern != "" {
+			if re, err := regexp.Compile(s.Pattern); err == nil && !re.MatchString(z) {
+				return fmt.Sprintf("its pattern %s does not match it", s.Pattern)
+			}
+		}
+	case jsonnum.Number:
+		if s.Minimum != nil && (*s.Minimum > 0 || *s.Minimum == 0 && s.ExclusiveMinimum) {
+			return fmt.Sprintf("its minimum is %v", *s.Minimum)
+		}
+		if s.Maximum != nil && (*s.Maximum < 0 || *s.Maximum == 0 && s.ExclusiveMaximum) {
+			return fmt.Sprintf("its maximum is %v", *s.Maximum)
+		}
+	}
+	return ""
+}
+
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
 }
 
 // fitsSchema says, in words, why value does not have the JSON type of s;

@@ -29,7 +29,7 @@ func TestCheckField(t *testing.T) {
 		{field: "Rules.structPointer"},
 		{field: "Rules.noOmitempty", rule: RuleNeedsOmitempty,
 			want: []string{`error default-needs-omitempty: +default="x" is not the zero value "", and without omitempty Go clients always send "", so the default would never apply to them. ` +
-				"Add omitempty (or omitzero) to the json tag, or make the field a pointer"}},
+				`Make the field a pointer: with omitempty, a Go client's "" would be left out and stored as "x", and "" is a valid value of the field`}},
 		{field: "Rules.noOmitempty", implicit: new(bool), want: []string{`warning default-needs-omitempty: +default="x" is not the zero value ""`}},
 		{field: "Rules.noOmitemptyZero"},
 		{field: "Rules.noOmitemptyZeroInt"},
@@ -296,6 +296,44 @@ func TestK8sDefault(t *testing.T) {
 		}
 		if ex == nil || ex.Source != tc.source || string(ex.Raw) != tc.value {
 			t.Errorf("%s: explicit %+v (%v), want %s from %s", tc.field, ex, fs, tc.value, tc.source)
+		}
+	}
+}
+
+// TestNeedsOmitemptyAdvice: rule 3's fix is omitempty only where the
+// field's validation refuses the zero value, so that no Go client means
+// it; elsewhere omitempty would store the default in place of a client's
+// zero, and the fix is a pointer.
+func TestNeedsOmitemptyAdvice(t *testing.T) {
+	m := newModel(t, Options{Implicit: false})
+	for _, tc := range []struct {
+		field string
+		fix   Fix
+		why   string // the constraint named, with FixOmitempty
+	}{
+		{"ZeroValid.minZero", FixPointer, ""},
+		{"ZeroValid.minOne", FixOmitempty, "its minimum is 1"},
+		{"ZeroValid.exclusive", FixOmitempty, "its minimum is 0"},
+		{"ZeroValid.maxNegative", FixOmitempty, "its maximum is -1"},
+		{"ZeroValid.minLength", FixOmitempty, "its minLength is 1"},
+		{"ZeroValid.pattern", FixOmitempty, "its pattern ^[a-z]+$ does not match it"},
+		{"ZeroValid.patternEmpty", FixPointer, ""},
+		{"ZeroValid.typeEnum", FixOmitempty, "its enum does not hold it"},
+		{"ZeroValid.boolEnum", FixOmitempty, "its enum does not hold it"},
+	} {
+		f := field(t, m, tc.field)
+		c := m.CheckField(f, goSchema(f.Shape, f.Type))
+		if len(c.Findings) != 1 || c.Findings[0].Rule != RuleNeedsOmitempty {
+			t.Errorf("%s: findings %v", tc.field, findings(c.Findings))
+			continue
+		}
+		fnd := c.Findings[0]
+		advice := "Make the field a pointer: with omitempty"
+		if tc.fix == FixOmitempty {
+			advice = "Add omitempty (or omitzero) to the json tag (" + tc.why + ", so no client means"
+		}
+		if fnd.Fix != tc.fix || !strings.Contains(fnd.Msg, advice) {
+			t.Errorf("%s: fix %q, %s; want %q, %q", tc.field, fnd.Fix, fnd.Msg, tc.fix, advice)
 		}
 	}
 }

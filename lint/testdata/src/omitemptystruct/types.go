@@ -6,7 +6,7 @@
 package omitemptystruct
 
 type Kind struct {
-	Spec Spec `json:"spec,omitempty"` // want `^warning: Kind.Spec: omitempty has no effect on a non-pointer struct: encoding/json always writes it. Use omitzero, or drop the tag \[omitempty-struct\]$`
+	Spec Spec `json:"spec,omitempty"` // want `^warning: Kind.Spec: omitempty has no effect on a non-pointer struct: encoding/json always writes it. Use omitzero, which keeps the field optional \[omitempty-struct\]$`
 
 	// Other keys and options stay as they are.
 	Other Spec `yaml:"other,omitempty" json:"other,omitempty,string"` // want `^warning: Kind.Other: omitempty has no effect`
