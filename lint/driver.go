@@ -2,8 +2,8 @@ package lint
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
+	"go/ast"
 	"go/format"
 	"go/token"
 	"os"
@@ -14,8 +14,10 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
+	"sigs.k8s.io/controller-tools/pkg/loader"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/model"
 )
 
 // Options are how Run runs the analyzers.
@@ -74,50 +76,54 @@ func (e *LoadError) Error() string {
 }
 
 // Run loads the packages of patterns (go list patterns, e.g. ./api/...)
-// from o.Dir, runs the analyzers on them, linted together as the crd
-// generator run with paths=PATTERNS reads them (preload), and returns each
-// diagnostic once, sorted by position. With o.Fix it applies the suggested
-// fixes and returns only what they do not fix. The error is a *LoadError
-// when the packages do not load; any other error is about the patterns,
-// the analysis or the fixes.
+// from o.Dir as the crd generator run with paths=PATTERNS loads them
+// (controller-tools' loader, from source: nothing is compiled), lints them
+// together as it reads them (model.LintRoots: the types their kinds reach,
+// so that a type of one package that a kind of another reaches is
+// reported, and a type no kind reaches is not), and returns each finding
+// in their files once, sorted by position, as the analyzers report it.
+// With o.Fix it applies the suggested fixes and returns only what they do
+// not fix. The error is a *LoadError when the packages do not load; any
+// other error is about the patterns or the fixes.
+//
+// The analyzers (go vet, golangci-lint) see one package at a time, with
+// its dependencies' types from the compiler's export data; Run needs
+// neither, and loading export data compiled every dependency of a large
+// API first (minutes, on a cold build cache, where crd takes seconds).
 func Run(patterns []string, o Options) ([]Diagnostic, error) {
 	wd, err := filepath.Abs(o.Dir)
 	if err != nil {
 		return nil, err
 	}
-	cfg := &packages.Config{Mode: packages.LoadSyntax, Dir: o.Dir}
-	pkgs, err := packages.Load(cfg, patterns...)
+	roots, err := loader.LoadRootsWithConfig(&packages.Config{Dir: o.Dir}, patterns...)
 	if err != nil {
 		return nil, err
 	}
-	if len(pkgs) == 0 {
+	if len(roots) == 0 {
 		return nil, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
 	}
-	if errs := loadErrors(pkgs, wd); len(errs) > 0 {
+	raw := make([]*packages.Package, len(roots))
+	for i, r := range roots {
+		raw[i] = r.Package
+	}
+	if errs := loadErrors(raw, wd); len(errs) > 0 {
 		return nil, &LoadError{Errors: errs}
 	}
-	graph, err := checker.Analyze(newAnalyzers(o.Config, preload(wd, patterns, o.Config)), pkgs, nil)
-	if err != nil {
-		return nil, err
+	col, checker := model.CRDMarkers()
+	findings := model.LintRoots(roots, col, checker, model.Options{Implicit: o.ImplicitDefaults})
+	if errs := append(loadErrors(raw, wd), structTypeErrors(roots, wd)...); len(errs) > 0 {
+		return nil, &LoadError{Errors: errs}
 	}
 	var diags []found
 	seen := map[string]bool{}
-	var failed []error
-	for _, act := range graph.Roots {
-		if act.Err != nil {
-			failed = append(failed, fmt.Errorf("%s: %w", act.Package.PkgPath, act.Err))
-			continue
-		}
-		for _, d := range act.Diagnostics {
-			f := found{pos: act.Package.Fset.Position(d.Pos), d: d, fset: act.Package.Fset}
+	for _, r := range roots {
+		for _, d := range diagnose(r.Fset, r.Syntax, findings).Diagnostics {
+			f := found{pos: r.Fset.Position(d.Pos), d: d, fset: r.Fset}
 			if k := f.String(); !seen[k] {
 				seen[k] = true
 				diags = append(diags, f)
 			}
 		}
-	}
-	if len(failed) > 0 {
-		return nil, errors.Join(failed...)
 	}
 	sort.SliceStable(diags, func(i, j int) bool { return diags[i].less(diags[j]) })
 	if o.Fix {
@@ -132,17 +138,87 @@ func Run(patterns []string, o Options) ([]Diagnostic, error) {
 	return out, nil
 }
 
-// loadErrors are the errors of pkgs and of the packages they import, each
-// once, with file names relative to wd when they are below it, by
-// position, errors without one first. A package that does not compile (a
-// stale generated file after a failed generate, say) has its type errors
-// reported twice by go/packages: by the type checker, at their positions,
-// and by the go command as one error without a position, "# importpath"
-// followed by the compiler's lines for the same errors; of the latter only
-// the lines the type checker does not report are kept.
+// structTypeErrors are the type checker's errors inside the struct types
+// of roots (a field of an undefined type), by position: where the crd
+// generator fails with controller-tools' "unknown type", and the types
+// cannot be read. Type errors elsewhere (a stale zz_generated file's
+// function bodies) are no error of the crd generator's, nor of the lint's.
+func structTypeErrors(roots []*loader.Package, wd string) []PackageError {
+	var out []PackageError
+	seen := map[PackageError]bool{}
+	for _, r := range roots {
+		for _, e := range r.Errors {
+			if pe := errorAt(e.Pos, e.Msg, wd); e.Kind == packages.TypeError && !seen[pe] && inStructType(r, e.Pos) {
+				seen[pe] = true
+				out = append(out, pe)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return errorLess(out[i], out[j]) })
+	return out
+}
+
+// inStructType reports a position ("file:line:col") inside a struct type
+// of r's files.
+func inStructType(r *loader.Package, pos string) bool {
+	m := errorPosRE.FindStringSubmatch(pos)
+	if m == nil {
+		return false
+	}
+	line, _ := strconv.Atoi(m[2])
+	col, _ := strconv.Atoi(m[3])
+	for _, f := range r.Syntax {
+		tf := r.Fset.File(f.Pos())
+		if tf == nil || !sameFile(tf.Name(), m[1]) {
+			continue
+		}
+		found := false
+		ast.Inspect(f, func(n ast.Node) bool {
+			if st, ok := n.(*ast.StructType); ok && !found {
+				start, end := r.Fset.Position(st.Pos()), r.Fset.Position(st.End())
+				found = after(line, col, start.Line, start.Column) && after(end.Line, end.Column, line, col)
+			}
+			return !found
+		})
+		return found
+	}
+	return false
+}
+
+// after reports (l1, c1) at or after (l2, c2).
+func after(l1, c1, l2, c2 int) bool { return l1 > l2 || l1 == l2 && c1 >= c2 }
+
+// sameFile reports two names of one file.
+func sameFile(a, b string) bool {
+	for _, x := range sameFileNames(a) {
+		for _, y := range sameFileNames(b) {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// loadErrors are the errors of pkgs and of the packages they import that
+// make the crd generator fail (crdgen's packagesFailed): every error but
+// the type checker's, each once, with file names relative to wd when they
+// are below it, by position, errors without one first. The crd generator
+// reads the types of a package whose code does not compile (a stale
+// zz_generated file after a failed generate), and so does the lint;
+// controller-tools' loader checks declarations only, and of the imports
+// only what API types use, so its type errors elsewhere are its own. An
+// error of the go command that holds the compiler's output ("# importpath"
+// and its lines) is split into one error per line.
 func loadErrors(pkgs []*packages.Package, wd string) []PackageError {
 	var errs []packages.Error
-	packages.Visit(pkgs, nil, func(p *packages.Package) { errs = append(errs, p.Errors...) })
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			if e.Kind != packages.TypeError {
+				errs = append(errs, e)
+			}
+		}
+	})
 	positioned := map[PackageError]bool{}
 	for _, e := range errs {
 		if e.Pos != "" && e.Pos != "-" {

@@ -33,7 +33,6 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
-	"sigs.k8s.io/controller-tools/pkg/loader"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
 )
@@ -87,12 +86,8 @@ var Analyzers = New(DefaultConfig)
 
 // New returns one analyzer per rule of Rules, sharing one Findings
 // analyzer with cfg.
-func New(cfg Config) []*analysis.Analyzer { return newAnalyzers(cfg, nil) }
-
-// newAnalyzers is New with the findings of packages linted together
-// beforehand (preload), nil for none.
-func newAnalyzers(cfg Config, pre preloaded) []*analysis.Analyzer {
-	f := newFindings(cfg, pre)
+func New(cfg Config) []*analysis.Analyzer {
+	f := newFindings(cfg)
 	var out []*analysis.Analyzer
 	for _, rule := range Rules {
 		out = append(out, &analysis.Analyzer{
@@ -126,27 +121,29 @@ const FindingsName = "kepdefaults"
 
 // newFindings is the analyzer whose result is the findings of a package:
 // it uses no facts, and keeps nothing between passes.
-func newFindings(cfg Config, pre preloaded) *analysis.Analyzer {
+func newFindings(cfg Config) *analysis.Analyzer {
 	return &analysis.Analyzer{
 		Name:       FindingsName,
 		Doc:        "kepdefaults lists the crd generator's KEP-1929 findings that need no schema in the pass's files, with their markers and types; the rule analyzers report them.",
 		ResultType: reflect.TypeOf((*Result)(nil)),
 		Run: func(pass *analysis.Pass) (any, error) {
-			findings, ok := pre[pass.Pkg.Path()]
-			if !ok {
-				findings = passFindings(pass, cfg)
-			}
-			return run(pass, findings), nil
+			return run(pass, passFindings(pass, cfg)), nil
 		},
 	}
 }
 
 // run turns the findings in the pass's files into diagnostics.
 func run(pass *analysis.Pass, findings []model.Finding) *Result {
+	return diagnose(pass.Fset, pass.Files, findings)
+}
+
+// diagnose turns the findings in files into diagnostics, with their
+// suggested fixes.
+func diagnose(fset *token.FileSet, syntax []*ast.File, findings []model.Finding) *Result {
 	files := map[string]*token.File{}
 	var astOf = map[*token.File]*ast.File{}
-	for _, f := range pass.Files {
-		tf := pass.Fset.File(f.Pos())
+	for _, f := range syntax {
+		tf := fset.File(f.Pos())
 		if tf == nil {
 			continue
 		}
@@ -278,32 +275,6 @@ func nonTestFiles(pass *analysis.Pass) []*ast.File {
 		if tf := pass.Fset.File(f.Pos()); tf != nil && !strings.HasSuffix(tf.Name(), "_test.go") {
 			out = append(out, f)
 		}
-	}
-	return out
-}
-
-// preloaded are the findings of packages linted together (preload), by
-// package path.
-type preloaded map[string][]model.Finding
-
-// preload lints the packages of patterns together, as the crd generator
-// run with paths=PATTERNS reads them (model.LintRoots: the types their
-// kinds reach), and keeps the findings for the analyzers of each of those
-// packages, so that a type of one package that a kind of another reaches
-// is reported, and a type that no kind reaches is not, exactly as by the
-// generator. Without it (go vet, golangci-lint), each package is linted
-// on its own, from its pass. A load that fails leaves each package to its
-// pass.
-func preload(dir string, patterns []string, cfg Config) preloaded {
-	roots, err := loader.LoadRootsWithConfig(&packages.Config{Dir: dir}, patterns...)
-	if err != nil {
-		return nil
-	}
-	col, checker := model.CRDMarkers()
-	findings := model.LintRoots(roots, col, checker, model.Options{Implicit: cfg.ImplicitDefaults})
-	out := preloaded{}
-	for _, r := range roots {
-		out[r.PkgPath] = findings
 	}
 	return out
 }

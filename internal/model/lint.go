@@ -171,7 +171,7 @@ func LintPackage(pkg PassPackage, col *ctmarkers.Collector, checker *loader.Type
 func (m *Model) lintRoots(roots []*loader.Package) []Finding {
 	ds := NewDiagnostics()
 	w := lintWalk{m: m, ds: ds, seen: map[lintVisit]bool{}}
-	if kinds := m.kindRoots(roots); len(kinds) > 0 {
+	if kinds, found := m.kindRoots(roots); found {
 		for _, id := range kinds {
 			w.structNode(id, true)
 		}
@@ -184,12 +184,22 @@ func (m *Model) lintRoots(roots []*loader.Package) []Finding {
 
 const metav1Path = "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+// skippedVersion reports a kind's root type marked
+// +kubebuilder:skipversion: controller-tools removes its version from the
+// CRD (crd markers' SkipVersion), so the crd generator reports nothing of
+// the types only it reaches, and neither does the lint.
+func skippedVersion(info *ctmarkers.TypeInfo) bool {
+	return info != nil && info.Markers.Get("kubebuilder:skipversion") != nil
+}
+
 // kindRoots are the root types of the CRDs the crd generator writes for
 // roots, in the order of the index: each struct type of the roots that
 // embeds metav1.TypeMeta and metav1.ObjectMeta is a kind of its package's
 // +groupName ("" without one), and every root type of that name in a root
-// package of that group is one of its versions.
-func (m *Model) kindRoots(roots []*loader.Package) []TypeIdent {
+// package of that group is one of its versions, but those marked
+// +kubebuilder:skipversion (skippedVersion). found says whether the roots
+// declare a kind at all, skipped versions included (found).
+func (m *Model) kindRoots(roots []*loader.Package) (out []TypeIdent, found bool) {
 	isRoot := map[*loader.Package]bool{}
 	for _, r := range roots {
 		isRoot[r] = true
@@ -206,13 +216,16 @@ func (m *Model) kindRoots(roots []*loader.Package) []TypeIdent {
 			kinds[groupKind{m.group(id.Package), id.Name}] = true
 		}
 	}
-	var out []TypeIdent
 	for _, id := range candidates {
-		if kinds[groupKind{m.group(id.Package), id.Name}] && isStruct(id) {
+		if !kinds[groupKind{m.group(id.Package), id.Name}] || !isStruct(id) {
+			continue
+		}
+		found = true
+		if !skippedVersion(m.idx.TypeInfo(id)) {
 			out = append(out, id)
 		}
 	}
-	return out
+	return out, found
 }
 
 // embedsMeta reports an embedded field of type metav1.<name> (not a

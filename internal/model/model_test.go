@@ -4,6 +4,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/packages"
@@ -151,5 +152,28 @@ func TestAliasReachesDeclaration(t *testing.T) {
 	}
 	if fs := m.Fields(f.Shape.Ident); len(fs) != 1 || fs[0].Tag.Name != "count" {
 		t.Errorf("declared.Deep's fields: %v", fs)
+	}
+}
+
+// TestSkippedVersion: the lint reads no kind marked
+// +kubebuilder:skipversion (controller-tools drops its version from the
+// CRD), so nothing only it reaches is reported; a package whose only kind
+// is skipped reports nothing either, rather than every struct type.
+func TestSkippedVersion(t *testing.T) {
+	col, checker := CRDMarkers()
+	for _, pattern := range []string{"../../testdata/lintscope/...", "../../testdata/lintscope/v0"} {
+		roots, err := loader.LoadRootsWithConfig(&packages.Config{}, pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v0 []string
+		for _, f := range LintRoots(roots, col, checker, Options{Implicit: true}) {
+			if strings.Contains(f.Pos.Filename, "lintscope/v0/") {
+				v0 = append(v0, f.String())
+			}
+		}
+		if len(v0) > 0 {
+			t.Errorf("%s: findings in the skipped version:\n%s", pattern, strings.Join(v0, "\n"))
+		}
 	}
 }

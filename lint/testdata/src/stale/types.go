@@ -1,7 +1,7 @@
 // Package stale is an API package after a failed `make generate`: types.go
 // has changed, zz_generated.deepcopy.go has not, so the package does not
-// compile. lint reports each type error once, at its file and line, and
-// exits 2.
+// compile. lint reads its types as the crd generator does, and says what
+// crd says: nothing.
 //
 // Fields are optional unless marked: the default-on-required rule has its own package.
 // +kubebuilder:validation:Optional
