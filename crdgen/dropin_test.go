@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -18,7 +19,8 @@ import (
 // crd generator succeeds (testdata/dropin: karpenter's duration wrapper
 // with its own JSON encoding, defaulted with +kubebuilder:default; a status
 // type reached from three versions through a chain of aliases, with
-// selectableFields), ours succeeds too, and:
+// selectableFields; a struct embedded through an alias, and a type defined
+// from another package's struct), ours succeeds too, and:
 //   - with implicitDefaults=false, its CRDs are controller-tools', byte
 //     for byte;
 //   - with defaults, its CRDs pass the apiserver's validation, the
@@ -29,7 +31,7 @@ import (
 func TestDropInShapes(t *testing.T) {
 	const pkgs = "../testdata/dropin/..."
 	theirs := generate(t, crd.Generator{OmitToolVersion: ptr(true)}, false, pkgs)
-	if theirs.failed || len(theirs.files) != 2 {
+	if theirs.failed || len(theirs.files) != 3 {
 		t.Fatalf("controller-tools: failed %v, %d files:\n%s", theirs.failed, len(theirs.files), theirs.diags)
 	}
 	off := generate(t, crdgen.Generator{OmitToolVersion: ptr(true), ImplicitDefaults: ptr(false)}, true, pkgs)
@@ -81,6 +83,14 @@ func TestDropInShapes(t *testing.T) {
 		t.Fatalf("defaults failed:\n%s", dflt.diags)
 	}
 	checkDiagnostics(t, "../testdata/dropin/ownencoding", dflt.diags)
+
+	// a type defined from a struct has its fields, and their defaults, in
+	// the Go defaulter as in the CRD (spec.d.name)
+	dfn := generate(t, defaultgen.Generator{}, true, "../testdata/dropin/defined/...")
+	code := string(dfn.files["zz_generated.defaults.go"])
+	if dfn.failed || !strings.Contains(code, "func setDefaults_Defined(in *Defined) {\n\tif in.Name == \"\" {\n\t\tin.Name = \"x\"") {
+		t.Errorf("defaults of testdata/dropin/defined:\n%s\n%s", dfn.diags, code)
+	}
 }
 
 // defaultsOf maps each schema path below s to the raw default there.

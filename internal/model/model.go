@@ -190,7 +190,8 @@ func (m *Model) packageOptional(pkg *loader.Package) bool {
 }
 
 // Fields lists the JSON fields of the struct type id, inline structs
-// expanded, as controller-gen flattens them.
+// expanded, as controller-gen flattens them. A type defined from another
+// struct type (definedFrom) has that type's fields.
 func (m *Model) Fields(id TypeIdent) []*Field {
 	if fs, ok := m.fields[id]; ok {
 		return fs
@@ -198,6 +199,12 @@ func (m *Model) Fields(id TypeIdent) []*Field {
 	info := m.idx.TypeInfo(id)
 	if info == nil {
 		return nil
+	}
+	if from, ok := m.definedFrom(id, info); ok {
+		m.fields[id] = nil // a defined type's chain ends: Go refuses a cycle
+		fs := m.Fields(from)
+		m.fields[id] = fs
+		return fs
 	}
 	var out []*Field
 	for _, fi := range info.Fields {
@@ -231,6 +238,30 @@ func (m *Model) Fields(id TypeIdent) []*Field {
 	}
 	m.fields[id] = out
 	return out
+}
+
+// definedFrom is the rule for a type defined from another struct type
+// (`type Defined common.Inner`, not an alias): it has the other type's
+// fields, with their tags and markers, as encoding/json reads it and as
+// controller-gen's schema, a reference to the other type's, has them.
+// Its own markers (a +default on it, +implicitDefaults) stay its own. The
+// other type is the one declared where the definition names it, whatever
+// aliases it goes through.
+func (m *Model) definedFrom(id TypeIdent, info *ctmarkers.TypeInfo) (TypeIdent, bool) {
+	if info.RawSpec == nil || info.RawSpec.Assign.IsValid() {
+		return TypeIdent{}, false // an alias is the type it names
+	}
+	if _, ok := info.RawSpec.Type.(*ast.StructType); ok || id.Package.TypesInfo == nil {
+		return TypeIdent{}, false
+	}
+	n, ok := types.Unalias(id.Package.TypesInfo.TypeOf(info.RawSpec.Type)).(*types.Named)
+	if !ok {
+		return TypeIdent{}, false
+	}
+	if _, ok := n.Underlying().(*types.Struct); !ok {
+		return TypeIdent{}, false
+	}
+	return m.identOf(n, id.Package)
 }
 
 // TypeInfo returns the parsed type id.

@@ -177,3 +177,19 @@ func TestSkippedVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestDefinedFrom: a type defined from another struct type (not an alias)
+// has that type's fields, through aliases and chains of definitions.
+func TestDefinedFrom(t *testing.T) {
+	m := newModel(t, Options{Implicit: true})
+	want := m.Fields(typeID(t, m, "declared.Deep"))
+	for _, name := range []string{"DefinedDeep", "DefinedAgain"} {
+		got := m.Fields(typeID(t, m, name))
+		if len(got) != 1 || len(want) != 1 || got[0] != want[0] {
+			t.Errorf("%s: fields %v, want declared.Deep's %v", name, got, want)
+		}
+	}
+	if fs := m.Fields(typeID(t, m, "Typed")); len(fs) != 0 {
+		t.Errorf("a type defined from a string has fields: %v", fs)
+	}
+}

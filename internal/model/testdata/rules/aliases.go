@@ -8,3 +8,10 @@ type ViaAlias struct {
 	// +optional
 	Deep aliased.Deep `json:"deep"`
 }
+
+// DefinedDeep is a type of its own, defined from declared.Deep through an
+// alias: it has declared.Deep's fields.
+type DefinedDeep aliased.Deep
+
+// DefinedAgain is defined from DefinedDeep: the same fields.
+type DefinedAgain DefinedDeep
