@@ -203,7 +203,26 @@ func (d *schemaWalker) reportSchemaError(c *apiextensionsv1.CustomResourceDefini
 		sev = model.Warning
 		msg += "; add it with // +kubebuilder:metadata:annotations=\"api-approved.kubernetes.io=<URL of the API review>\" on the type"
 	}
-	d.diags.Add(model.Finding{Sev: sev, Pos: at, GoPath: goPath, JPath: n.jpath, Rule: rule, Own: true, Msg: msg, CRD: c.Name})
+	f := model.Finding{Sev: sev, Pos: at, GoPath: goPath, JPath: n.jpath, Rule: rule, Own: true, Msg: msg, CRD: c.Name}
+	if !aboutDefault && rule == ruleAPIServer {
+		d.notAboutDefaults[f.String()] = true
+	}
+	d.diags.Add(f)
+}
+
+// failure says why nothing was written, once the findings hold an error:
+// when each error is the apiserver's about something else than a
+// default (a CEL rule over its cost budget, two storage versions), the
+// CRDs are refused as controller-gen writes them too, and the way to
+// write them unchecked is named.
+func (d *schemaWalker) failure() error {
+	for _, f := range d.diags.List() {
+		if f.Sev == model.Error && !d.notAboutDefaults[f.String()] {
+			return fmt.Errorf("crd: errors in defaults; no CRD was written")
+		}
+	}
+	return fmt.Errorf("crd: the apiserver refuses these CRDs, as controller-gen writes them too: the errors above are not about defaults; " +
+		"no CRD was written (crd:check=false writes them without the checks)")
 }
 
 // splitSchemaField reads an apiserver error path such as

@@ -112,3 +112,32 @@ func defaultsOf(s *apiextensionsv1.JSONSchemaProps, path string) map[string]stri
 	return out
 }
 
+// TestRefusedAsControllerGenWritesIt: where controller-tools writes a CRD
+// that the apiserver refuses for something other than a default (two
+// storage versions), crd writes nothing and says that the CRD is refused
+// as controller-gen writes it, naming crd:check=false; the apiserver's
+// validation refuses controller-tools' CRD with the same words.
+func TestRefusedAsControllerGenWritesIt(t *testing.T) {
+	const pkgs = "../testdata/refused/twostorage/..."
+	theirs := generate(t, crd.Generator{}, false, pkgs)
+	if theirs.failed || len(theirs.files) != 1 {
+		t.Fatalf("controller-tools: failed %v, %d files:\n%s", theirs.failed, len(theirs.files), theirs.diags)
+	}
+	errs := normalize.ValidateCRD(context.Background(), decodeCRDs(t, theirs.files)[0])
+	if len(errs) == 0 || !strings.Contains(errs.ToAggregate().Error(), "must have exactly one version marked as storage version") {
+		t.Fatalf("the apiserver's validation of controller-tools' CRD: %v", errs)
+	}
+	ours := generate(t, crdgen.Generator{}, true, pkgs)
+	if !ours.failed || len(ours.files) != 0 {
+		t.Fatalf("ours: failed %v, %d files", ours.failed, len(ours.files))
+	}
+	for _, want := range []string{"must have exactly one version marked as storage version [apiserver]",
+		"crd: the apiserver refuses these CRDs, as controller-gen writes them too: the errors above are not about defaults; no CRD was written (crd:check=false writes them without the checks)"} {
+		if !strings.Contains(ours.diags, want) {
+			t.Errorf("ours printed\n%s\nwant %q", ours.diags, want)
+		}
+	}
+	if strings.Contains(ours.diags, "errors in defaults") {
+		t.Errorf("ours blames defaults:\n%s", ours.diags)
+	}
+}

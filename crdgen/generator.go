@@ -197,7 +197,7 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 	}
 	ropts := g.reportOptions()
 	if b.d.diags.Report(out, ropts) {
-		return fmt.Errorf("crd: errors in defaults; no CRD was written")
+		return b.d.failure()
 	}
 	if werr != nil {
 		return werr

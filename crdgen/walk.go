@@ -48,6 +48,9 @@ type schemaWalker struct {
 	// controller-gen wrote; the decision follows the schema, and tests
 	// require none.
 	requiredMismatch []string
+	// notAboutDefaults are the apiserver's errors about something else
+	// than a default, by Finding.String (failure).
+	notAboutDefaults map[string]bool
 }
 
 func newSchemaWalker(p *crd.Parser, col *ctmarkers.Collector, roots []*loader.Package, opts options) *schemaWalker {
@@ -60,6 +63,8 @@ func newSchemaWalker(p *crd.Parser, col *ctmarkers.Collector, roots []*loader.Pa
 		versionRoots: map[string]versionRoot{},
 		roots:        map[string]node{},
 		recursiveAt:  map[string]bool{},
+
+		notAboutDefaults: map[string]bool{},
 	}
 }
 
