@@ -102,8 +102,15 @@ func (m *Model) structDefaultMustBeEmpty(f *Field, ex *Explicit) string {
 	if !f.Shape.NonPointerStruct() || ex.EmptyObject() || m.StatusDroppedOnCreate(f) || m.emptyAsDefaulted(f, ex) {
 		return ""
 	}
-	return fmt.Sprintf("%s=%s on a non-pointer struct: only {} is allowed, because Go clients always send the struct. "+
-		"Make the field a pointer to give it a default, or put defaults on the struct's own fields", ex.Source, ex.Raw)
+	why := "because Go clients always send the struct"
+	if f.Tag.OmitZero {
+		// omitzero leaves out the zero struct alone: the default would
+		// fill it while every field is zero, and none of it once one is set
+		why = "because Go clients send the struct whole as soon as one field is set (omitzero leaves out only the zero struct), " +
+			"so the default would apply only while every field is zero"
+	}
+	return fmt.Sprintf("%s=%s on a non-pointer struct: only {} is allowed, %s. "+
+		"Make the field a pointer to give it a default, or put defaults on the struct's own fields", ex.Source, ex.Raw, why)
 }
 
 // emptyAsDefaulted reports a struct default each of whose keys is a field

@@ -337,3 +337,13 @@ func TestNeedsOmitemptyAdvice(t *testing.T) {
 		}
 	}
 }
+
+// TestStructDefaultOmitzero: on an omitzero struct, struct-default-not-empty
+// says why for omitzero: Go clients leave out only the zero struct.
+func TestStructDefaultOmitzero(t *testing.T) {
+	m := newModel(t, Options{Implicit: true})
+	f := field(t, m, "OmitzeroDefault.sub")
+	c := m.CheckField(f, goSchema(f.Shape, f.Type))
+	matchFindings(t, "OmitzeroDefault.sub", c.Findings,
+		`warning struct-default-not-empty: +kubebuilder:default={"name":"x"} on a non-pointer struct: only {} is allowed, because Go clients send the struct whole as soon as one field is set (omitzero leaves out only the zero struct), so the default would apply only while every field is zero.`)
+}

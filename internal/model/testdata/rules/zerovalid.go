@@ -43,3 +43,10 @@ type ZeroValid struct {
 	// +optional
 	BoolEnum bool `json:"boolEnum"`
 }
+
+// OmitzeroDefault has a whole-struct default on an omitzero struct.
+type OmitzeroDefault struct {
+	// +kubebuilder:default={"name":"x"}
+	// +optional
+	Sub Sub `json:"sub,omitzero"`
+}
