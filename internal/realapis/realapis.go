@@ -37,6 +37,10 @@ type Module struct {
 	// Packages are the package patterns to generate for, relative to Path
 	// ("apis/..."; "..." for the whole module).
 	Packages []string
+	// Imports are package patterns of other modules that the project's
+	// command line names too, as full import paths (scheduler-plugins
+	// generates the CRDs of API modules its go.mod requires).
+	Imports []string
 	// CRDOptions are the crd generator's options as the project passes them
 	// ("crdVersions=v1"), without the "crd:" prefix.
 	CRDOptions []string
@@ -211,9 +215,9 @@ func Others() []Module {
 }
 
 // Acceptance returns the modules the acceptance test runs on: Default's,
-// then Others.
+// Others, then Wider.
 func Acceptance() []Module {
-	return append(Default(), Others()...)
+	return append(append(Default(), Others()...), Wider()...)
 }
 
 // Default returns the modules compat/ and bench/ run on. When they are
@@ -225,7 +229,7 @@ func Default() []Module {
 	return []Module{GatewayAPI, PrometheusOperator, ClusterAPI}
 }
 
-// Select returns the modules of Acceptance (Default and Others) whose
+// Select returns the modules of Acceptance (Default, Others and Wider) whose
 // names are listed (comma-separated); an empty list selects Default.
 func Select(names string) ([]Module, error) {
 	if strings.TrimSpace(names) == "" {
@@ -255,13 +259,14 @@ func Select(names string) ([]Module, error) {
 // String is module@version.
 func (m Module) String() string { return m.Path + "@" + m.Version }
 
-// Patterns are the import-path patterns of the module's API packages.
+// Patterns are the import-path patterns of the module's API packages,
+// then Imports.
 func (m Module) Patterns() []string {
 	var out []string
 	for _, p := range m.Packages {
 		out = append(out, m.Path+"/"+p)
 	}
-	return out
+	return append(out, m.Imports...)
 }
 
 // CRDArg is the crd generator argument: the project's own options followed
