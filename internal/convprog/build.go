@@ -89,14 +89,24 @@ func (p *Program) Close() error {
 }
 
 // BuildError is a failed go build of the program. Output is go build's,
-// with the user's files named relative to the current directory.
+// with the user's files named relative to the current directory and the
+// generated ones "(conversion program)/NAME".
 type BuildError struct {
 	Module string
 	Output string
 	Err    error
+	// Runtime is the controller-runtime the program was built against.
+	Runtime ControllerRuntime
+	// Generated: every error go build names a position for is in the
+	// generated program, none in the user's files: the user has nothing
+	// to fix, and the text says so.
+	Generated bool
 }
 
 func (e *BuildError) Error() string {
+	if e.Generated {
+		return fmt.Sprintf("the conversion program that controller-gen-default generated for %s does not compile against its %s: the errors below are in the generated code, not in yours; please report them to controller-gen-default:\n%s", e.Module, e.Runtime, e.Output)
+	}
 	return fmt.Sprintf("building the conversion program for %s failed (fix the errors below, then run again):\n%s", e.Module, e.Output)
 }
 
@@ -145,13 +155,6 @@ func Build(ctx context.Context, o Options) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	registry, err := withRegistry(l.controllerRuntime)
-	if err != nil {
-		return nil, err
-	}
-	if len(d.Registrations) > 0 && !registry {
-		return nil, fmt.Errorf("the controller-runtime of %s has no conversion.Registry: its Converters cannot be served", m.mod.Module.Path)
-	}
 	var where []string
 	for _, r := range d.Registrations {
 		pos := r.Pos
@@ -160,7 +163,7 @@ func Build(ctx context.Context, o Options) (*Program, error) {
 		}
 		where = append(where, pos.String())
 	}
-	src, err := mainSource(genInput{APIs: d.APIPackages, Registrations: d.Registrations, Where: where, Setup: o.Setup, WithRegistry: registry})
+	src, err := mainSource(genInput{APIs: d.APIPackages, Registrations: d.Registrations, Where: where, Setup: o.Setup, Converters: d.ControllerRuntime.Converters})
 	if err != nil {
 		return nil, err
 	}
@@ -194,6 +197,14 @@ func Build(ctx context.Context, o Options) (*Program, error) {
 	}
 	if err := build(ctx, o.Log, m, l.packages, src, mod, cacheDir, p.Path); err != nil {
 		p.Close()
+		if be, ok := errors.AsType[*BuildError](err); ok {
+			be.Runtime = *d.ControllerRuntime
+			// an error at the --setup call is the user's (a function
+			// the package does not have, or of another type)
+			if o.Setup != "" && strings.Contains(be.Output, importAlias(typePkg(o.Setup))) {
+				be.Generated = false
+			}
+		}
 		return nil, err
 	}
 	return p, nil
@@ -304,7 +315,8 @@ func build(ctx context.Context, log io.Writer, m *module, npkg int, src, mod []b
 		if errors.Is(err, exec.ErrNotFound) {
 			return fmt.Errorf("the go command is needed to build the conversion program: %w", err)
 		}
-		return &BuildError{Module: m.mod.Module.Path, Output: userPositions(pr.output.String(), tmp), Err: err}
+		out, generated := userPositions(pr.output.String(), tmp)
+		return &BuildError{Module: m.mod.Module.Path, Output: out, Err: err, Generated: generated}
 	}
 	if log != nil {
 		fmt.Fprintf(log, "convprog: built in %s (%d packages compiled)\n", time.Since(start).Round(time.Millisecond), pr.compiled)
@@ -382,21 +394,25 @@ var position = regexp.MustCompile(`(?m)(^|\s)((?:[A-Za-z]:)?[^\s:]+\.go):(\d+)(:
 // userPositions rewrites go build's output so that it names files as go
 // vet run in the current directory does: relative to it when that is
 // shorter, else absolute; files of the temporary module are named
-// "(conversion program)/NAME".
-func userPositions(out, tmp string) string {
+// "(conversion program)/NAME". generated says whether it names
+// positions, all of them in the temporary module's files.
+func userPositions(out, tmp string) (_ string, generated bool) {
 	cwd, _ := os.Getwd()
+	positions, user := 0, 0
 	out = position.ReplaceAllStringFunc(out, func(s string) string {
 		sub := position.FindStringSubmatch(s)
 		lead, file, rest := sub[1], sub[2], strings.TrimPrefix(s, sub[1]+sub[2])
 		if !filepath.IsAbs(file) {
 			file = filepath.Join(tmp, file)
 		}
+		positions++
 		if rel, err := filepath.Rel(tmp, file); err == nil && !strings.HasPrefix(rel, "..") {
 			return lead + "(conversion program)/" + filepath.ToSlash(rel) + rest
 		}
+		user++
 		return lead + shortPath(cwd, file) + rest
 	})
-	return strings.TrimSpace(out)
+	return strings.TrimSpace(out), positions > 0 && user == 0
 }
 
 // shortPath is the go command's base.ShortPath: path relative to cwd when

@@ -46,6 +46,10 @@ type Discovery struct {
 	// the conversion code that assigns a package-level variable of its
 	// package (cluster-api's SetAPIVersionGetter), by position.
 	SetupCalls []SetupCall
+	// ControllerRuntime is the controller-runtime of the module's build
+	// list, whose API the program is generated for; nil when nothing
+	// converts (Empty).
+	ControllerRuntime *ControllerRuntime
 
 	mod *module
 }
@@ -126,9 +130,9 @@ type listedPackage struct {
 	GoFiles               []string
 	Imports               []string
 	Module                *struct {
-		Path, Dir string
-		Main      bool
-		Replace   *struct{ Path, Version, Dir string }
+		Path, Version, Dir string
+		Main               bool
+		Replace            *struct{ Path, Version, Dir string }
 	}
 	Error *struct{ Err string }
 }
@@ -406,6 +410,14 @@ func Discover(ctx context.Context, o Options) (*Discovery, error) {
 			return nil, err
 		}
 		d.SetupCalls = calls
+	}
+	// what the program can serve with the module's controller-runtime,
+	// decided before anything is built: a release it cannot serve is a
+	// one-line *UnsupportedError
+	if !d.Empty() {
+		if d.ControllerRuntime, err = controllerRuntime(ctx, dir, m, d.Registrations); err != nil {
+			return nil, err
+		}
 	}
 	return d, nil
 }

@@ -41,6 +41,21 @@
 // without it, Program.MissingSetup lists those calls, so that a caller
 // can say that a failed conversion likely needs it.
 //
+// # controller-runtime releases
+//
+// Discover also reads, from source, what the controller-runtime of the
+// module's build list declares in pkg/webhook/conversion
+// (Discovery.ControllerRuntime), and the program is generated for that:
+// NewWebhookHandler(scheme) with Hub and Convertible methods only
+// (controller-runtime v0.15.0 to v0.22), or Converter, Registry,
+// NewRegistry and NewWebhookHandler(scheme, registry), with the
+// registered Converters (v0.23.0 on). A release with neither, such as
+// v0.14 (older than MinControllerRuntime), is an *UnsupportedError, one
+// line that names the version found, before anything is built. The
+// declarations decide, not the version: a replace directive may give
+// a fork or a commit between releases, whose source is what the program
+// compiles against.
+//
 // # Building
 //
 // Build generates a main package that imports the API packages, the
@@ -61,7 +76,10 @@
 // terminal, a line every 100 packages otherwise.
 //
 // A compile error is a *BuildError whose text names the user's files as
-// go vet does: file:line:col relative to the current directory.
+// go vet does: file:line:col relative to the current directory. When
+// every error is in the generated code (BuildError.Generated), the text
+// says that the user has nothing to fix, and names the controller-runtime
+// the program was built against.
 //
 // # Cache
 //
@@ -84,7 +102,8 @@
 // stdout:
 //
 //   - an apiextensions.k8s.io/v1 ConversionReview (kind ConversionReview)
-//     is served by conversion.NewWebhookHandler(scheme) through
+//     is served by conversion.NewWebhookHandler (with the registry of
+//     Converters, from controller-runtime v0.23.0) through
 //     net/http/httptest, and answered with the ConversionReview the
 //     handler writes (its response);
 //   - {"kind":"Kinds"} is answered with {"kind":"Kinds","kinds":[...]}:

@@ -22,10 +22,13 @@ type genInput struct {
 	Where         []string
 	// Setup is --setup: "importpath.Func", or empty.
 	Setup string
-	// WithRegistry: the user's controller-runtime has
-	// NewWebhookHandler(scheme, registry) (as v0.24 and v0.25 do) rather
-	// than NewWebhookHandler(scheme).
-	WithRegistry bool
+	// Converters: the user's controller-runtime has Converters
+	// (ControllerRuntime.Converters, v0.23.0 on): the program registers
+	// Registrations in a conversion.Registry and serves
+	// NewWebhookHandler(scheme, registry). Without, it serves
+	// NewWebhookHandler(scheme) (v0.15.0 to v0.22), and names no
+	// declaration those releases lack (Converter, Registry).
+	Converters bool
 }
 
 // mainSource is the generated program's main.go.
@@ -71,7 +74,7 @@ func mainSource(in genInput) ([]byte, error) {
 	sort.Slice(conv, func(i, j int) bool { return conv[i].Name < conv[j].Name })
 	var buf bytes.Buffer
 	err := mainTemplate.Execute(&buf, map[string]any{"Imports": imps, "ConvImports": conv, "Registrations": regs,
-		"Setup": setup, "SetupName": in.Setup, "WithRegistry": in.WithRegistry})
+		"Setup": setup, "SetupName": in.Setup, "Converters": in.Converters})
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +124,7 @@ import (
 )
 
 var _ = context.Background
-
+{{if .Converters}}
 // registration is a controller-runtime Converter the user's code
 // registers, reproduced.
 type registration struct {
@@ -150,7 +153,7 @@ var registrations = []registration{ {{- range .Registrations}}
 		hub: {{.Hub}},{{end}}
 	},{{end}}
 }
-
+{{end}}
 // setup is --setup, called once before the converters are made.
 func setup() error {
 {{- if .Setup}}
@@ -204,7 +207,7 @@ func main() {
 	protocol := os.Stdout
 	os.Stdout = os.Stderr
 	// the handler logs its errors; they are in the responses too
-	logf.SetLogger(logr.Discard())
+	logf.SetLogger(logr.New(discardSink{}))
 	scheme := runtime.NewScheme()
 	for _, add := range addToScheme {
 		if err := add(scheme); err != nil {
@@ -217,7 +220,7 @@ func main() {
 		os.Exit(1)
 	}
 	converters := map[schema.GroupKind]*converterInfo{}
-{{- if .WithRegistry}}
+{{- if .Converters}}
 	registry := webhookconversion.NewRegistry()
 	for _, r := range registrations {
 		var gk schema.GroupKind
@@ -281,6 +284,19 @@ func main() {
 		}
 	}
 }
+
+// discardSink is a logr.LogSink that drops everything. logr.Discard's
+// sink is nil before logr v1.3.0, and controller-runtime v0.15's
+// delegating logger calls the sink it is given (pkg/log deleg.go,
+// loggerPromise.Fulfill).
+type discardSink struct{}
+
+func (discardSink) Init(logr.RuntimeInfo)                 {}
+func (discardSink) Enabled(int) bool                      { return false }
+func (discardSink) Info(int, string, ...any)              {}
+func (discardSink) Error(error, string, ...any)           {}
+func (discardSink) WithValues(...any) logr.LogSink        { return discardSink{} }
+func (discardSink) WithName(string) logr.LogSink          { return discardSink{} }
 
 // answer is the one line that answers a request line (without its
 // newline).

@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -69,7 +67,7 @@ type loaded struct {
 	// packages is how many packages the program depends on.
 	packages int
 	// controllerRuntime is the directory of the module
-	// sigs.k8s.io/controller-runtime the packages use.
+	// sigs.k8s.io/controller-runtime the packages use ("": none).
 	controllerRuntime string
 }
 
@@ -140,23 +138,6 @@ func isRoot(doc *ast.CommentGroup) bool {
 		}
 	}
 	return false
-}
-
-// withRegistry says whether the controller-runtime in crDir has
-// NewWebhookHandler(scheme, registry) (as v0.24 and v0.25 do) rather than
-// NewWebhookHandler(scheme), from its source.
-func withRegistry(crDir string) (bool, error) {
-	name := filepath.Join(crDir, "pkg", "webhook", "conversion", "conversion.go")
-	f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.SkipObjectResolution)
-	if err != nil {
-		return false, fmt.Errorf("controller-runtime's conversion webhook: %w", err)
-	}
-	for _, d := range f.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "NewWebhookHandler" {
-			return fd.Type.Params.NumFields() == 2, nil
-		}
-	}
-	return false, fmt.Errorf("%s has no NewWebhookHandler", name)
 }
 
 // goCmd runs the go command in dir with env added to the environment, and
