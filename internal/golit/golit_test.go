@@ -13,7 +13,7 @@ import (
 )
 
 // typesOf type-checks src, a package "api", and returns its package.
-func typesOf(t *testing.T, src string) *types.Package {
+func typesOf(t testing.TB, src string) *types.Package {
 	t.Helper()
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "api.go", src, 0)
