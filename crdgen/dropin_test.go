@@ -83,6 +83,10 @@ func TestDropInShapes(t *testing.T) {
 		t.Fatalf("defaults failed:\n%s", dflt.diags)
 	}
 	checkDiagnostics(t, "../testdata/dropin/ownencoding", dflt.diags)
+	// a default left unset imports nothing: the file compiles
+	if code := string(dflt.files["zz_generated.defaults.go"]); strings.Contains(code, "apiextensions") {
+		t.Errorf("the defaults file imports what the defaults left unset needed:\n%s", code)
+	}
 
 	// a type defined from a struct has its fields, and their defaults, in
 	// the Go defaulter as in the CRD (spec.d.name)

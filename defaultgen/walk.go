@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"strings"
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
@@ -297,11 +298,13 @@ func (fg *fileGen) elemDefault(elem types.Type) (string, token.Position, bool) {
 func (fg *fileGen) fieldStmts(expr string, f *model.Field) string {
 	var b strings.Builder
 	if raw, ok := fg.fieldDefault(f); ok {
-		cond, usesReflect := absent(f, expr)
-		if usesReflect {
-			cond = strings.ReplaceAll(cond, reflectMark, fg.importName("reflect", "reflect")+".")
-		}
-		b.WriteString(fg.setIf(cond, expr, raw, f.Type, f.Pos(), f.GoPath()))
+		b.WriteString(fg.keepImportsIfEmpty(func() string {
+			cond, usesReflect := absent(f, expr)
+			if usesReflect {
+				cond = strings.ReplaceAll(cond, reflectMark, fg.importName("reflect", "reflect")+".")
+			}
+			return fg.setIf(cond, expr, raw, f.Type, f.Pos(), f.GoPath())
+		}))
 	}
 	if fg.resetWhenZero(f) {
 		if n, ok := types.Unalias(f.Type).(*types.Named); ok {
@@ -498,6 +501,19 @@ func (fg *fileGen) litEnv() golit.Env {
 	return env
 }
 
+// keepImportsIfEmpty runs write, and when it writes nothing (a default
+// left unset: ownEncodingSkipped), forgets the imports it named on the
+// way (the condition's reflect, the literal's packages), which the file
+// would otherwise import without using.
+func (fg *fileGen) keepImportsIfEmpty(write func() string) string {
+	before := maps.Clone(fg.imports)
+	out := write()
+	if out == "" {
+		fg.imports = before
+	}
+	return out
+}
+
 // ownEncodingSkipped is the rule for a default whose value goes into a
 // type with its own encoding that golit does not know (a duration wrapper
 // with MarshalJSON): the crd generator writes the author's literal, as
@@ -576,7 +592,9 @@ func (fg *fileGen) loop(expr string, elem types.Type, isMap bool) string {
 func (fg *fileGen) elemStmts(expr string, elem types.Type) string {
 	var b strings.Builder
 	if raw, pos, ok := fg.elemDefault(elem); ok {
-		b.WriteString(fg.setIf(expr+" == nil", expr, raw, elem, pos, types.TypeString(elem, types.RelativeTo(fg.pkg.Types))))
+		b.WriteString(fg.keepImportsIfEmpty(func() string {
+			return fg.setIf(expr+" == nil", expr, raw, elem, pos, types.TypeString(elem, types.RelativeTo(fg.pkg.Types)))
+		}))
 	}
 	b.WriteString(fg.valueStmts(expr, elem))
 	return b.String()

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"time"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -89,7 +90,21 @@ type Template struct {
 	TerminationGracePeriod *NillableDuration `json:"terminationGracePeriod,omitempty"` // want `warning: Template.TerminationGracePeriod: the defaults generator leaves this field unset: the CRD's default "1h" goes into a type of its own encoding \(NillableDuration has its own MarshalJSON`
 }
 
+// Hooks holds a value of a type the generator knows (apiextensions' JSON)
+// before one it does not: the default it leaves unset imports nothing.
+type Hooks struct {
+	// +optional
+	Raw *apiextensionsv1.JSON `json:"raw,omitempty"`
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:Schemaless
+	// +optional
+	Until NillableDuration `json:"until,omitempty"`
+}
+
 type PoolSpec struct {
+	// +kubebuilder:default={"raw":{"a":1},"until":"1h"}
+	// +optional
+	Hooks *Hooks `json:"hooks,omitempty"` // want `warning: PoolSpec.Hooks: the defaults generator leaves this field unset: the CRD's default {"raw":{"a":1},"until":"1h"} goes into a type of its own encoding \(until: NillableDuration has its own MarshalJSON`
 	// +optional
 	Template Template `json:"template,omitzero"`
 	// disruption, defaulted as a whole.
