@@ -32,9 +32,9 @@ func TestSplitSchemaField(t *testing.T) {
 }
 
 // TestVersionsAgree: versions whose schemas were equal before the defaults
-// and differ after are this tool's error, naming both versions and the
-// first default that differs; versions that were not equal before, and
-// equal ones that stay equal, say nothing.
+// and differ after are a warning, naming both versions and the first
+// default that differs; versions that were not equal before, and equal
+// ones that stay equal, say nothing.
 func TestVersionsAgree(t *testing.T) {
 	schema := func(def string) *apiextensionsv1.CustomResourceValidation {
 		p := apiextensionsv1.JSONSchemaProps{Type: "integer"}
@@ -63,7 +63,7 @@ func TestVersionsAgree(t *testing.T) {
 	c.Spec.Versions[2].Schema = schema("1") // was not equal: may differ
 	d.versionsAgree(c, same)
 	got := d.diags.List()
-	if len(got) != 1 || got[0].Rule != model.RuleVersionsDiffer || got[0].Sev != model.Error ||
+	if len(got) != 1 || got[0].Rule != model.RuleVersionsDiffer || got[0].Sev != model.Warning ||
 		!strings.Contains(got[0].Msg, "versions v1 and v2 have the same schema as controller-gen writes it") ||
 		!strings.Contains(got[0].Msg, "v1 has no default at n, v2 has default 0.") {
 		t.Errorf("diverging versions: %v", got)

@@ -362,11 +362,13 @@ func sameSchemas(c *apiextensionsv1.CustomResourceDefinition) [][2]string {
 // versionsAgree is the rule that a field's default is a function of its Go
 // type and field, never of the version or path that reached it: versions
 // whose schemas controller-gen generated equal (the same Go types, or one
-// type reached through aliases) are equal with their defaults. A pair that
-// is not is this tool's fault, reported as such at the CRD's root type with
-// the first default that differs, before the apiserver's checks would
-// report its consequence (a selectableFields CRD whose versions' schemas
-// differ is refused) in words that do not name the cause.
+// type reached through aliases) stay equal with their defaults, unless the
+// author's markers differ between them (+implicitDefaults=false in one
+// version's package). A pair that is not is reported at the CRD's root
+// type with the first default that differs, as a warning that names both
+// causes: before the apiserver's words about its consequence (a
+// selectableFields CRD whose versions' schemas differ is refused), which
+// do not name the cause.
 func (d *schemaWalker) versionsAgree(c *apiextensionsv1.CustomResourceDefinition, same [][2]string) {
 	byName := map[string]*apiextensionsv1.CustomResourceValidation{}
 	for _, v := range c.Spec.Versions {
@@ -384,10 +386,11 @@ func (d *schemaWalker) versionsAgree(c *apiextensionsv1.CustomResourceDefinition
 			}
 		}
 		root := d.roots[c.Name]
-		d.diags.Add(model.Finding{Sev: model.Error, Pos: root.at, GoPath: root.goPath, Rule: model.RuleVersionsDiffer, Own: root.own, CRD: c.Name,
-			Msg: fmt.Sprintf("CRD %s: versions %s and %s have the same schema as controller-gen writes it, and controller-gen-default's defaults "+
-				"made them differ: %s. A field's default depends on its Go type and field only, so this is a bug of controller-gen-default: "+
-				"please report it with the types of both versions; crd:implicitDefaults=false writes controller-gen's schemas meanwhile",
+		d.diags.Add(model.Finding{Sev: model.Warning, Pos: root.at, GoPath: root.goPath, Rule: model.RuleVersionsDiffer, Own: root.own, CRD: c.Name,
+			Msg: fmt.Sprintf("CRD %s: versions %s and %s have the same schema as controller-gen writes it, and different defaults: %s. "+
+				"Where the two versions' Go types and markers are the same (one type through aliases), this is a bug of controller-gen-default: "+
+				"please report it with the types of both versions. Where the markers differ (+implicitDefaults in one version only), "+
+				"make them alike if the versions must stay alike: with selectableFields, the apiserver refuses versions whose schemas differ",
 				c.Name, p[0], p[1], what)})
 	}
 }

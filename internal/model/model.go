@@ -267,13 +267,21 @@ func (m *Model) definedFrom(id TypeIdent, info *ctmarkers.TypeInfo) (TypeIdent, 
 // TypeInfo returns the parsed type id.
 func (m *Model) TypeInfo(id TypeIdent) *ctmarkers.TypeInfo { return m.idx.TypeInfo(id) }
 
-// ImplicitMarker is the +implicitDefaults marker on the type id, if any.
+// ImplicitMarker is the +implicitDefaults marker on the type id, if any;
+// for a type defined from another struct type (definedFrom), whose fields
+// are that type's, its own marker, else that type's.
 func (m *Model) ImplicitMarker(id TypeIdent) *bool {
 	info := m.idx.TypeInfo(id)
 	if info == nil {
 		return nil
 	}
-	return implicitMarker(info.Markers)
+	if v := implicitMarker(info.Markers); v != nil {
+		return v
+	}
+	if from, ok := m.definedFrom(id, info); ok {
+		return m.ImplicitMarker(from)
+	}
+	return nil
 }
 
 func implicitMarker(ms ctmarkers.MarkerValues) *bool {

@@ -193,3 +193,17 @@ func TestDefinedFrom(t *testing.T) {
 		t.Errorf("a type defined from a string has fields: %v", fs)
 	}
 }
+
+// TestDefinedFromMarker: a type defined from another struct type takes
+// its +implicitDefaults marker with its fields, unless it has its own.
+func TestDefinedFromMarker(t *testing.T) {
+	m := newModel(t, Options{Implicit: true})
+	for _, name := range []string{"Quiet", "DefinedQuiet"} {
+		if v := m.ImplicitMarker(typeID(t, m, name)); v == nil || *v {
+			t.Errorf("%s: +implicitDefaults %v, want false", name, v)
+		}
+	}
+	if v := m.ImplicitMarker(typeID(t, m, "DefinedDeep")); v != nil {
+		t.Errorf("DefinedDeep: +implicitDefaults %v, want none", *v)
+	}
+}

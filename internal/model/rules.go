@@ -39,7 +39,7 @@ const (
 	RuleDefaultDiffersByUse = "default-differs-by-use"
 	// RuleVersionsDiffer is two versions of a CRD whose schemas
 	// controller-gen writes equal and whose defaults differ: a bug of this
-	// tool, which the crd generator reports as such.
+	// tool, or markers that differ between the versions.
 	RuleVersionsDiffer = "versions-differ"
 	// RuleDefaultOwnEncoding is a default that the defaults generator
 	// leaves unset: its value goes into a type with its own encoding,

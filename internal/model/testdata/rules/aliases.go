@@ -15,3 +15,13 @@ type DefinedDeep aliased.Deep
 
 // DefinedAgain is defined from DefinedDeep: the same fields.
 type DefinedAgain DefinedDeep
+
+// +implicitDefaults=false
+type Quiet struct {
+	// +optional
+	Loud bool `json:"loud"`
+}
+
+// DefinedQuiet is defined from Quiet: Quiet's fields, and Quiet's
+// implicitDefaults marker with them.
+type DefinedQuiet Quiet
