@@ -611,7 +611,7 @@ func literals(ref, ours *apiextensionsv1.CustomResourceDefinition) (n int, diffs
 		if ov != nil && ov.Schema != nil {
 			oursSchema = ov.Schema.OpenAPIV3Schema
 		}
-		walkDefaults("", rv.Schema.OpenAPIV3Schema, oursSchema, func(p string, r, o *apiextensionsv1.JSON) {
+		realapistest.WalkDefaults("", rv.Schema.OpenAPIV3Schema, oursSchema, func(p string, r, o *apiextensionsv1.JSON) {
 			n++
 			switch {
 			case o == nil:
@@ -622,59 +622,6 @@ func literals(ref, ours *apiextensionsv1.CustomResourceDefinition) (n int, diffs
 		})
 	}
 	return n, diffs
-}
-
-// walkDefaults calls f for each default of r (properties, items and
-// additionalProperties, at any depth) with ours's at the same path (nil
-// when ours has none there).
-func walkDefaults(p string, r, o *apiextensionsv1.JSONSchemaProps, f func(p string, r, o *apiextensionsv1.JSON)) {
-	if r == nil {
-		return
-	}
-	if r.Default != nil {
-		var od *apiextensionsv1.JSON
-		if o != nil {
-			od = o.Default
-		}
-		at := p
-		if at == "" {
-			at = "(root)"
-		}
-		f(at, r.Default, od)
-	}
-	names := make([]string, 0, len(r.Properties))
-	for n := range r.Properties {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, n := range names {
-		rp := r.Properties[n]
-		var op *apiextensionsv1.JSONSchemaProps
-		if o != nil {
-			if x, ok := o.Properties[n]; ok {
-				op = &x
-			}
-		}
-		sub := n
-		if p != "" {
-			sub = p + "." + n
-		}
-		walkDefaults(sub, &rp, op, f)
-	}
-	if r.Items != nil && r.Items.Schema != nil {
-		var op *apiextensionsv1.JSONSchemaProps
-		if o != nil && o.Items != nil {
-			op = o.Items.Schema
-		}
-		walkDefaults(p+"[*]", r.Items.Schema, op, f)
-	}
-	if r.AdditionalProperties != nil && r.AdditionalProperties.Schema != nil {
-		var op *apiextensionsv1.JSONSchemaProps
-		if o != nil && o.AdditionalProperties != nil {
-			op = o.AdditionalProperties.Schema
-		}
-		walkDefaults(p+"[*key*]", r.AdditionalProperties.Schema, op, f)
-	}
 }
 
 // sample is an object of the repository's own YAML files.

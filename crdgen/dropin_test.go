@@ -12,6 +12,7 @@ import (
 
 	"github.com/controller-gen-default/controller-gen-default/crdgen"
 	"github.com/controller-gen-default/controller-gen-default/defaultgen"
+	"github.com/controller-gen-default/controller-gen-default/internal/realapis/realapistest"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
@@ -65,12 +66,11 @@ func TestDropInShapes(t *testing.T) {
 					t.Errorf("%s: versions %s and %s: equal schemas in controller-tools' CRD, not in ours", c.Name, rv.Name, r.Spec.Versions[j].Name)
 				}
 			}
-			theirDefaults, ourDefaults := defaultsOf(rv.Schema.OpenAPIV3Schema, ""), defaultsOf(c.Spec.Versions[i].Schema.OpenAPIV3Schema, "")
-			for path, lit := range theirDefaults {
-				if got := ourDefaults[path]; got != lit {
-					t.Errorf("%s %s %s: controller-tools' default %s, ours %s", c.Name, rv.Name, path, lit, got)
+			realapistest.WalkDefaults("", rv.Schema.OpenAPIV3Schema, c.Spec.Versions[i].Schema.OpenAPIV3Schema, func(path string, theirs, ours *apiextensionsv1.JSON) {
+				if ours == nil || !bytes.Equal(theirs.Raw, ours.Raw) {
+					t.Errorf("%s %s %s: controller-tools' default %s, ours %v", c.Name, rv.Name, path, theirs.Raw, ours)
 				}
-			}
+			})
 		}
 	}
 	// the crd generator says nothing of these shapes; the defaults
@@ -95,25 +95,6 @@ func TestDropInShapes(t *testing.T) {
 	if dfn.failed || !strings.Contains(code, "func setDefaults_Defined(in *Defined) {\n\tif in.Name == \"\" {\n\t\tin.Name = \"x\"") {
 		t.Errorf("defaults of testdata/dropin/defined:\n%s\n%s", dfn.diags, code)
 	}
-}
-
-// defaultsOf maps each schema path below s to the raw default there.
-func defaultsOf(s *apiextensionsv1.JSONSchemaProps, path string) map[string]string {
-	out := map[string]string{}
-	if s.Default != nil {
-		out[path] = string(s.Default.Raw)
-	}
-	for name, p := range s.Properties {
-		for k, v := range defaultsOf(&p, path+"."+name) {
-			out[k] = v
-		}
-	}
-	if s.Items != nil && s.Items.Schema != nil {
-		for k, v := range defaultsOf(s.Items.Schema, path+"[*]") {
-			out[k] = v
-		}
-	}
-	return out
 }
 
 // TestRefusedAsControllerGenWritesIt: where controller-tools writes a CRD
