@@ -13,6 +13,7 @@ import (
 // and defaulted the way a Go program receives it: unmarshalled into the Go
 // type, defaulted with the generated SetObjectDefaults_<Kind>, marshalled.
 //
+// Kinds are named by their Key (group/version/Kind).
 // It has two modes:
 //
 //	harness -fill -seed S -n N   N random objects of each kind, one JSON line each:
@@ -23,7 +24,10 @@ import (
 //	                             that read it would send it
 //
 // Random objects are filled with randfill, seeded by S and the kind's name,
-// with ObjectMeta left empty; then each field is set to its zero value with
+// with ObjectMeta left empty, RawExtension holding a small object (with an
+// apiVersion and a kind when its number is even, for embedded resources),
+// intstr.IntOrString an int or a percentage, and the types with their own
+// encoding filled by their RandFill; then each field is set to its zero value with
 // probability 1/3, so that omitted fields, empty structs and empty pointers,
 // the cases defaults are about, are common. What is sent is the object as a
 // Go client that received it sends it: encoding/json is not idempotent (an
@@ -34,22 +38,54 @@ func HarnessSource(kinds []*Kind) ([]byte, error) {
 	b.WriteString(harnessHead)
 	alias := map[*Package]string{}
 	var pkgs []*Package
+	use := func(p *Package) {
+		if _, ok := alias[p]; !ok {
+			alias[p] = fmt.Sprintf("p%d", len(alias))
+			pkgs = append(pkgs, p)
+		}
+	}
 	for _, k := range kinds {
-		if _, ok := alias[k.Pkg]; !ok {
-			alias[k.Pkg] = fmt.Sprintf("p%d", len(alias))
-			pkgs = append(pkgs, k.Pkg)
+		use(k.Pkg)
+	}
+	// the types the harness fills itself: those with their own encoding,
+	// with values their schema allows, and embedded resources, with an
+	// apiVersion and a kind
+	var fills []*Named
+	seen := map[*Named]bool{}
+	for _, k := range kinds {
+		for _, n := range k.types() {
+			if !seen[n] && (n.Encoding != "" || n.EmbeddedResource) {
+				seen[n] = true
+				fills = append(fills, n)
+				use(n.Pkg)
+			}
 		}
 	}
 	sort.Slice(pkgs, func(i, j int) bool { return alias[pkgs[i]] < alias[pkgs[j]] })
 	for _, p := range pkgs {
 		fmt.Fprintf(&b, "%s %q\n", alias[p], p.ImportPath())
 	}
-	b.WriteString(")\n\nvar kinds = map[string]kind{\n")
+	b.WriteString(")\n\n// fills are the fill functions of the API's own types.\nvar fills = []any{\n")
+	for _, n := range fills {
+		t := alias[n.Pkg] + "." + n.Name
+		switch n.Encoding {
+		case encDuration:
+			fmt.Fprintf(&b, "func(x *%s, c randfill.Continue) { x.Duration = time.Duration(c.Intn(120)) * time.Minute },\n", t)
+		case encText:
+			fmt.Fprintf(&b, "func(x *%s, c randfill.Continue) { *x = %[1]s(c.Intn(10)) },\n", t)
+		case encObject:
+			fmt.Fprintf(&b, "func(x *%s, c randfill.Continue) {\nx.Values = nil\nfor range c.Intn(3) {\nif x.Values == nil {\nx.Values = map[string]string{}\n}\n"+
+				"x.Values[fmt.Sprintf(\"k%%d\", c.Intn(5))] = fmt.Sprintf(\"v%%d\", c.Intn(5))\n}\n},\n", t)
+		default:
+			fmt.Fprintf(&b, "func(x *%s, c randfill.Continue) {\nc.FillNoCustom(x)\nx.APIVersion, x.Kind = \"v1\", \"ConfigMap\"\n},\n", t)
+		}
+	}
+	b.WriteString("}\n\nvar kinds = map[string]kind{\n")
 	for _, k := range kinds {
-		fmt.Fprintf(&b, "%q: {schema.GroupVersionKind{Group: %q, Version: %q, Kind: %[1]q}, "+
-			"func() runtime.Object { return &%[4]s.%[1]s{} }, "+
-			"func(o runtime.Object) { %[4]s.SetObjectDefaults_%[1]s(o.(*%[4]s.%[1]s)) }},\n",
-			k.Name, k.Pkg.Group, k.Pkg.Version, alias[k.Pkg])
+		fmt.Fprintf(&b, "%q: {schema.GroupVersionKind{Group: %q, Version: %q, Kind: %q}, "+
+			"func() runtime.Object { return &%[5]s.%[4]s{} }, "+
+			"func(o runtime.Object) { %[5]s.SetObjectDefaults_%[4]s(o.(*%[5]s.%[4]s)) }},\n",
+			k.Key(), k.Pkg.Group, k.Pkg.Version, k.Name, alias[k.Pkg])
 	}
 	b.WriteString("}\n")
 	b.WriteString(harnessBody)
@@ -75,11 +111,13 @@ import (
 	"os"
 	"reflect"
 	"sort"
+	"time"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"sigs.k8s.io/randfill"
 
 `
@@ -109,14 +147,25 @@ func main() {
 		for _, name := range names {
 			k := kinds[name]
 			h := fnv.New64a()
-			h.Write([]byte(name))
+			h.Write([]byte(k.gvk.Kind))
 			s := *seed ^ h.Sum64()
-			f := randfill.NewWithSeed(int64(s)).NilChance(0.3).NumElements(0, 2).MaxDepth(16).Funcs(
+			f := randfill.NewWithSeed(int64(s)).NilChance(0.3).NumElements(0, 2).MaxDepth(16).Funcs(fills...).Funcs(
 				func(*metav1.ObjectMeta, randfill.Continue) {},
 				// JSON, not random bytes: empty (null) or a small object
 				func(x *runtime.RawExtension, c randfill.Continue) {
 					if c.Intn(2) == 0 {
-						x.Raw = fmt.Appendf(nil, "{\"n\":%d}", c.Intn(100))
+						n := c.Intn(100)
+						x.Raw = fmt.Appendf(nil, "{\"n\":%d}", n)
+						if n%2 == 0 {
+							x.Raw = fmt.Appendf(nil, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"n\":%d}", n)
+						}
+					}
+				},
+				func(x *intstr.IntOrString, c randfill.Continue) {
+					if c.Intn(2) == 0 {
+						*x = intstr.FromInt32(int32(c.Intn(10)))
+					} else {
+						*x = intstr.FromString(fmt.Sprintf("%d%%", 5*c.Intn(20)))
 					}
 				},
 				func(x *apiextensionsv1.JSON, c randfill.Continue) {
@@ -198,7 +247,8 @@ func roundTrip(k kind, in []byte) ([]byte, error) {
 }
 
 // sparsify sets each field below v to its zero value with probability 1/3
-// (TypeMeta and ObjectMeta stay), and each non-nil struct pointer to an
+// (embedded and unexported fields stay: TypeMeta and ObjectMeta among
+// them), and each non-nil struct pointer to an
 // empty struct with probability 1/6.
 func sparsify(v reflect.Value, r *rand.Rand) {
 	switch v.Kind() {
@@ -212,7 +262,7 @@ func sparsify(v reflect.Value, r *rand.Rand) {
 		}
 	case reflect.Struct:
 		for i := range v.NumField() {
-			if v.Type().Field(i).Anonymous {
+			if f := v.Type().Field(i); f.Anonymous || !f.IsExported() {
 				continue
 			}
 			if r.IntN(3) == 0 {
@@ -236,6 +286,8 @@ func sparsify(v reflect.Value, r *rand.Rand) {
 		}
 	}
 }
+
+var _ = time.Minute // for fills
 
 func fatal(err error) {
 	fmt.Fprintln(os.Stderr, "harness:", err)

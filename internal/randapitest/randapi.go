@@ -1,31 +1,49 @@
 // Package randapitest is test support (the "test" suffix, as
 // net/http/httptest): it writes random Go API packages, kubebuilder API group
 // versions with many kinds of random nested types, markers and defaults,
-// and its test checks controller-gen-default over that space of types.
+// and its tests check controller-gen-default over that space of types.
 //
-// For every generated kind, TestRuleOfThumb checks:
+// For every generated kind (in every version of its CRD), TestRuleOfThumb
+// checks:
 //
 //  1. every CRD that `controller-gen-default object crd defaults` writes
 //     passes the apiserver's CRD validation (normalize.ValidateCRD);
 //  2. KEP-1929's rule of thumb, on the JSON as stored: for random objects
 //     as a Go client sends them, the JSON after the generated
 //     SetObjectDefaults_<Kind> equals the JSON that the apiserver's decode
-//     stores with the generated CRD (metadata aside);
+//     stores with the generated CRD (metadata aside; fields the generators
+//     say the Go defaulter does not follow, default-differs-by-use and
+//     default-own-encoding, aside);
 //  3. the generator exits 0 without panicking, and the code it writes
 //     compiles;
 //  4. implicit defaults change what the apiserver stores, never which
 //     objects it accepts: the same API's CRDs generated again with
-//     crd:implicitDefaults=false (byte for byte controller-gen's) give the
-//     same verdict as ours (accepted, or refused at the same fields,
-//     through pipeline.Create) on random objects and their mutants
-//     (internal/mutants: properties deleted at any depth, required ones
-//     included; a key misspelt by its case).
+//     crd:implicitDefaults=false (controller-gen's, but for +default on
+//     types, which controller-gen drops) give the same verdict as ours
+//     (accepted, or refused at the same fields, through pipeline.Create) on
+//     random objects and their mutants (internal/mutants: properties
+//     deleted at any depth, required ones included; a key misspelt by its
+//     case).
+//
+// TestDropIn runs the same checks on an API with the shapes of real APIs
+// (Shapes: versions of one kind sharing types directly, through aliases and
+// defined types; types with their own encoding; embedded resources;
+// intstr.IntOrString; floats; unexported fields; doc comments; package and
+// type markers; selectable fields; crd options), and the drop-in invariant
+// against controller-gen v0.23.0 with the same crd options (dropin_test.go):
+// controller-gen exits 0 (randapi writes only what it accepts), and then
+// ours exits 0 too; with crd:implicitDefaults=false its CRDs and deepcopy
+// files are controller-gen's byte for byte (+default on types aside);
+// versions controller-gen writes with one schema have one schema in ours;
+// every default of controller-gen's CRDs is in ours as written.
 //
 // A run logs its seed, and a failure the command that replays it:
 //
 //	go test ./internal/randapitest -run TestRuleOfThumb -randapi.seed=SEED -randapi.kinds=KINDS
+//	go test ./internal/randapitest -run TestDropIn -randapi.seed=SEED -randapi.dropkinds=KINDS
 //
-// Add -randapi.focus=KIND to report and shrink one failing kind, and
+// Add -randapi.focus=KIND to report and shrink one failing kind,
+// -randapi.set=Encoded=0,... to turn a shape off (or up), and
 // -randapi.dir=DIR to keep the generated module; the other flags are
 // declared in randapi_test.go.
 //
@@ -34,14 +52,23 @@
 // its enum, minLength, minimum, required children and minProperties
 // (+k8s:required's included); a non-zero default on a non-pointer scalar
 // comes with omitempty or omitzero; a non-pointer struct's explicit default
-// is {} and only where {} is valid; a list-map key is a required string
-// without default; a pointer, list or map without omitempty has a default
+// is {} and only where {} is valid (but +kubebuilder:default on an embedded
+// resource, a warning); a list-map key is a required string without
+// default; a pointer, list or map without omitempty has a default
 // (encoding/json would send null, which the apiserver drops, whatever the
 // defaults); a default object holds every field a Go client always writes,
 // with a valid value, and no zero value that encoding/json omits: the crd
 // generator writes each default as Go clients encode it and refuses one
 // that is then invalid (Config.ZeroDefaults generates such input, to see
-// those errors). Everything else is mixed freely.
+// those errors). It writes only what controller-gen v0.23.0 accepts: no
+// generic types (it refuses type parameters: "invalid field type: any"),
+// no map of an alias of a named scalar (its object generator fails,
+// "invalid map value type", or panics), no JSON list in
+// +kubebuilder:default (its loose syntax refuses or misreads it), no
+// selectable field or status subresource on a version it skips, the same
+// selectable fields only on versions of one schema (the apiserver refuses
+// them otherwise), Pattern on a type with its own encoding only with Type
+// and Schemaless on the field. Everything else is mixed freely.
 package randapitest
 
 import (
@@ -78,6 +105,87 @@ type Config struct {
 	// IsZero is how often a struct type gets an IsZero method of its own
 	// (0: never), which encoding/json's omitzero asks.
 	IsZero float64
+
+	// The shapes of real APIs below are off at zero, which draws nothing
+	// from the random source: a seed gives the API it gave before they
+	// were added. Shapes sets them all.
+
+	// Versions is how often a group has two or three versions (v1alpha1,
+	// v1beta1, v1) of the same kinds, whose later versions use the
+	// earlier versions' spec and status types directly, through an alias
+	// (chains of aliases across versions), through a defined type
+	// (`type X v1alpha1.X`), or have types of their own; one version is
+	// the storage version (+kubebuilder:storageversion), and a version
+	// may be left out of the CRDs (+kubebuilder:skipversion).
+	Versions float64
+	// Aliases is how often a named type is used through an alias
+	// (`type X = Y`, of a type of its package or of another) or a defined
+	// type (`type X Y`), and an embedded struct through an alias.
+	Aliases float64
+	// Defined is how often such a type is a defined type rather than an
+	// alias, where the type allows it (no methods, no type-level default).
+	Defined float64
+	// Shared is how often a struct or named scalar comes from an earlier
+	// package of the API (another version of the group, or another group).
+	Shared float64
+	// Encoded is how often a field's type has its own encoding: a
+	// duration wrapper with MarshalJSON (a string), a level with
+	// MarshalText (a string), a schema-less object with MarshalJSON, or
+	// intstr.IntOrString; with +kubebuilder:validation:Type, Format,
+	// Schemaless, XIntOrString and +kubebuilder:pruning:PreserveUnknownFields
+	// on the type or the field, and +kubebuilder:default literals.
+	Encoded float64
+	// EmbeddedResources is how often a field is an embedded resource
+	// (+kubebuilder:validation:EmbeddedResource): a runtime.RawExtension, or
+	// a struct with TypeMeta and an ObjectMeta field.
+	EmbeddedResources float64
+	// Floats is how often a package has float32 and float64 scalars (one
+	// scalar in 25), which need crd:allowDangerousTypes=true.
+	Floats float64
+	// Hidden is how often a package has structs with an unexported field
+	// (one in 10), untagged (which needs crd:ignoreUnexportedFields=true)
+	// or tagged json:"-".
+	Hidden float64
+	// Docs is how often a type or field has a doc comment, which becomes
+	// its description (crd:maxDescLen cuts it).
+	Docs float64
+	// PackageMarkers is how often a package says +implicitDefaults=false,
+	// and how often +kubebuilder:validation:Optional.
+	PackageMarkers float64
+	// TypeImplicitOff is how often a struct type says
+	// +implicitDefaults=false.
+	TypeImplicitOff float64
+	// Selectable is how often a kind has +kubebuilder:selectablefield
+	// markers (the same in every version that shares its types).
+	Selectable float64
+	// Options is how often each crd option that the API does not need is
+	// set anyway: maxDescLen, generateEmbeddedObjectMeta,
+	// ignoreUnexportedFields, allowDangerousTypes.
+	Options float64
+}
+
+// Shapes returns cfg with every shape of real APIs on (the Config fields
+// after IsZero), at the rates TestDropIn uses.
+func Shapes(cfg Config) Config {
+	cfg.Versions = 0.7
+	cfg.Aliases = 0.2
+	cfg.Defined = 0.3
+	cfg.Shared = 0.12
+	cfg.Encoded = 0.1
+	cfg.EmbeddedResources = 0.03
+	cfg.Floats = 0.2
+	cfg.Hidden = 0.3
+	cfg.Docs = 0.3
+	// +implicitDefaults=false in one version's package makes versions
+	// differ that controller-gen writes alike, by design (a
+	// versions-differ warning; with selectableFields the apiserver then
+	// refuses the CRD): TestDropIn's check 5 does not hold there, so the
+	// shape is off unless -randapi.set turns it on
+	cfg.PackageMarkers = 0
+	cfg.TypeImplicitOff = 0.05
+	cfg.Selectable = 0.5
+	cfg.Options = 0.4
+	return cfg
 }
 
 // Module is the module path of the generated packages.
@@ -86,6 +194,11 @@ const Module = "randapi.test/workspace"
 // API is a set of generated packages.
 type API struct {
 	Packages []*Package
+	// Options are the crd generator's options the API is generated with
+	// ("allowDangerousTypes=true", "maxDescLen=40"…): those it needs
+	// (floats, unexported fields without json tags), and others at random
+	// (Config.Options).
+	Options []string
 }
 
 // Package is one API group version.
@@ -95,6 +208,19 @@ type Package struct {
 	Group   string
 	Version string
 	Kinds   []*Kind
+	// SkipVersion leaves the version out of the CRDs
+	// (+kubebuilder:skipversion on each of its kinds).
+	SkipVersion bool
+	// ImplicitOff and Optional are the package markers
+	// +implicitDefaults=false and +kubebuilder:validation:Optional.
+	ImplicitOff, Optional bool
+
+	api *API
+}
+
+// importName is the name other packages import p by.
+func (p *Package) importName() string {
+	return strings.ReplaceAll(strings.TrimPrefix(p.Dir, "api/"), "/", "")
 }
 
 // ImportPath is the package's import path.
@@ -108,10 +234,47 @@ type Kind struct {
 	Pkg  *Package
 }
 
-// Named is a declared type: a struct, or a scalar (string, int32, int64,
-// bool) with validation markers.
+// Key names the kind in one version: group/version/Kind.
+func (k *Kind) Key() string { return k.Pkg.Group + "/" + k.Pkg.Version + "/" + k.Name }
+
+// CRD names the kind's CRD: group/Kind, as CRDKey does.
+func (k *Kind) CRD() string { return k.Pkg.Group + "/" + k.Name }
+
+// Named is a declared type: a struct, a scalar (string, int32, int64,
+// bool, float32, float64) with validation markers, a type with its own
+// encoding (Encoding), or an alias or defined type of another (AliasOf).
 type Named struct {
 	Name string
+	// Pkg is the package that declares the type.
+	Pkg *Package
+	// AliasOf is the type an alias (type X = Y) or a defined type (type
+	// X Y, Defined) names, as written. Fields reach such a type through
+	// Type.Via; it is declared, and has no fields or markers of its own.
+	AliasOf *Type
+	Defined bool
+	// Encoding is the template of a type with its own encoding
+	// (encDuration, encText, encObject); such a type has no Fields.
+	Encoding string
+	// TypeMarkers puts an encoded type's Type (and Format, or
+	// PreserveUnknownFields) markers on the type; without it, every field
+	// of the type carries them, with Schemaless.
+	TypeMarkers bool
+	// Format is +kubebuilder:validation:Format=duration on a duration.
+	Format bool
+	// EmbeddedResource marks a struct with TypeMeta inline and an
+	// ObjectMeta field, for +kubebuilder:validation:EmbeddedResource.
+	EmbeddedResource bool
+	// Hidden are declarations of unexported fields, which JSON ignores
+	// (controller-gen too, with crd:ignoreUnexportedFields=true).
+	Hidden []string
+	// Doc is the type's doc comment.
+	Doc string
+	// ImplicitOff is +implicitDefaults=false on the type.
+	ImplicitOff bool
+	// Storage and Selectable are a root's +kubebuilder:storageversion and
+	// +kubebuilder:selectablefield JSON paths.
+	Storage    bool
+	Selectable []string
 	// Basic is the underlying type of a named scalar; "" for a struct.
 	Basic  string
 	Fields []*Field
@@ -170,6 +333,19 @@ type Field struct {
 	// Embedded marks an embedded pointer to a struct, `*Inner
 	// `json:",inline"``: its fields are the outer struct's in JSON.
 	Embedded bool
+	// Optional is the package's +kubebuilder:validation:Optional: without
+	// a marker the field is optional.
+	Optional bool
+	// EmbeddedResource is +kubebuilder:validation:EmbeddedResource (with
+	// +kubebuilder:pruning:PreserveUnknownFields on a RawExtension).
+	EmbeddedResource bool
+	// IntOrString is +kubebuilder:validation:XIntOrString with a pattern.
+	IntOrString bool
+	// Pattern is a +kubebuilder:validation:Pattern on a duration field
+	// (with its Type and Schemaless markers).
+	Pattern bool
+	// Doc is the field's doc comment.
+	Doc string
 }
 
 // required is controller-gen's rule: a required marker, or no marker and
@@ -182,7 +358,7 @@ func (f *Field) required() bool {
 	case "required", "k8s:required", "kubebuilder:validation:Required":
 		return true
 	case "":
-		return f.Omit == ""
+		return f.Omit == "" && !f.Optional
 	}
 	return false
 }
@@ -199,6 +375,14 @@ func (f *Field) alwaysWritten() bool {
 	switch f.Type.Kind {
 	case PointerType, SliceType, MapType, ExternalType:
 		return false
+	case IntOrStringType:
+		return f.Omit != "omitzero" // a struct: omitempty does nothing
+	}
+	if n := f.Type.Named; n != nil && n.Encoding != "" {
+		if n.Encoding == encText {
+			return f.Omit == "" // an integer: omitempty leaves 0 out
+		}
+		return f.Omit != "omitzero"
 	}
 	return f.Omit == "" || f.Omit == "omitempty" && f.Type.structType() != nil
 }
@@ -207,8 +391,11 @@ func (f *Field) alwaysWritten() bool {
 type Type struct {
 	Kind  TypeKind
 	Basic string // for BasicType; the qualified name for ExternalType
-	Named *Named // for NamedType
-	Elem  *Type  // for PointerType, SliceType and MapType
+	// Named is the type a NamedType is, through aliases and defined types;
+	// Via is the alias or defined type the expression names, if any.
+	Named *Named
+	Via   *Named
+	Elem  *Type // for PointerType, SliceType and MapType
 }
 
 // TypeKind says which kind of type expression a Type is.
@@ -224,6 +411,20 @@ const (
 	// ExternalType is runtime.RawExtension or apiextensions JSON, which
 	// encoding/json writes as null when empty.
 	ExternalType
+	// IntOrStringType is intstr.IntOrString.
+	IntOrStringType
+)
+
+// The encodings of types with their own (Named.Encoding).
+const (
+	// encDuration is a struct holding a time.Duration, encoded as a
+	// string by MarshalJSON.
+	encDuration = "duration"
+	// encText is an int32 encoded as "L<n>" by MarshalText.
+	encText = "text"
+	// encObject is a struct holding a map, encoded as a JSON object by
+	// MarshalJSON, schema-less (x-kubernetes-preserve-unknown-fields).
+	encObject = "object"
 )
 
 // The external types, as types.go imports their packages.
@@ -239,22 +440,35 @@ func sliceT(e *Type) *Type   { return &Type{Kind: SliceType, Elem: e} }
 func mapT(e *Type) *Type     { return &Type{Kind: MapType, Elem: e} }
 func intPtr(i int) *int      { return &i }
 
-// String is the type as Go source.
-func (t *Type) String() string {
+// src is the type as Go source in package p.
+func (t *Type) src(p *Package) string {
 	switch t.Kind {
 	case BasicType:
 		return t.Basic
 	case NamedType:
-		return t.Named.Name
+		if t.Via != nil {
+			return t.Via.ref(p)
+		}
+		return t.Named.ref(p)
 	case PointerType:
-		return "*" + t.Elem.String()
+		return "*" + t.Elem.src(p)
 	case SliceType:
-		return "[]" + t.Elem.String()
+		return "[]" + t.Elem.src(p)
 	case ExternalType:
 		return t.Basic
+	case IntOrStringType:
+		return "intstr.IntOrString"
 	default:
-		return "map[string]" + t.Elem.String()
+		return "map[string]" + t.Elem.src(p)
 	}
+}
+
+// ref is n's name in package p, qualified when p does not declare it.
+func (n *Named) ref(p *Package) string {
+	if n.Pkg == nil || n.Pkg == p {
+		return n.Name
+	}
+	return n.Pkg.importName() + "." + n.Name
 }
 
 // scalar is the underlying basic type of a scalar type, or "".
@@ -268,9 +482,21 @@ func (t *Type) scalar() string {
 	return ""
 }
 
-// structType is the named struct of a struct type, or nil.
+// structType is the named struct of a struct type, or nil (a type with
+// its own encoding is none).
 func (t *Type) structType() *Named {
-	if t.Kind == NamedType && t.Named.Basic == "" {
+	if t.Kind == NamedType && t.Named.Basic == "" && t.Named.Encoding == "" {
+		return t.Named
+	}
+	return nil
+}
+
+// encoded is the type with its own encoding t is, or nil.
+func (t *Type) encoded() *Named {
+	if t.Kind == PointerType {
+		t = t.Elem
+	}
+	if t.Kind == NamedType && t.Named.Encoding != "" {
 		return t.Named
 	}
 	return nil
@@ -286,22 +512,92 @@ func Generate(cfg Config) *API {
 	}
 	r := rand.New(rand.NewPCG(cfg.Seed, 0x72616e64617069))
 	api := &API{}
-	for i := 0; i < cfg.Kinds; i += cfg.KindsPerPackage {
-		g := &gen{r: r, maxDepth: cfg.MaxDepth, zero: cfg.ZeroDefaults, isZero: cfg.IsZero, names: map[string]bool{}}
-		p := &Package{
-			Dir:     fmt.Sprintf("api/g%d/v1", len(api.Packages)),
-			Group:   fmt.Sprintf("g%d.randapi.example.com", len(api.Packages)),
-			Version: "v1",
+	use := &uses{}
+	var earlier []*gen // the packages of earlier groups
+	for i, gi := 0, 0; i < cfg.Kinds; i, gi = i+cfg.KindsPerPackage, gi+1 {
+		versions := []string{"v1"}
+		if maybe(r, cfg.Versions) {
+			versions = pick(r, [][]string{{"v1alpha1", "v1"}, {"v1beta1", "v1"}, {"v1alpha1", "v1beta1", "v1"}})
 		}
-		for j := i; j < min(cfg.Kinds, i+cfg.KindsPerPackage); j++ {
-			k := g.kind(fmt.Sprintf("%s%d", title(pick(r, kindWords)), j))
-			k.Pkg = p
-			p.Kinds = append(p.Kinds, k)
+		var group []*gen
+		for vi, v := range versions {
+			p := &Package{
+				Dir:     fmt.Sprintf("api/g%d/%s", gi, v),
+				Group:   fmt.Sprintf("g%d.randapi.example.com", gi),
+				Version: v,
+				api:     api,
+			}
+			p.ImplicitOff = maybe(r, cfg.PackageMarkers)
+			p.Optional = maybe(r, cfg.PackageMarkers)
+			g := &gen{r: r, maxDepth: cfg.MaxDepth, zero: cfg.ZeroDefaults, isZero: cfg.IsZero, names: map[string]bool{},
+				cfg: cfg, pkg: p, uses: use}
+			g.floats, g.hidden = maybe(r, cfg.Floats), maybe(r, cfg.Hidden)
+			for _, e := range append(slices.Clone(earlier), group...) {
+				g.foreign = append(g.foreign, e.exports...)
+				g.foreignScalars = append(g.foreignScalars, e.scalarExports...)
+			}
+			if vi == 0 {
+				for j := i; j < min(cfg.Kinds, i+cfg.KindsPerPackage); j++ {
+					k := g.kind(fmt.Sprintf("%s%d", title(pick(r, kindWords)), j))
+					k.Pkg = p
+					if g.maybe(cfg.Selectable) {
+						k.Type.Selectable = g.selectable(k.Type)
+					}
+					p.Kinds = append(p.Kinds, k)
+				}
+			} else {
+				for _, pk := range group[vi-1].pkg.Kinds {
+					k := g.laterKind(pk)
+					k.Pkg = p
+					p.Kinds = append(p.Kinds, k)
+				}
+			}
+			api.Packages = append(api.Packages, p)
+			group = append(group, g)
 		}
-		api.Packages = append(api.Packages, p)
+		if len(versions) > 1 {
+			// one storage version, and perhaps another left out
+			storage := r.IntN(len(versions))
+			for _, k := range group[storage].pkg.Kinds {
+				k.Type.Storage = true
+			}
+			if skip := r.IntN(len(versions)); skip != storage && r.Float64() < 0.3 {
+				group[skip].pkg.SkipVersion = true
+			}
+		}
+		earlier = append(earlier, group...)
 	}
+	api.Options = use.options(r, cfg.Options)
 	return api
 }
+
+// uses records the shapes that need a crd option.
+type uses struct {
+	floats, hidden bool
+}
+
+// options are the crd options the API needs, and others with probability p
+// each.
+func (u *uses) options(r *rand.Rand, p float64) []string {
+	var out []string
+	if u.floats || maybe(r, p) {
+		out = append(out, "allowDangerousTypes=true")
+	}
+	if u.hidden || maybe(r, p) {
+		out = append(out, "ignoreUnexportedFields=true")
+	}
+	if maybe(r, p) {
+		out = append(out, "generateEmbeddedObjectMeta=true")
+	}
+	if maybe(r, p) {
+		out = append(out, fmt.Sprintf("maxDescLen=%d", pick(r, []int{0, 10, 40, 80})))
+	}
+	return out
+}
+
+// maybe is r's chance p, which draws nothing when p is 0: a shape off
+// leaves the random sequence of the others as it was.
+func maybe(r *rand.Rand, p float64) bool { return p > 0 && r.Float64() < p }
 
 // gen generates the types of one package.
 type gen struct {
@@ -312,9 +608,27 @@ type gen struct {
 	names    map[string]bool // declared type names
 	scalars  []*Named        // named scalars, for reuse
 	structs  []*Named        // structs that may be reused
+
+	cfg  Config
+	pkg  *Package
+	uses *uses
+	// floats and hidden say whether the package has floats and hidden
+	// fields (Config.Floats, Config.Hidden).
+	floats, hidden bool
+	// aliased are the aliases of structs declared here, for reuse.
+	aliased []*Type
+	// exports and scalarExports are the structs and named scalars other
+	// packages may use, with their aliases; foreign and foreignScalars
+	// are those of the earlier packages (Config.Shared).
+	exports, scalarExports  []*Type
+	foreign, foreignScalars []*Type
+	// encoded are the types with their own encoding declared here.
+	encoded []*Named
 }
 
 func (g *gen) chance(p float64) bool { return g.r.Float64() < p }
+
+func (g *gen) maybe(p float64) bool { return maybe(g.r, p) }
 
 // typeName returns a type name not yet declared in the package.
 func (g *gen) typeName(base string) string {
@@ -328,7 +642,7 @@ func (g *gen) typeName(base string) string {
 
 func (g *gen) kind(name string) *Kind {
 	g.names[name], g.names[name+"List"] = true, true
-	root := &Named{Name: name, Root: true}
+	root := &Named{Name: name, Root: true, Pkg: g.pkg}
 	spec := &Field{Name: "Spec", JSON: "spec", Type: namedT(g.newStruct(name+"Spec", 1))}
 	switch g.r.IntN(3) {
 	case 0: // today's kubebuilder scaffold
@@ -347,10 +661,101 @@ func (g *gen) kind(name string) *Kind {
 	return &Kind{Name: name, Type: root}
 }
 
+// laterKind is pk in a later version of its group: its spec and status
+// are pk's types, used directly, through an alias of them here or through
+// a defined type (type ShipSpec v1alpha1.ShipSpec), or types of its own.
+// Its selectable fields are pk's when it shares pk's types.
+func (g *gen) laterKind(pk *Kind) *Kind {
+	name := pk.Name
+	g.names[name], g.names[name+"List"] = true, true
+	root := &Named{Name: name, Root: true, Pkg: g.pkg, StatusSubresource: pk.Type.StatusSubresource}
+	shared := true
+	for _, pf := range pk.Type.Fields {
+		f := &Field{Name: pf.Name, JSON: pf.JSON, Marker: pf.Marker, Omit: pf.Omit}
+		t := &Type{Kind: NamedType, Named: pf.Type.Named, Via: pf.Type.Via}
+		switch r := g.r.IntN(100); {
+		case r < 20:
+			t = namedT(g.newStruct(name+pf.Name, 1))
+			shared = false
+		case g.maybe(g.cfg.Aliases * 3):
+			t = g.aliasT(t, g.maybe(g.cfg.Defined))
+			// no doc: it would be the property's description in this
+			// version only
+			t.Via.Doc = ""
+		}
+		f.Type = t
+		root.Fields = append(root.Fields, f)
+	}
+	if shared {
+		// Versions of one schema have the same selectable fields; versions
+		// of two do not: the apiserver takes selectable fields the same in
+		// every version for the CRD's, and then refuses them without one
+		// schema for all (controller-gen writes such a CRD).
+		root.Selectable = pk.Type.Selectable
+	}
+	return &Kind{Name: name, Type: root}
+}
+
+// aliasT declares an alias of t here, or a defined type when defined and
+// t's type allows it (the same schema and the same encoding/json
+// behaviour: no methods, no type-level default), and returns t through it.
+func (g *gen) aliasT(t *Type, defined bool) *Type {
+	n := t.Named
+	if n.IsZeroField != nil || n.Default != nil || n.Encoding != "" || n.EmbeddedResource {
+		defined = false
+	}
+	base := n.Name
+	if t.Via != nil {
+		base = t.Via.Name
+	}
+	if t.Via != nil && t.Via.Pkg == g.pkg || n.Pkg == g.pkg && t.Via == nil {
+		base += pick(g.r, []string{"Ref", "Alias", "Type"})
+	}
+	a := &Named{Name: g.typeName(base), Pkg: g.pkg, AliasOf: t, Defined: defined, Doc: g.doc()}
+	return &Type{Kind: NamedType, Named: n, Via: a}
+}
+
+// selectable picks one or two scalar fields of root's spec or status for
+// +kubebuilder:selectablefield, or none.
+func (g *gen) selectable(root *Named) []string {
+	var cands []string
+	for _, rf := range root.Fields {
+		for _, f := range rf.Type.Named.Fields {
+			switch f.Type.scalar() {
+			case "string", "int32", "int64", "bool":
+				if !f.Embedded {
+					cands = append(cands, "."+rf.JSON+"."+f.JSON)
+				}
+			}
+		}
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	g.r.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
+	return cands[:min(len(cands), 1+g.r.IntN(2))]
+}
+
+// doc is a doc comment, or "" (Config.Docs).
+func (g *gen) doc() string {
+	if !g.maybe(g.cfg.Docs) {
+		return ""
+	}
+	var w []string
+	for range 3 + g.r.IntN(14) {
+		w = append(w, pick(g.r, append(fieldWords, valueWords...)))
+	}
+	s := title(strings.Join(w, " ")) + "."
+	if g.chance(0.3) {
+		s += "\n" + title(pick(g.r, valueWords)) + " is the " + pick(g.r, fieldWords) + "."
+	}
+	return s
+}
+
 // newStruct declares a struct at depth (1 for spec and status) with 1 to 6
 // fields.
 func (g *gen) newStruct(name string, depth int) *Named {
-	n := &Named{Name: g.typeName(name), height: 1}
+	n := &Named{Name: g.typeName(name), height: 1, Pkg: g.pkg}
 	g.fillStruct(n, depth, 1+g.r.IntN(6))
 	if g.chance(0.15) {
 		n.MinProperties = true
@@ -379,6 +784,19 @@ func (g *gen) newStruct(name string, depth int) *Named {
 			n.RuleField = pick(g.r, cands)
 		}
 	}
+	n.Doc = g.doc()
+	n.ImplicitOff = g.maybe(g.cfg.TypeImplicitOff)
+	if g.hidden && g.chance(0.1) {
+		// an unexported field: untagged, which controller-gen refuses
+		// without crd:ignoreUnexportedFields=true, or tagged json:"-"
+		decl := fmt.Sprintf("%sHidden %s", pick(g.r, fieldWords), g.basic())
+		if g.chance(0.5) {
+			decl += " `json:\"-\"`"
+		} else {
+			g.uses.hidden = true
+		}
+		n.Hidden = append(n.Hidden, decl)
+	}
 	return n
 }
 
@@ -398,6 +816,7 @@ func (g *gen) fillStruct(n *Named, depth, fields int) {
 		used[w] = true
 		f := g.field(depth)
 		f.Name, f.JSON = title(w), w
+		f.Doc = g.doc()
 		n.Fields = append(n.Fields, f)
 		if s := f.Type.innerStruct(); s != nil {
 			n.height = max(n.height, s.height+1)
@@ -410,7 +829,7 @@ func (g *gen) fillStruct(n *Named, depth, fields int) {
 // are not in used (they are the outer struct's, once promoted), and adds
 // them to used.
 func (g *gen) embedded(used map[string]bool) *Field {
-	inner := &Named{Name: g.typeName(title(pick(g.r, fieldWords)) + "Inline"), height: 1}
+	inner := &Named{Name: g.typeName(title(pick(g.r, fieldWords)) + "Inline"), height: 1, Pkg: g.pkg}
 	for range 1 + g.r.IntN(3) {
 		w := pick(g.r, fieldWords)
 		for i := 2; used[w]; i++ {
@@ -419,7 +838,7 @@ func (g *gen) embedded(used map[string]bool) *Field {
 		used[w] = true
 		f := &Field{Name: title(w), JSON: w, Marker: "optional", Type: basicT(g.basic())}
 		if g.chance(0.5) {
-			f.Type = namedT(g.scalarType())
+			f.Type = g.scalarT()
 		}
 		g.scalarField(f)
 		if f.Omit == "" {
@@ -430,7 +849,19 @@ func (g *gen) embedded(used map[string]bool) *Field {
 		}
 		inner.Fields = append(inner.Fields, f)
 	}
-	return &Field{Name: inner.Name, Type: pointerT(namedT(inner)), Embedded: true}
+	t := namedT(inner)
+	if g.maybe(g.cfg.Aliases) {
+		t = g.aliasT(t, false) // embedded through an alias: the field is named after it
+	}
+	return &Field{Name: t.Via.nameOr(inner), Type: pointerT(t), Embedded: true}
+}
+
+// nameOr is n's name, or other's when n is nil.
+func (n *Named) nameOr(other *Named) string {
+	if n == nil {
+		return other.Name
+	}
+	return n.Name
 }
 
 // innerStruct is the struct a field type holds, through pointers, lists
@@ -465,13 +896,21 @@ func (g *gen) marker() string {
 // field generates a field's type, tags, markers and default (not its name).
 func (g *gen) field(depth int) *Field {
 	deep := depth >= g.maxDepth
-	f := &Field{Marker: g.marker()}
+	f := &Field{Marker: g.marker(), Optional: g.pkg.Optional}
+	if g.maybe(g.cfg.Encoded) {
+		g.encodedField(f)
+		return f
+	}
+	if g.maybe(g.cfg.EmbeddedResources) {
+		g.embeddedResource(f, depth)
+		return f
+	}
 	switch r := g.r.IntN(100); {
 	case r < 30:
 		f.Type = basicT(g.basic())
 		g.scalarField(f)
 	case r < 45:
-		f.Type = namedT(g.scalarType())
+		f.Type = g.scalarT()
 		g.scalarField(f)
 	case r < 46:
 		f.Type = &Type{Kind: ExternalType, Basic: pick(g.r, []string{rawExtension, apiextJSON})}
@@ -480,10 +919,10 @@ func (g *gen) field(depth int) *Field {
 		f.Type = pointerT(g.scalarElem())
 		g.nullableField(f, 0.3)
 	case r < 62 && !deep:
-		f.Type = namedT(g.structType(depth+1, false))
+		f.Type = g.structT(depth+1, false)
 		g.structField(f)
 	case r < 72 && !deep:
-		f.Type = pointerT(namedT(g.structType(depth+1, true)))
+		f.Type = pointerT(g.structT(depth+1, true))
 		g.nullableField(f, 0.25)
 	case r < 80:
 		elem := g.scalarElem()
@@ -497,15 +936,22 @@ func (g *gen) field(depth int) *Field {
 			f.Type = sliceT(namedT(g.listMapItem(depth + 1)))
 			f.ListMapKey = "name"
 		} else {
-			f.Type = sliceT(namedT(g.structType(depth+1, false)))
+			f.Type = sliceT(g.structT(depth+1, false))
 		}
 		g.nullableField(f, 0.15)
 	case r < 100:
 		var elem *Type
 		if !deep && g.chance(0.4) {
-			elem = namedT(g.structType(depth+1, false))
+			elem = g.structT(depth+1, false)
 		} else {
 			elem = g.scalarElem()
+		}
+		if elem.Via != nil && !elem.Via.Defined && elem.scalar() != "" {
+			// controller-gen v0.23.0's object generator fails on a map
+			// whose values are an alias of a named scalar ("invalid map
+			// value type: string"), and panics on an alias of such an
+			// alias in another package: the scalar itself
+			elem = &Type{Kind: NamedType, Named: elem.Named}
 		}
 		if elem.Kind == NamedType && elem.Named.Default != nil && g.chance(0.3) {
 			// A nil value is null, which the apiserver keeps only when the
@@ -522,15 +968,63 @@ func (g *gen) field(depth int) *Field {
 }
 
 func (g *gen) basic() string {
+	if g.floats && g.chance(0.04) {
+		g.uses.floats = true
+		return pick(g.r, []string{"float32", "float64"})
+	}
 	return pick(g.r, []string{"string", "string", "int32", "int64", "bool"})
 }
 
 // scalarElem is a list item or map value scalar: basic or named.
 func (g *gen) scalarElem() *Type {
 	if g.chance(0.5) {
-		return namedT(g.scalarType())
+		return g.scalarT()
 	}
 	return basicT(g.basic())
+}
+
+// scalarT is a named scalar, new or reused (scalarType), or one of an
+// earlier package (Config.Shared), perhaps through an alias.
+func (g *gen) scalarT() *Type {
+	var t *Type
+	if len(g.foreignScalars) > 0 && g.maybe(g.cfg.Shared) {
+		f := pick(g.r, g.foreignScalars)
+		t = &Type{Kind: NamedType, Named: f.Named, Via: f.Via}
+	} else {
+		t = namedT(g.scalarType())
+	}
+	if g.maybe(g.cfg.Aliases) {
+		t = g.aliasT(t, g.maybe(g.cfg.Defined))
+		g.scalarExports = append(g.scalarExports, t)
+	}
+	return t
+}
+
+// structT is a struct for a field at depth (structType), or one of an
+// earlier package (Config.Shared), or an alias of a struct of this
+// package, and perhaps an alias of that.
+func (g *gen) structT(depth int, pointer bool) *Type {
+	fits := func(s *Named) bool { return s.height <= g.maxDepth-depth+1 && (pointer || !s.pointerOnly) }
+	var t *Type
+	var cands []*Type
+	if g.maybe(g.cfg.Shared) {
+		cands = g.foreign
+	} else if g.maybe(g.cfg.Aliases) {
+		cands = g.aliased
+	}
+	cands = slices.DeleteFunc(slices.Clone(cands), func(t *Type) bool { return !fits(t.Named) })
+	if len(cands) > 0 {
+		c := pick(g.r, cands)
+		t = &Type{Kind: NamedType, Named: c.Named, Via: c.Via}
+	} else {
+		t = namedT(g.structType(depth, pointer))
+	}
+	if g.maybe(g.cfg.Aliases) {
+		t = g.aliasT(t, g.maybe(g.cfg.Defined))
+		g.aliased = append(g.aliased, t)
+		g.exports = append(g.exports, t)
+	}
+	return t
 }
 
 // scalarType returns a named scalar, new or reused.
@@ -539,7 +1033,7 @@ func (g *gen) scalarType() *Named {
 		return pick(g.r, g.scalars)
 	}
 	b := g.basic()
-	n := &Named{Basic: b}
+	n := &Named{Basic: b, Pkg: g.pkg}
 	switch b {
 	case "string":
 		if g.chance(0.5) {
@@ -559,13 +1053,17 @@ func (g *gen) scalarType() *Named {
 		if g.chance(0.4) {
 			n.Minimum = intPtr(g.r.IntN(4))
 		}
+	case "float32", "float64":
+		n.Name = g.typeName(title(pick(g.r, fieldWords)) + "Ratio")
 	default:
 		n.Name = g.typeName(title(pick(g.r, fieldWords)) + "Flag")
 	}
 	if g.chance(0.4) {
 		n.Default = g.scalarValue(b, n.Enum, n.MinLength, n.Minimum, g.chance(g.zero))
 	}
+	n.Doc = g.doc()
 	g.scalars = append(g.scalars, n)
+	g.scalarExports = append(g.scalarExports, namedT(n))
 	return n
 }
 
@@ -589,16 +1087,17 @@ func (g *gen) structType(depth int, pointer bool) *Named {
 		s.Default = g.object(s, false)
 	}
 	g.structs = append(g.structs, s)
+	g.exports = append(g.exports, namedT(s))
 	return s
 }
 
 // listMapItem is a new struct with a required string key "name".
 func (g *gen) listMapItem(depth int) *Named {
 	key := &Field{Name: "Name", JSON: "name", Type: basicT("string")}
-	if g.chance(0.8) {
+	if g.chance(0.8) || g.pkg.Optional {
 		key.Marker = "required"
 	}
-	n := &Named{Name: g.typeName(title(pick(g.r, fieldWords)) + "Entry"), Fields: []*Field{key}, height: 1, mapKey: true}
+	n := &Named{Name: g.typeName(title(pick(g.r, fieldWords)) + "Entry"), Fields: []*Field{key}, height: 1, mapKey: true, Pkg: g.pkg}
 	g.fillStruct(n, depth, g.r.IntN(4))
 	return n
 }
@@ -679,6 +1178,122 @@ func (g *gen) externalField(f *Field) {
 	}
 }
 
+// encodedField makes f's type one with its own encoding (a duration, a
+// level, a schema-less object, new or reused, perhaps through an alias) or
+// intstr.IntOrString, a pointer or not, and sets its tags, markers and
+// default: a +kubebuilder:default literal (or +default) as the author
+// writes it, on a field that Go clients leave out at its zero value (a
+// pointer, omitzero, or omitempty on a level).
+func (g *gen) encodedField(f *Field) {
+	enc := pick(g.r, []string{encDuration, encDuration, encText, encObject, "intstr"})
+	if enc == "intstr" {
+		f.Type = &Type{Kind: IntOrStringType}
+		f.IntOrString = g.chance(0.5)
+	} else {
+		var n *Named
+		var reuse []*Named
+		for _, e := range g.encoded {
+			if e.Encoding == enc {
+				reuse = append(reuse, e)
+			}
+		}
+		if len(reuse) > 0 && g.chance(0.5) {
+			n = pick(g.r, reuse)
+		} else {
+			n = g.encodedType(enc)
+		}
+		f.Type = namedT(n)
+		if g.maybe(g.cfg.Aliases) {
+			f.Type = g.aliasT(f.Type, false) // a defined type would lose the methods
+		}
+		// A pattern needs a string schema at the field: Type and
+		// Schemaless there, as karpenter writes them.
+		f.Pattern = enc == encDuration && (!n.TypeMarkers || g.chance(0.3))
+	}
+	if g.chance(0.35) {
+		f.Type = pointerT(f.Type)
+		f.Omit = "omitempty"
+	} else {
+		f.Omit = pick(g.r, []string{"", "omitempty", "omitzero", "omitzero"})
+	}
+	leftOut := f.Type.Kind == PointerType || f.Omit == "omitzero" || enc == encText && f.Omit == "omitempty"
+	if leftOut && g.chance(0.45) {
+		f.Default = g.value(f.Type, f, false)
+		f.Kubebuilder = g.chance(0.7) && looseOK(f.Default)
+	}
+}
+
+// looseOK reports whether controller-tools reads v, written as JSON, as
+// the value of +kubebuilder:default: its loose syntax takes JSON objects
+// and scalars, but not JSON lists (it refuses [1,2] and {"a":[3,6]}, and
+// reads {"a":["x"]} as the string "[\"x\"]").
+func looseOK(v any) bool {
+	switch v := v.(type) {
+	case []any:
+		return false
+	case map[string]any:
+		for _, x := range v {
+			if !looseOK(x) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// encodedType declares a type with its own encoding, its Type (and
+// Format, PreserveUnknownFields) markers on the type or on its fields.
+func (g *gen) encodedType(enc string) *Named {
+	base := map[string]string{encDuration: "Wait", encText: "Level", encObject: "Settings"}[enc]
+	n := &Named{Name: g.typeName(title(pick(g.r, fieldWords)) + base), Pkg: g.pkg, Encoding: enc, height: 1}
+	switch enc {
+	case encDuration:
+		n.TypeMarkers = g.chance(0.6)
+		n.Format = g.chance(0.4)
+	default:
+		n.TypeMarkers = g.chance(0.5)
+	}
+	n.Doc = g.doc()
+	g.encoded = append(g.encoded, n)
+	return n
+}
+
+// embeddedResource makes f an embedded resource
+// (+kubebuilder:validation:EmbeddedResource): a runtime.RawExtension
+// (schema-less) or a new struct with TypeMeta and an ObjectMeta field, a
+// pointer (omitempty) or not (omitzero, or a RawExtension with a default:
+// encoding/json writes an empty one as null).
+func (g *gen) embeddedResource(f *Field, depth int) {
+	f.EmbeddedResource = true
+	if depth >= g.maxDepth || g.chance(0.5) {
+		f.Type = &Type{Kind: ExternalType, Basic: rawExtension}
+	} else {
+		n := &Named{Name: g.typeName(title(pick(g.r, fieldWords)) + "Template"), Pkg: g.pkg, EmbeddedResource: true, height: 1}
+		g.fillStruct(n, depth+1, 1+g.r.IntN(3))
+		n.Doc = g.doc()
+		f.Type = namedT(n)
+	}
+	switch {
+	case g.chance(0.5):
+		f.Type = pointerT(f.Type)
+		f.Omit = "omitempty"
+	case f.Type.Kind == ExternalType && g.chance(0.5):
+		f.Omit = pick(g.r, []string{"", "omitempty"})
+		f.Default = g.value(f.Type, f, false)
+	default:
+		f.Omit = "omitzero"
+	}
+	if f.Default == nil && g.chance(0.3) {
+		f.Default = g.value(f.Type, f, false)
+	}
+	f.Kubebuilder = f.Default != nil && (g.chance(0.7) || f.Type.structType() != nil) && looseOK(f.Default)
+	if f.Type.structType() != nil && !f.Kubebuilder {
+		// a +default on a non-pointer struct is {} or nothing
+		// (struct-default-not-empty); +kubebuilder:default is a warning
+		f.Default = nil
+	}
+}
+
 // structField sets the tags and default of a non-pointer struct field.
 func (g *gen) structField(f *Field) {
 	switch r := g.r.IntN(100); {
@@ -699,8 +1314,8 @@ func (g *gen) structField(f *Field) {
 // required fields, and every field Go always writes valid at its zero
 // value, structs recursively.
 func emptyObjectValid(s *Named) bool {
-	if s.MinProperties {
-		return false
+	if s.MinProperties || s.EmbeddedResource {
+		return false // an embedded resource needs apiVersion and kind
 	}
 	for _, f := range s.Fields {
 		if f.Embedded {
@@ -714,6 +1329,9 @@ func emptyObjectValid(s *Named) bool {
 		}
 		if !f.alwaysWritten() {
 			continue
+		}
+		if f.Type.encoded() != nil || f.Type.Kind == IntOrStringType {
+			return false // what Go writes for it is the type's own choice
 		}
 		if n := f.Type.structType(); n != nil {
 			if !emptyObjectValid(n) {
@@ -764,6 +1382,8 @@ func (g *gen) scalarValue(basic string, enum []string, minLength, minimum *int, 
 		return g.stringValue()
 	case "bool":
 		return true
+	case "float32", "float64":
+		return pick(g.r, []float64{0.5, 0.25, 1.5, 2, 12.75})
 	default:
 		lo := 1
 		if minimum != nil {
@@ -801,6 +1421,8 @@ func zeroValue(basic string) any {
 		return ""
 	case "bool":
 		return false
+	case "float32", "float64":
+		return float64(0)
 	}
 	return int64(0)
 }
@@ -826,6 +1448,8 @@ func isZero(v any) bool {
 	case string:
 		return v == ""
 	case int64:
+		return v == 0
+	case float64:
 		return v == 0
 	case bool:
 		return !v
@@ -870,7 +1494,18 @@ func (g *gen) value(t *Type, f *Field, zeroOK bool) any {
 		if t.Basic == apiextJSON && g.chance(0.3) {
 			return g.stringValue()
 		}
+		if f != nil && f.EmbeddedResource {
+			v["apiVersion"], v["kind"] = "v1", "ConfigMap"
+		}
 		return v
+	case IntOrStringType:
+		if g.chance(0.5) {
+			return int64(1 + g.r.IntN(9))
+		}
+		if f != nil && f.IntOrString {
+			return pick(g.r, []string{"25%", "50%", "10%", "3"})
+		}
+		return pick(g.r, []string{"25%", "50%", "http", "alpha"})
 	case MapType:
 		n := 1 + g.r.IntN(2)
 		if zeroOK && g.chance(0.1) || g.chance(g.zero) {
@@ -884,6 +1519,18 @@ func (g *gen) value(t *Type, f *Field, zeroOK bool) any {
 	}
 	if s := t.structType(); s != nil {
 		return g.object(s, zeroOK)
+	}
+	if n := t.encoded(); n != nil {
+		// literals as authors write them, not as MarshalJSON does ("1h30m",
+		// not "1h30m0s")
+		switch n.Encoding {
+		case encDuration:
+			return pick(g.r, []string{"0s", "30s", "90s", "5m", "1h30m", "720h"})
+		case encText:
+			return fmt.Sprintf("L%d", g.r.IntN(10))
+		default:
+			return map[string]any{pick(g.r, valueWords): pick(g.r, valueWords)}
+		}
 	}
 	if f != nil && f.Type != t {
 		f = nil // the field's own constraints are on its type, not on pointers to it
@@ -912,6 +1559,9 @@ func (g *gen) nonZero(f *Field) any {
 // it).
 func (g *gen) object(s *Named, zeroOK bool) map[string]any {
 	m := map[string]any{}
+	if s.EmbeddedResource {
+		m["apiVersion"], m["kind"] = "v1", "ConfigMap"
+	}
 	for _, f := range s.Fields {
 		if f.Embedded {
 			if g.chance(0.4) {
@@ -937,15 +1587,53 @@ func (g *gen) object(s *Named, zeroOK bool) map[string]any {
 	return m
 }
 
-// Only returns a copy of the kind with the types it uses, alone in a
-// package of its own: the starting point of shrinking a failure.
+// Only returns a copy of the kind with the types it uses, alone in its
+// package (with the packages that declare the types it uses from others):
+// the starting point of shrinking a failure.
 func (k *Kind) Only() *Kind {
 	c := &cloner{named: map[*Named]*Named{}, fields: map[*Field]*Field{}}
-	p := *k.Pkg
-	nk := &Kind{Name: k.Name, Type: c.namedType(k.Type), Pkg: &p}
-	p.Kinds = []*Kind{nk}
+	api := &API{}
+	if k.Pkg.api != nil {
+		api.Options = k.Pkg.api.Options
+	}
+	pkgs := map[*Package]*Package{}
+	home := func(p *Package) *Package {
+		if p == nil {
+			return nil
+		}
+		if q, ok := pkgs[p]; ok {
+			return q
+		}
+		q := *p
+		q.Kinds, q.api = nil, api
+		pkgs[p] = &q
+		return &q
+	}
+	nk := &Kind{Name: k.Name, Type: c.namedType(k.Type), Pkg: home(k.Pkg)}
+	nk.Pkg.Kinds = []*Kind{nk}
+	for old, n := range c.named {
+		n.Pkg = home(old.Pkg)
+	}
+	// in the order of the original API, which declares earlier packages
+	// first
+	var order []*Package
+	if k.Pkg.api != nil {
+		order = k.Pkg.api.Packages
+	}
+	for _, p := range order {
+		if q, ok := pkgs[p]; ok {
+			api.Packages = append(api.Packages, q)
+			delete(pkgs, p)
+		}
+	}
+	for _, q := range pkgs {
+		api.Packages = append(api.Packages, q)
+	}
 	return nk
 }
+
+// API is the API the kind's package belongs to.
+func (k *Kind) API() *API { return k.Pkg.api }
 
 type cloner struct {
 	named  map[*Named]*Named
@@ -973,6 +1661,9 @@ func (c *cloner) namedType(n *Named) *Named {
 	if n.IsZeroField != nil {
 		cn.IsZeroField = c.fields[n.IsZeroField]
 	}
+	if n.AliasOf != nil {
+		cn.AliasOf = c.typ(n.AliasOf)
+	}
 	return cn
 }
 
@@ -980,6 +1671,9 @@ func (c *cloner) typ(t *Type) *Type {
 	ct := *t
 	if t.Named != nil {
 		ct.Named = c.namedType(t.Named)
+	}
+	if t.Via != nil {
+		ct.Via = c.namedType(t.Via)
 	}
 	if t.Elem != nil {
 		ct.Elem = c.typ(t.Elem)
@@ -1105,20 +1799,29 @@ func (k *Kind) Uses(n *Named) bool {
 	return false
 }
 
-// types lists the named types reachable from the kind, breadth-first.
+// types lists the named types reachable from the kind, breadth-first:
+// each field's type, after the aliases and defined types it goes through.
 func (k *Kind) types() []*Named {
 	seen := map[*Named]bool{k.Type: true}
 	queue := []*Named{k.Type}
+	var visit func(t *Type)
+	visit = func(t *Type) {
+		for t.Elem != nil {
+			t = t.Elem
+		}
+		if v := t.Via; v != nil && !seen[v] {
+			seen[v] = true
+			queue = append(queue, v)
+			visit(v.AliasOf)
+		}
+		if t.Named != nil && !seen[t.Named] {
+			seen[t.Named] = true
+			queue = append(queue, t.Named)
+		}
+	}
 	for i := 0; i < len(queue); i++ {
 		for _, f := range queue[i].Fields {
-			t := f.Type
-			for t.Elem != nil {
-				t = t.Elem
-			}
-			if t.Named != nil && !seen[t.Named] {
-				seen[t.Named] = true
-				queue = append(queue, t.Named)
-			}
+			visit(f.Type)
 		}
 	}
 	return queue
@@ -1131,12 +1834,19 @@ func (p *Package) Files() (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	var markers strings.Builder
+	if p.ImplicitOff {
+		markers.WriteString("// +implicitDefaults=false\n")
+	}
+	if p.Optional {
+		markers.WriteString("// +kubebuilder:validation:Optional\n")
+	}
 	return map[string][]byte{
 		"doc.go": fmt.Appendf(nil, `// Package %s is a random API group version written by internal/randapitest.
 // +kubebuilder:object:generate=true
 // +groupName=%s
-package %[1]s
-`, p.Version, p.Group),
+%spackage %[1]s
+`, p.Version, p.Group, markers.String()),
 		"groupversion_info.go": fmt.Appendf(nil, `package %s
 
 import (
@@ -1159,15 +1869,86 @@ var (
 	}, nil
 }
 
+// declared lists the types p declares: those the kinds of its API reach
+// (its own kinds first, in the order they reach them) whose package is p.
+func (p *Package) declared() []*Named {
+	kinds := slices.Clone(p.Kinds)
+	if p.api != nil {
+		for _, q := range p.api.Packages {
+			if q != p {
+				kinds = append(kinds, q.Kinds...)
+			}
+		}
+	}
+	var out []*Named
+	done := map[*Named]bool{}
+	for _, k := range kinds {
+		for _, n := range k.types() {
+			if !done[n] {
+				done[n] = true
+				if n.Pkg == nil || n.Pkg == p {
+					out = append(out, n)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// imports are the packages the declarations of p use, beyond those every
+// types.go imports, as import lines.
+func (p *Package) imports(decl []*Named) []string {
+	set := map[string]bool{}
+	var ref func(t *Type)
+	ref = func(t *Type) {
+		switch t.Kind {
+		case NamedType:
+			n := t.Named
+			if t.Via != nil {
+				n = t.Via
+			}
+			if n.Pkg != nil && n.Pkg != p {
+				set[fmt.Sprintf("%s %q", n.Pkg.importName(), n.Pkg.ImportPath())] = true
+			}
+		case IntOrStringType:
+			set[`"k8s.io/apimachinery/pkg/util/intstr"`] = true
+		}
+		if t.Elem != nil {
+			ref(t.Elem)
+		}
+	}
+	for _, n := range decl {
+		if n.AliasOf != nil {
+			ref(n.AliasOf)
+		}
+		for _, f := range n.Fields {
+			ref(f.Type)
+		}
+		switch n.Encoding {
+		case encDuration:
+			set[`gojson "encoding/json"`], set[`gotime "time"`] = true, true
+		case encText:
+			set[`gostrconv "strconv"`] = true
+		case encObject:
+			set[`gojson "encoding/json"`] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(set))
+}
+
 // TypesSource is the gofmt'ed source of the package's types: each kind, its
 // list, and the types it uses, in the order the kinds reach them.
 func (p *Package) TypesSource() ([]byte, error) {
+	decl := p.declared()
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "package %s\n\nimport (\n"+
 		"apiext \"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1\"\n"+
 		"metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n"+
-		"kruntime \"k8s.io/apimachinery/pkg/runtime\"\n)\n\n"+
-		"var _ kruntime.RawExtension\nvar _ apiext.JSON\n", p.Version)
+		"kruntime \"k8s.io/apimachinery/pkg/runtime\"\n", p.Version)
+	for _, imp := range p.imports(decl) {
+		b.WriteString(imp + "\n")
+	}
+	b.WriteString(")\n\nvar _ kruntime.RawExtension\nvar _ apiext.JSON\n")
 	// Identifiers named like the imports of the generated files (runtime
 	// aside: controller-gen's object generator imports it whatever the
 	// package declares).
@@ -1178,17 +1959,11 @@ func (p *Package) TypesSource() ([]byte, error) {
 		fmt.Fprintf(&b, "\nvar setDefaults_%s = 0\n", k.Name)
 	}
 	b.WriteString("\nfunc defaultsPtr() {}\n")
-	done := map[*Named]bool{}
-	for _, k := range p.Kinds {
-		for _, n := range k.types() {
-			if !done[n] {
-				done[n] = true
-				writeType(&b, n)
-				if n == k.Type {
-					fmt.Fprintf(&b, "\n// +kubebuilder:object:root=true\ntype %sList struct {\n"+
-						"metav1.TypeMeta `json:\",inline\"`\nmetav1.ListMeta `json:\"metadata,omitempty\"`\nItems []%[1]s `json:\"items\"`\n}\n", k.Name)
-				}
-			}
+	for _, n := range decl {
+		writeType(&b, n, p)
+		if n.Root {
+			fmt.Fprintf(&b, "\n// +kubebuilder:object:root=true\ntype %sList struct {\n"+
+				"metav1.TypeMeta `json:\",inline\"`\nmetav1.ListMeta `json:\"metadata,omitempty\"`\nItems []%[1]s `json:\"items\"`\n}\n", n.Name)
 		}
 	}
 	b.WriteString("\nfunc init() {\n")
@@ -1217,12 +1992,49 @@ const time = 0
 var _, _, _ = reflect, context, fmt{}
 `
 
-func writeType(b *bytes.Buffer, n *Named) {
+// writeDoc writes a doc comment.
+func writeDoc(b *bytes.Buffer, doc string) {
+	if doc == "" {
+		return
+	}
+	for _, l := range strings.Split(doc, "\n") {
+		fmt.Fprintf(b, "// %s\n", l)
+	}
+}
+
+func writeType(b *bytes.Buffer, n *Named, p *Package) {
 	b.WriteString("\n")
+	writeDoc(b, n.Doc)
+	if n.AliasOf != nil {
+		if n.Defined {
+			fmt.Fprintf(b, "type %s %s\n", n.Name, n.AliasOf.src(p))
+		} else {
+			fmt.Fprintf(b, "type %s = %s\n", n.Name, n.AliasOf.src(p))
+		}
+		return
+	}
+	if n.Encoding != "" {
+		writeEncoded(b, n)
+		return
+	}
 	if n.Root {
+		// controller-gen refuses the subresource and selectable fields of
+		// a version it skips (the subresource, depending on map order)
+		skip := n.Pkg != nil && n.Pkg.SkipVersion
 		b.WriteString("// +kubebuilder:object:root=true\n")
-		if n.StatusSubresource && hasField(n, "status") {
+		if n.StatusSubresource && hasField(n, "status") && !skip {
 			b.WriteString("// +kubebuilder:subresource:status\n")
+		}
+		if n.Storage {
+			b.WriteString("// +kubebuilder:storageversion\n")
+		}
+		if skip {
+			b.WriteString("// +kubebuilder:skipversion\n") // a type marker
+		}
+		for _, s := range n.Selectable {
+			if !skip {
+				fmt.Fprintf(b, "// +kubebuilder:selectablefield:JSONPath=`%s`\n", s)
+			}
 		}
 	}
 	if len(n.Enum) > 0 {
@@ -1236,6 +2048,9 @@ func writeType(b *bytes.Buffer, n *Named) {
 	}
 	if n.MinProperties {
 		b.WriteString("// +kubebuilder:validation:MinProperties=1\n")
+	}
+	if n.ImplicitOff {
+		b.WriteString("// +implicitDefaults=false\n")
 	}
 	if n.SizeRule {
 		b.WriteString("// +kubebuilder:validation:XValidation:rule=\"self.size() >= 0\"\n")
@@ -1255,11 +2070,19 @@ func writeType(b *bytes.Buffer, n *Named) {
 		return
 	}
 	fmt.Fprintf(b, "type %s struct {\n", n.Name)
-	if n.Root {
+	switch {
+	case n.Root:
 		b.WriteString("metav1.TypeMeta `json:\",inline\"`\nmetav1.ObjectMeta `json:\"metadata,omitempty\"`\n\n")
+	case n.EmbeddedResource:
+		// ObjectMeta as a field, not embedded: embedded, controller-gen
+		// would take the type for a kind
+		b.WriteString("metav1.TypeMeta `json:\",inline\"`\nMetadata metav1.ObjectMeta `json:\"metadata,omitempty\"`\n\n")
 	}
 	for _, f := range n.Fields {
-		writeField(b, f)
+		writeField(b, f, p)
+	}
+	for _, h := range n.Hidden {
+		b.WriteString(h + "\n")
 	}
 	b.WriteString("}\n")
 	if f := n.IsZeroField; f != nil {
@@ -1279,11 +2102,12 @@ func hasField(n *Named, name string) bool {
 	return false
 }
 
-func writeField(b *bytes.Buffer, f *Field) {
+func writeField(b *bytes.Buffer, f *Field, p *Package) {
 	if f.Embedded {
-		fmt.Fprintf(b, "%s `json:\",inline\"`\n", f.Type.String())
+		fmt.Fprintf(b, "%s `json:\",inline\"`\n", f.Type.src(p))
 		return
 	}
+	writeDoc(b, f.Doc)
 	if f.Marker != "" {
 		fmt.Fprintf(b, "// +%s\n", f.Marker)
 	}
@@ -1306,11 +2130,113 @@ func writeField(b *bytes.Buffer, f *Field) {
 	if f.ListMapKey != "" {
 		fmt.Fprintf(b, "// +listType=map\n// +listMapKey=%s\n", f.ListMapKey)
 	}
+	if n := f.Type.encoded(); n != nil {
+		switch {
+		case n.Encoding == encDuration && (!n.TypeMarkers || f.Pattern):
+			b.WriteString("// +kubebuilder:validation:Type=string\n// +kubebuilder:validation:Schemaless\n")
+			if n.Format {
+				b.WriteString("// +kubebuilder:validation:Format=duration\n")
+			}
+			if f.Pattern {
+				b.WriteString("// +kubebuilder:validation:Pattern=`^([0-9]+(s|m|h))+$`\n")
+			}
+		case n.Encoding == encObject && !n.TypeMarkers:
+			b.WriteString("// +kubebuilder:validation:Schemaless\n// +kubebuilder:validation:Type=object\n// +kubebuilder:pruning:PreserveUnknownFields\n")
+		}
+	}
+	if f.IntOrString {
+		b.WriteString("// +kubebuilder:validation:XIntOrString\n// +kubebuilder:validation:Pattern=`^([0-9]+|[0-9]+%)$`\n")
+	}
+	if f.EmbeddedResource {
+		b.WriteString("// +kubebuilder:validation:EmbeddedResource\n")
+		if f.Type.structType() == nil && (f.Type.Kind != PointerType || f.Type.Elem.structType() == nil) {
+			b.WriteString("// +kubebuilder:pruning:PreserveUnknownFields\n")
+		}
+	}
 	tag := f.JSON
 	if f.Omit != "" {
 		tag += "," + f.Omit
 	}
-	fmt.Fprintf(b, "%s %s `json:%q`\n", f.Name, f.Type.String(), tag)
+	fmt.Fprintf(b, "%s %s `json:%q`\n", f.Name, f.Type.src(p), tag)
+}
+
+// writeEncoded writes a type with its own encoding and its methods (the
+// harness fills it with values its schema allows).
+func writeEncoded(b *bytes.Buffer, n *Named) {
+	switch n.Encoding {
+	case encDuration:
+		if n.TypeMarkers {
+			b.WriteString("// +kubebuilder:validation:Type=string\n")
+			if n.Format {
+				b.WriteString("// +kubebuilder:validation:Format=duration\n")
+			}
+		}
+		fmt.Fprintf(b, `type %[1]s struct {
+	gotime.Duration `+"`json:\"-\"`"+`
+}
+
+// MarshalJSON writes the duration as a string, as time.Duration's String does.
+func (d %[1]s) MarshalJSON() ([]byte, error) { return gojson.Marshal(d.Duration.String()) }
+
+// UnmarshalJSON reads a duration string.
+func (d *%[1]s) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil
+	}
+	var s string
+	if err := gojson.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	v, err := gotime.ParseDuration(s)
+	d.Duration = v
+	return err
+}
+`, n.Name)
+	case encText:
+		if n.TypeMarkers {
+			b.WriteString("// +kubebuilder:validation:Type=string\n")
+		}
+		fmt.Fprintf(b, `type %[1]s int32
+
+// MarshalText writes L and the level.
+func (l %[1]s) MarshalText() ([]byte, error) { return []byte("L" + gostrconv.Itoa(int(l))), nil }
+
+// UnmarshalText reads L and a level.
+func (l *%[1]s) UnmarshalText(b []byte) error {
+	if len(b) < 2 || b[0] != 'L' {
+		return gostrconv.ErrSyntax
+	}
+	v, err := gostrconv.Atoi(string(b[1:]))
+	*l = %[1]s(v)
+	return err
+}
+`, n.Name)
+	default:
+		if n.TypeMarkers {
+			b.WriteString("// +kubebuilder:validation:Type=object\n// +kubebuilder:pruning:PreserveUnknownFields\n")
+		}
+		fmt.Fprintf(b, `type %[1]s struct {
+	Values map[string]string `+"`json:\"-\"`"+`
+}
+
+// MarshalJSON writes the values as an object.
+func (s %[1]s) MarshalJSON() ([]byte, error) {
+	if s.Values == nil {
+		return []byte("{}"), nil
+	}
+	return gojson.Marshal(s.Values)
+}
+
+// UnmarshalJSON reads an object of strings.
+func (s *%[1]s) UnmarshalJSON(b []byte) error {
+	s.Values = nil
+	if string(b) == "null" {
+		return nil
+	}
+	return gojson.Unmarshal(b, &s.Values)
+}
+`, n.Name)
+	}
 }
 
 // prune drops the keys of v that t no longer has (after shrinking removed
@@ -1340,6 +2266,9 @@ func prune(v any, t *Type) any {
 	}
 	m, _ := v.(map[string]any)
 	out := map[string]any{}
+	if s.EmbeddedResource {
+		out["apiVersion"], out["kind"] = m["apiVersion"], m["kind"]
+	}
 	for _, f := range s.Fields {
 		if f.Embedded {
 			maps.Copy(out, prune(m, f.Type).(map[string]any))
@@ -1364,13 +2293,22 @@ func pick[T any](r *rand.Rand, s []T) T { return s[r.IntN(len(s))] }
 
 func title(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
 
-// Kinds returns every kind of the API, sorted by name.
+// Kinds returns every kind of the API in the versions of its CRDs (not in
+// a version left out with +kubebuilder:skipversion), sorted by name, then
+// by key.
 func (a *API) Kinds() []*Kind {
 	var out []*Kind
 	for _, p := range a.Packages {
-		out = append(out, p.Kinds...)
+		if !p.SkipVersion {
+			out = append(out, p.Kinds...)
+		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Name != out[j].Name {
+			return out[i].Name < out[j].Name
+		}
+		return out[i].Key() < out[j].Key()
+	})
 	return out
 }
 

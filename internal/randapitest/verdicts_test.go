@@ -39,14 +39,15 @@ var (
 )
 
 // generateNoImplicit runs `controller-gen-default crd:implicitDefaults=false`
-// on the module in dir (written by generate), into crds-noimplicit, and
-// loads the CRDs by kind.
-func (w *workspace) generateNoImplicit(ctx context.Context, dir string) (map[string]*apiextensionsv1.CustomResourceDefinition, error) {
+// (with the crd options opts) on the module in dir (written by generate),
+// into crds-noimplicit, and loads the CRDs by CRDKey.
+func (w *workspace) generateNoImplicit(ctx context.Context, dir string, opts []string) (map[string]*apiextensionsv1.CustomResourceDefinition, error) {
 	crdDir := filepath.Join(dir, "crds-noimplicit")
-	cmd := exec.CommandContext(ctx, w.bin, "crd:implicitDefaults=false", "paths=./api/...", "output:crd:dir="+crdDir)
+	arg := crdArg(opts, "implicitDefaults=false")
+	cmd := exec.CommandContext(ctx, w.bin, arg, "paths=./api/...", "output:crd:dir="+crdDir)
 	cmd.Dir, cmd.Env = dir, w.env
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("controller-gen-default crd:implicitDefaults=false paths=./api/...: %v\n%s", err, errorLines(string(out)))
+		return nil, fmt.Errorf("controller-gen-default %s paths=./api/...: %v\n%s", arg, err, errorLines(string(out)))
 	}
 	crds, err := normalize.LoadCRDs(crdDir)
 	if err != nil {
@@ -54,7 +55,7 @@ func (w *workspace) generateNoImplicit(ctx context.Context, dir string) (map[str
 	}
 	out := map[string]*apiextensionsv1.CustomResourceDefinition{}
 	for _, c := range crds {
-		out[c.Spec.Names.Kind] = c
+		out[CRDKey(c)] = c
 	}
 	return out, nil
 }
@@ -74,17 +75,19 @@ func (c *verdictCounts) add(o verdictCounts) {
 
 func (c verdictCounts) total() int { return c.random + c.deleted + c.misspelt }
 
-// verdictDiff is an object that the CRD with implicit defaults and the one
-// without answer differently.
+// verdictDiff is an object that our CRD and the reference (controller-gen's
+// CRD, or ours with crd:implicitDefaults=false) answer differently.
 type verdictDiff struct {
 	what string
 	obj  map[string]any
+	// ref names the reference
+	ref string
 	mutants.Diff
 }
 
 // how is the Diff's How, with the reference named as it is here.
 func (d verdictDiff) how() string {
-	return strings.ReplaceAll(d.How, "controller-gen", "crd:implicitDefaults=false")
+	return strings.ReplaceAll(d.How, "controller-gen", d.ref)
 }
 
 func (d verdictDiff) String() string {
@@ -93,8 +96,8 @@ func (d verdictDiff) String() string {
 	if len(obj) > 2000 {
 		obj = obj[:2000] + fmt.Sprintf("... (%d bytes)", len(b))
 	}
-	return fmt.Sprintf("%s: %s at %s\n  crd:implicitDefaults=false: %s\n  controller-gen-default:     %s\n  object: %s",
-		d.what, d.how(), strings.Join(d.Fields, ", "), d.Ref, d.Ours, obj)
+	return fmt.Sprintf("%s: %s at %s\n  %s: %s\n  controller-gen-default: %s\n  object: %s",
+		d.what, d.how(), strings.Join(d.Fields, ", "), d.ref, d.Ref, d.Ours, obj)
 }
 
 // verdictKind is one kind's part of check 4.
@@ -162,7 +165,7 @@ func (j verdictKind) run(ctx context.Context, seed uint64) ([]verdictDiff, verdi
 		return nil, c, err
 	}
 	h := fnv.New64a()
-	h.Write([]byte(j.kind))
+	h.Write([]byte(j.kind[strings.LastIndex(j.kind, "/")+1:])) // the Kind, as before keys named versions
 	r := rand.New(rand.NewPCG(seed, h.Sum64()))
 
 	type object struct {
@@ -263,24 +266,27 @@ func storageSchema(crd *apiextensionsv1.CustomResourceDefinition, version string
 // reportVerdicts fails the test for each kind whose CRDs answer an object
 // differently: the first *reportKinds kinds with their first disagreement
 // in full, the others in a line.
-func reportVerdicts(t *testing.T, seed uint64, replay string, kinds []*Kind, diffs map[string][]verdictDiff) {
+func reportVerdicts(t *testing.T, seed uint64, replay, ref string, kinds []*Kind, diffs map[string][]verdictDiff) {
 	t.Helper()
 	if len(diffs) == 0 {
 		return
 	}
-	t.Errorf("seed %d: %d of %d kinds accept or refuse objects otherwise with implicit defaults than with crd:implicitDefaults=false (replay: %s)",
-		seed, len(diffs), len(kinds), replay)
+	t.Errorf("seed %d: %d of %d kinds accept or refuse objects otherwise with implicit defaults than with %s (replay: %s)",
+		seed, len(diffs), len(kinds), ref, replay)
 	n := 0
 	for _, k := range kinds {
-		ds := diffs[k.Name]
+		ds := diffs[k.Key()]
 		if len(ds) == 0 {
 			continue
 		}
+		for i := range ds {
+			ds[i].ref = ref
+		}
 		if n >= *reportKinds {
-			t.Errorf("seed %d, kind %s: %d objects answered otherwise, first: %s: %s at %s", seed, k.Name, len(ds), ds[0].what, ds[0].how(), strings.Join(ds[0].Fields, ", "))
+			t.Errorf("seed %d, kind %s: %d objects answered otherwise, first: %s: %s at %s", seed, k.Key(), len(ds), ds[0].what, ds[0].how(), strings.Join(ds[0].Fields, ", "))
 			continue
 		}
 		n++
-		t.Errorf("seed %d, kind %s: %d objects answered otherwise; the first:\n%s", seed, k.Name, len(ds), ds[0])
+		t.Errorf("seed %d, kind %s: %d objects answered otherwise; the first:\n%s", seed, k.Key(), len(ds), ds[0])
 	}
 }
