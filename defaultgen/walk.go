@@ -229,18 +229,25 @@ func exportedPath(sel string) bool {
 // default the CRD carries for it, when a Go client can leave the field out
 // (or send null) and so let the apiserver apply it. Implicit defaults need
 // no code: they are Go's zero values. A non-pointer struct's only allowed
-// default, {}, is its zero value too.
+// default, {}, is its zero value too; an omitzero struct's other default
+// (a struct-default-not-empty warning for +kubebuilder:default) is set
+// while the struct is zero, when encoding/json leaves it out and the
+// apiserver stores that default.
 func (fg *fileGen) fieldDefault(f *model.Field) (string, bool) {
-	if f.Shape.NonPointerStruct() {
+	if f.Shape.NonPointerStruct() && !f.Tag.OmitZero {
 		return "", false
 	}
 	if c, _ := absent(f, "x"); c == "" {
 		return "", false
 	}
 	for _, d := range fg.m.Decisions(f) {
-		if d.Default != nil && d.Explicit() != nil {
-			return string(d.Default), true
+		if d.Default == nil || d.Explicit() == nil {
+			continue
 		}
+		if f.Shape.NonPointerStruct() && d.Explicit().EmptyObject() {
+			return "", false // rule 1 for omitzero structs: resetWhenZero and the walk below
+		}
+		return string(d.Default), true
 	}
 	return "", false
 }

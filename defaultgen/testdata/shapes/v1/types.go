@@ -49,6 +49,11 @@ type ShapeSpec struct {
 	Mast *Deck `json:"mast,omitzero"`
 	// +optional
 	Hull Deck `json:"hull,omitzero"`
+	// A whole-struct default on an omitzero struct: the apiserver stores it
+	// while IsZero leaves the deck out, and so does the Go defaulter.
+	// +optional
+	// +kubebuilder:default={"name":"keel","paint":"red"}
+	Keel Deck `json:"keel,omitzero"`
 
 	// +optional
 	// +default="bell\u0007 tab\t ls\u2028 ps\u2029 bom\ufeff nonchar\ufdd0 astral\ud83d\ude00 lone\ud800 end"

@@ -81,6 +81,13 @@ func setDefaults_ShapeSpec2(in *ShapeSpec) {
 		in.Hull = Deck{}
 	}
 	setDefaults_Deck3(&in.Hull)
+	if in.Keel.IsZero() {
+		in.Keel = Deck{Name: "keel", Paint: "red"}
+	}
+	if in.Keel.IsZero() {
+		in.Keel = Deck{}
+	}
+	setDefaults_Deck3(&in.Keel)
 	if in.Text == "" {
 		in.Text = "bell\a tab\t ls\u2028 ps\u2029 bom\ufeff nonchar\ufdd0 astral😀 lone� end"
 	}
