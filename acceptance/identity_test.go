@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -27,7 +26,7 @@ import (
 // and those that differ (or that one generator only writes).
 func byteIdentity(t *testing.T, ws *realapis.Workspace, m realapis.Module, dirRef, dirPlain string) (files, refOnly, diffs int) {
 	t.Helper()
-	ref, plain := listFiles(t, dirRef), listFiles(t, dirPlain)
+	ref, plain := realapistest.ListFiles(t, dirRef), realapistest.ListFiles(t, dirPlain)
 	files = len(ref)
 	var only []string
 	for _, f := range ref {
@@ -100,32 +99,6 @@ func firstDiff(a, b []byte, n int) string {
 		fmt.Fprintf(&sb, "\t+ %s\n", lb[k])
 	}
 	return sb.String()
-}
-
-func listFiles(t *testing.T, dir string) []string {
-	t.Helper()
-	var files []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == dir && os.IsNotExist(err) {
-				return fs.SkipDir
-			}
-			return err
-		}
-		if !d.IsDir() {
-			rel, err := filepath.Rel(dir, p)
-			if err != nil {
-				return err
-			}
-			files = append(files, filepath.ToSlash(rel))
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	slices.Sort(files)
-	return files
 }
 
 // sameVersions is check 5: the versions of controller-gen's CRD ref whose

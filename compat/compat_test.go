@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -103,7 +102,7 @@ func runGenerator(t *testing.T, ws *realapis.Workspace, bin string, args []strin
 // drops, are the one accepted difference; they are listed in the log.
 func compareDirs(t *testing.T, m realapis.Module, a, b string, refs map[string]bool) {
 	t.Helper()
-	filesA, filesB := listFiles(t, a), listFiles(t, b)
+	filesA, filesB := realapistest.ListFiles(t, a), realapistest.ListFiles(t, b)
 	if len(filesA) == 0 {
 		t.Fatalf("controller-gen %s wrote no file for %s: the patterns %v match no CRD", refVersion, m, m.Patterns())
 	}
@@ -158,32 +157,6 @@ func compareDirs(t *testing.T, m realapis.Module, a, b string, refs map[string]b
 	if !t.Failed() {
 		t.Logf("%s: %d files byte-identical, %d more identical but for ref() defaults", m, len(common)-refOnly, refOnly)
 	}
-}
-
-func listFiles(t *testing.T, dir string) []string {
-	t.Helper()
-	var files []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == dir && os.IsNotExist(err) {
-				return fs.SkipDir
-			}
-			return err
-		}
-		if !d.IsDir() {
-			rel, err := filepath.Rel(dir, p)
-			if err != nil {
-				return err
-			}
-			files = append(files, filepath.ToSlash(rel))
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	slices.Sort(files)
-	return files
 }
 
 func head(s string, n int) string {
