@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -174,9 +176,46 @@ func isBool(s string) bool {
 	return err == nil
 }
 
-// handle answers one request. Logs go to log (stderr).
+// handle answers one request. Logs go to log (stderr). Every path it
+// reads or returns is inside the project (localPath), checked on the way
+// in and again on the way out.
 func handle(req PluginRequest, log io.Writer) PluginResponse {
 	resp := PluginResponse{APIVersion: protocolVersion, Command: req.Command, Universe: map[string]string{}}
+	if err := localPaths(req.Universe); err != nil {
+		return failed(resp, err.Error())
+	}
+	out := answer(req, resp, log)
+	if err := localPaths(out.Universe); err != nil {
+		return failed(resp, err.Error())
+	}
+	return out
+}
+
+// localPaths refuses universe's first path, in sorted order, that is not
+// inside the project.
+func localPaths(universe map[string]string) error {
+	for _, p := range slices.Sorted(maps.Keys(universe)) {
+		if err := localPath(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// localPath refuses a universe path that is not inside the project
+// directory: kubebuilder sends paths relative to it, and writes back the
+// universe's paths the plugin returns, so an absolute path or one that
+// climbs out with ".." would be a file outside the project (filepath.IsLocal).
+func localPath(name string) error {
+	if filepath.IsLocal(name) {
+		return nil
+	}
+	return fmt.Errorf("universe path %q is not inside the project directory (it is empty, absolute, or climbs out with \"..\"): "+
+		"kubebuilder sends paths relative to the project, so the request is refused and no file is edited", name)
+}
+
+// answer answers one request, whose paths are all inside the project.
+func answer(req PluginRequest, resp PluginResponse, log io.Writer) PluginResponse {
 	if req.APIVersion != protocolVersion {
 		return failed(resp, fmt.Sprintf("%s speaks the external plugin protocol %s, not %q", pluginKey, protocolVersion, req.APIVersion))
 	}

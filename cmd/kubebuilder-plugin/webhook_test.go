@@ -3,6 +3,7 @@ package main
 import (
 	"go/format"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -512,6 +513,25 @@ func TestWebhookMetadata(t *testing.T) {
 		resp, _ := call(t, PluginRequest{APIVersion: "v1alpha1", Command: "metadata", Args: []string{"--" + sub}, Universe: map[string]string{}})
 		if !strings.Contains(resp.Metadata.Description, "SetObjectDefaults_<Kind>") {
 			t.Errorf("metadata --%s: %q", sub, resp.Metadata.Description)
+		}
+	}
+}
+
+// A universe path outside the project (absolute, or climbing out with
+// "..") is refused, although the plugin would edit the webhook it holds:
+// kubebuilder would write the returned file there.
+func TestRefusesPathsOutsideTheProject(t *testing.T) {
+	for _, outside := range []string{"/tmp/" + frigateWebhook, "../" + frigateWebhook, "internal/../../" + frigateWebhook} {
+		u := projectUniverse(t)
+		for p, content := range webhookFiles(t) {
+			if p == frigateWebhook {
+				u[outside] = content
+			}
+		}
+		resp, _ := call(t, request(t, "edit", []string{pinned, "v0.1.0"}, u))
+		want := "universe path " + strconv.Quote(outside) + " is not inside the project directory"
+		if !resp.Error || len(resp.ErrorMsgs) != 1 || !strings.HasPrefix(resp.ErrorMsgs[0], want) || len(resp.Universe) != 0 {
+			t.Errorf("%s: error %v %q, universe %v; want the request refused with %q", outside, resp.Error, resp.ErrorMsgs, mapKeys(resp.Universe), want)
 		}
 	}
 }
