@@ -180,7 +180,7 @@ func TestRef(t *testing.T) {
 		{"ref(Name)", "Name", true},
 		{"ref( Name )", "Name", true},
 		{"ref(k8s.io/api/core/v1.ProtocolUDP)", "k8s.io/api/core/v1.ProtocolUDP", true},
-		{"ref()", "", true}, // Evaluate: no constant "" in the package
+		{"ref()", "", true}, // Evaluate: ref() names no constant
 		{"ref(Name", "", false},
 		{"Name)", "", false},
 		{"ref", "", false},
@@ -272,9 +272,11 @@ func TestEvaluate(t *testing.T) {
 		{value: `{"a": 1, "a": 2}`, kind: ErrInvalidJSON, msg: []string{`the object at "$" holds the key "a" twice`, "write each key once"}},
 		{value: `{"p": [{"n": "x", "n": "y"}]}`, kind: ErrInvalidJSON, msg: []string{`the object at "$.p[0]" holds the key "n" twice`}},
 		{value: `1 2`, kind: ErrInvalidJSON, msg: []string{"is not valid JSON"}},
+		{value: `[` + strings.Repeat(`1,`, 150) + `x]`, kind: ErrInvalidJSON, msg: []string{"+default=[1,1,1", "1,1… (303 bytes in all) is not valid JSON"}},
 		{value: `'x'`, kind: ErrInvalidJSON, msg: []string{"is not valid JSON"}},
 		{value: `ref(Missing)`, kind: ErrUnresolvedRef, msg: []string{"+default=ref(Missing): no constant Missing in package " + refsPath}},
-		{value: `ref()`, kind: ErrUnresolvedRef, msg: []string{"no constant  in package"}},
+		{value: `ref()`, kind: ErrUnresolvedRef, msg: []string{"+default=ref(): ref() names no constant: write ref(Name)"}},
+		{value: `ref(example.com/x.)`, kind: ErrUnresolvedRef, msg: []string{"ref() names no constant"}},
 		{value: `ref(Var)`, kind: ErrUnresolvedRef, msg: []string{"Var in package " + refsPath + " is a variable, not a constant; ref() takes a constant"}},
 		{value: `ref(Type)`, kind: ErrUnresolvedRef, msg: []string{"is a type, not a constant; ref() takes a constant"}},
 		{value: `ref(Complex)`, kind: ErrUnresolvedRef, msg: []string{"constant (1 + 2i) cannot be a JSON default"}},

@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
+	"github.com/controller-gen-default/controller-gen-default/internal/refusal"
 )
 
 // ErrKind tells a marker value that is not JSON from a ref() that does not
@@ -46,24 +47,24 @@ func (d Default) Evaluate(pkg *loader.Package) (raw []byte, value any, err error
 	if name, ok := d.Ref(); ok {
 		value, err = resolveRef(name, pkg)
 		if err != nil {
-			return nil, nil, &ValueError{ErrUnresolvedRef, fmt.Sprintf("+default=%s: %v", string(d), err)}
+			return nil, nil, &ValueError{ErrUnresolvedRef, fmt.Sprintf("+default=%s: %v", refusal.Excerpt(string(d)), err)}
 		}
 	} else if value, err = jsonnum.Decode([]byte(d)); err != nil {
 		if re, ok := err.(*jsonnum.RangeError); ok {
-			return nil, nil, &ValueError{ErrInvalidJSON, fmt.Sprintf("+default=%s: %v", string(d), re)}
+			return nil, nil, &ValueError{ErrInvalidJSON, fmt.Sprintf("+default=%s: %v", refusal.Excerpt(string(d)), re)}
 		}
 		return nil, nil, &ValueError{ErrInvalidJSON, fmt.Sprintf("+default=%s is not valid JSON (%v). The value is one-line JSON: "+
-			"strings need double quotes, e.g. +default=\"TCP\"; or use ref(Name) for a Go constant", string(d), err)}
+			"strings need double quotes, e.g. +default=\"TCP\"; or use ref(Name) for a Go constant", refusal.Excerpt(string(d)), err)}
 	}
 	if _, isRef := d.Ref(); !isRef {
 		if at, key, dup := jsonnum.DuplicateKey([]byte(d)); dup {
 			return nil, nil, &ValueError{ErrInvalidJSON, fmt.Sprintf("+default=%s: the object at %q holds the key %q twice; "+
-				"JSON decoders keep the last value silently: write each key once", string(d), "$"+at, key)}
+				"JSON decoders keep the last value silently: write each key once", refusal.Excerpt(string(d)), "$"+at, key)}
 		}
 	}
 	raw, err = jsonnum.Marshal(value)
 	if err != nil {
-		return nil, nil, &ValueError{ErrInvalidJSON, fmt.Sprintf("+default=%s: %v", string(d), err)}
+		return nil, nil, &ValueError{ErrInvalidJSON, fmt.Sprintf("+default=%s: %v", refusal.Excerpt(string(d)), err)}
 	}
 	return raw, value, nil
 }
@@ -74,6 +75,9 @@ func resolveRef(ref string, pkg *loader.Package) (any, error) {
 	path, name := pkg.PkgPath, ref
 	if i := strings.LastIndex(ref, "."); i > 0 {
 		path, name = ref[:i], ref[i+1:]
+	}
+	if name == "" {
+		return nil, fmt.Errorf("ref() names no constant: write ref(Name) for a constant of this package, or ref(import/path.Name) for one of a package it imports")
 	}
 	scope, err := refScope(pkg, path)
 	if err != nil {

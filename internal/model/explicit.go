@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
+	"github.com/controller-gen-default/controller-gen-default/internal/refusal"
 	"github.com/controller-gen-default/controller-gen-default/markers"
 )
 
@@ -56,7 +57,7 @@ func (m *Model) Explicit(f *Field) (*Explicit, []Finding) {
 	case own != nil && kb != nil:
 		if !jsonnum.EqualJSON(own.Raw, kb.Raw) {
 			findings = append(findings, m.FieldFinding(f, Error, RuleConflict,
-				fmt.Sprintf("two different defaults: %s=%s and +kubebuilder:default=%s; keep one", own.Source, own.Written(), kb.Raw)))
+				fmt.Sprintf("two different defaults: %s=%s and +kubebuilder:default=%s; keep one", own.Source, own.Written(), kb.Written())))
 			return nil, findings
 		}
 	case kb != nil:
@@ -157,7 +158,7 @@ func (e *Explicit) Written() string {
 	if b, err := jsonnum.MarshalAsWritten(e.Value); err == nil {
 		v = string(b)
 	}
-	return writtenRef(e.Ref, v)
+	return writtenRef(e.Ref, refusal.Excerpt(v))
 }
 
 // writtenRef is the rule for quoting a +default=ref(Name) in a message:
