@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"sigs.k8s.io/yaml"
+	"github.com/controller-gen-default/controller-gen-default/internal/yamlout"
 )
 
 // contextLines is the number of unchanged lines around each change in a
@@ -37,7 +37,7 @@ func unifiedYAML(fromName, toName string, from, to map[string]any) (string, erro
 }
 
 func yamlLines(obj map[string]any) ([]string, error) {
-	y, err := yaml.Marshal(obj)
+	y, err := yamlout.Marshal(obj)
 	if err != nil {
 		return nil, err
 	}

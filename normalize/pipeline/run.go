@@ -13,10 +13,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/yamlout"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"sigs.k8s.io/yaml"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
 	"github.com/controller-gen-default/controller-gen-default/internal/ordered"
@@ -213,7 +213,7 @@ func encode(obj map[string]any, format string) ([]byte, error) {
 		b, err := json.Marshal(obj)
 		return append(b, '\n'), err
 	}
-	b, err := yaml.Marshal(obj)
+	b, err := yamlout.Marshal(obj)
 	return append([]byte(separator), b...), err
 }
 
