@@ -16,6 +16,7 @@ import (
 
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 	"github.com/controller-gen-default/controller-gen-default/normalize/defaultdiff"
+	"github.com/controller-gen-default/controller-gen-default/normalize/manifest"
 	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
 
@@ -172,6 +173,9 @@ func (a *Analyzer) KnowsGroup(group string) bool { return a.groups[group] }
 // object, ErrNamespace (wrapped) when kubectl would refuse to send it, or
 // an internal error.
 func (a *Analyzer) Object(ctx context.Context, obj map[string]any) (*Record, error) {
+	if _, _, err := manifest.TypeMeta(obj); err != nil {
+		return nil, err
+	}
 	u := &unstructured.Unstructured{Object: obj}
 	gvk := u.GroupVersionKind()
 	def := a.byKind[gvk.GroupKind()]

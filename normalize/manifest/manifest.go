@@ -111,6 +111,8 @@ import (
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 	goyaml "sigs.k8s.io/yaml/goyaml.v3"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/refusal"
 )
 
 // Object is one object of the input.
@@ -757,9 +759,13 @@ func decode(raw []byte) (map[string]any, *unstructured.UnstructuredList, error) 
 	return u.Object, nil, nil
 }
 
-// describe names the JSON type of a value that is not an object.
+// describe names the JSON type of a value.
 func describe(raw []byte) string {
 	switch raw[0] {
+	case '{':
+		return "an object"
+	case 'n':
+		return "null"
 	case '[':
 		return "a list"
 	case '"':
@@ -785,4 +791,27 @@ func All(file string, r io.Reader) iter.Seq2[Object, error] {
 			}
 		}
 	}
+}
+
+// TypeMeta is obj's apiVersion and kind ("" when absent). A value that is
+// not a string names no type: kubectl decodes `kind: 5` as no kind at all
+// ("Object 'Kind' is missing") and `apiVersion: 5` as no group and no
+// version, so the error says what the document holds instead.
+func TypeMeta(obj map[string]any) (apiVersion, kind string, err error) {
+	if apiVersion, err = typeField(obj, "apiVersion", "group/version, e.g. apiVersion: example.com/v1"); err != nil {
+		return "", "", err
+	}
+	kind, err = typeField(obj, "kind", "the kind's name, e.g. kind: Widget")
+	return apiVersion, kind, err
+}
+
+// typeField is obj[key] when it is a string or absent; else an error that
+// quotes the value as JSON and says what to write.
+func typeField(obj map[string]any, key, want string) (string, error) {
+	v, ok := obj[key]
+	if s, isString := v.(string); isString || !ok {
+		return s, nil
+	}
+	b, _ := json.Marshal(v)
+	return "", fmt.Errorf("%s: %s is %s, not a string: write %s", key, refusal.Excerpt(string(b)), describe(b), want)
 }

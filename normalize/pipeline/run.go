@@ -308,8 +308,12 @@ func (p *printer) write(oc outcome, sep bool) error {
 // it.
 func normalizeOne(ctx context.Context, pipelines map[schema.GroupVersionKind]*Pipeline, d manifest.Object, o *Options, stderr io.Writer) (Result, int) {
 	src := d.Source()
-	apiVersion := str(d.Object["apiVersion"])
-	gvk := schema.FromAPIVersionAndKind(apiVersion, str(d.Object["kind"]))
+	apiVersion, kind, err := manifest.TypeMeta(d.Object)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", src, err)
+		return Result{}, ExitUnusable
+	}
+	gvk := schema.FromAPIVersionAndKind(apiVersion, kind)
 	p, ok := pipelines[gvk]
 	if !ok {
 		// the apiVersion as written: one that is not group/version

@@ -142,6 +142,8 @@ func TestCLIUnusable(t *testing.T) {
 		{"an object without a CRD", append(oldNew, "testdata/nocrd.yaml"),
 			`testdata/nocrd.yaml:1: no served CRD version for apiVersion "impact.example.com/v1", kind "Sprocket"`},
 		{"an object of a built-in kind", append(oldNew, "testdata/mixed.yaml"), `testdata/mixed.yaml:1: no served CRD version for apiVersion "v1", kind "Service"`},
+		{"a kind that is not a string", append(oldNew, "../pipeline/testdata/kindnumber.yaml"),
+			"../pipeline/testdata/kindnumber.yaml:1: kind: 5 is a number, not a string: write the kind's name, e.g. kind: Widget"},
 		{"an invalid OLD CRD", []string{"--old", "../pipeline/testdata/badcrd.yaml", "--new", "testdata/new.yaml"},
 			"OLD: CRD bads.example.com: spec.validation.openAPIV3Schema.properties[spec].default.size: Required value"},
 		{"an invalid NEW CRD", []string{"--old", "testdata/old.yaml", "--new", "../pipeline/testdata/badcrd.yaml"}, "NEW: CRD bads.example.com:"},

@@ -108,6 +108,7 @@ func TestCLI(t *testing.T) {
 	})
 	for _, tc := range []struct{ name, crd, input, stderr string }{
 		{"no CRD for the document", crd, "testdata/unknownkind.yaml", "no served CRD version for apiVersion \"other.example.com/v1\", kind \"Other\""},
+		{"a kind that is not a string", crd, "testdata/kindnumber.yaml", "testdata/kindnumber.yaml:1: kind: 5 is a number, not a string: write the kind's name, e.g. kind: Widget"},
 		{"unparsable YAML", crd, "testdata/broken.yaml", "testdata/broken.yaml:1: error converting YAML to JSON: yaml: line 2:"},
 		{"an invalid CRD", "testdata/badcrd.yaml", "testdata/valid.yaml", "CRD bads.example.com: spec.validation.openAPIV3Schema.properties[spec].default.size: Required value"},
 		{"a missing file", crd, "testdata/nope.yaml", "no such file"},
