@@ -200,12 +200,7 @@ func prepare(path string) (target string, info fs.FileInfo, made []string, err e
 		}
 		if fi.Mode()&fs.ModeSymlink == 0 {
 			if !fi.Mode().IsRegular() {
-				what := "not a regular file"
-				if fi.IsDir() {
-					what = "a directory"
-				}
-				return "", nil, made, &Error{Path: path, Err: fmt.Errorf("%s is %s", target, what),
-					Fix: fmt.Sprintf("move %s out of the way, or choose another output directory, and run again", target)}
+				return "", nil, made, notRegular(path, target, fi.Mode())
 			}
 			return target, fi, made, nil
 		}
@@ -228,6 +223,31 @@ func prepare(path string) (target string, info fs.FileInfo, made []string, err e
 		}
 		target = link
 	}
+}
+
+// notRegular is the error for an output path that is, or leads through
+// symbolic links to, something other than a regular file: it cannot be
+// replaced by a rename. The fix is about what the author controls: the
+// path itself, or the link to a device or directory that is not theirs to
+// move (a link to /dev/null).
+func notRegular(path, target string, mode fs.FileMode) *Error {
+	what := "not a regular file"
+	switch {
+	case mode.IsDir():
+		what = "a directory"
+	case mode&fs.ModeDevice != 0:
+		what = "a device"
+	case mode&fs.ModeNamedPipe != 0:
+		what = "a named pipe"
+	case mode&fs.ModeSocket != 0:
+		what = "a socket"
+	}
+	if target == path {
+		return &Error{Path: path, Err: fmt.Errorf("%s is %s", path, what),
+			Fix: fmt.Sprintf("move %s out of the way, or choose another output directory, and run again", path)}
+	}
+	return &Error{Path: path, Err: fmt.Errorf("it is a symbolic link to %s, which is %s: the output is written to a new file and renamed over the old one", target, what),
+		Fix: fmt.Sprintf("remove the link %s, or choose another output directory, and run again", path)}
 }
 
 // missingDirs lists dir and its ancestors that do not exist, deepest first.

@@ -326,3 +326,28 @@ func TestSynced(t *testing.T) {
 func WriteFile(path string, data []byte) error {
 	return writeFiles([]file{{path: path, data: data}})
 }
+
+// TestNotARegularFile: an output path that is a directory, or a link to a
+// device, is an error whose fix is about the path the author chose: a
+// link to /dev/null is removed, not /dev/null moved.
+func TestNotARegularFile(t *testing.T) {
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, "a.yaml"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mustLink(t, os.DevNull, filepath.Join(root, "b.yaml"))
+	for name, want := range map[string][2]string{
+		"a.yaml": {filepath.Join(root, "a.yaml") + " is a directory", "move " + filepath.Join(root, "a.yaml") + " out of the way"},
+		"b.yaml": {"it is a symbolic link to " + os.DevNull + ", which is a device", "remove the link " + filepath.Join(root, "b.yaml") + ","},
+	} {
+		err := commitFiles(t, root, name, "x\n")
+		var werr *Error
+		if !errors.As(err, &werr) {
+			t.Fatalf("%s: err = %v, want an *Error", name, err)
+		}
+		if !strings.Contains(err.Error(), want[0]) || !strings.HasPrefix(werr.Fix, want[1]) {
+			t.Errorf("%s: %v (fix %q), want %q and the fix %q", name, err, werr.Fix, want[0], want[1])
+		}
+	}
+	noStaged(t, root)
+}
