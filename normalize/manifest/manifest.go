@@ -329,6 +329,8 @@ func (r *Reader) nextYAMLDocument() (raw, yamlDoc []byte, err error) {
 		// that line was dropped
 		var lineStart int64
 		cut := false
+		// the last line's length and whether it holds more than blanks
+		lineLen, lineText := 0, false
 		err := r.lines.document(func(line []byte, start bool) {
 			if line == nil {
 				cut = true
@@ -339,7 +341,10 @@ func (r *Reader) nextYAMLDocument() (raw, yamlDoc []byte, err error) {
 			}
 			if start {
 				lineStart = r.raw.Len()
+				lineLen, lineText = 0, false
 			}
+			lineLen += len(line)
+			lineText = lineText || len(bytes.TrimSpace(line)) > 0
 			size.add(line, start)
 			if refused {
 				return // counted, not kept
@@ -367,6 +372,9 @@ func (r *Reader) nextYAMLDocument() (raw, yamlDoc []byte, err error) {
 			r.raw.close()
 			return nil, nil, io.EOF
 		}
+		if err == nil && cut && lineText {
+			err = &LastLineError{Len: lineLen}
+		}
 		if err != nil {
 			r.raw.close()
 			return nil, nil, &Error{File: r.file, Doc: r.doc + 1, Err: err}
@@ -387,7 +395,7 @@ func (r *Reader) nextYAMLDocument() (raw, yamlDoc []byte, err error) {
 			return nil, nil, &Error{File: r.file, Doc: r.doc + 1, Err: err}
 		}
 		if cut {
-			yamlDoc = yamlDoc[:lineStart]
+			yamlDoc = yamlDoc[:lineStart] // a line of blanks
 		}
 		// the document as the decoder of YAML streams decodes it
 		// (YAMLToJSONDecoder.Decode, whose YAMLSyntaxError says the same;
@@ -596,7 +604,11 @@ func decodeWhole(raw, yamlDoc []byte) (obj map[string]any, dups []string, list *
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return obj, duplicates(raw, yamlDoc), list, nil
+	dups, err = duplicates(raw, yamlDoc)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return obj, dups, list, nil
 }
 
 // yamlDocument returns the YAML document that the decoder has just
@@ -631,34 +643,45 @@ const maxDuplicates = 100
 // the apiserver finds them (kjson.UnmarshalStrict with
 // DisallowDuplicateFields), else in its YAML, which the decoder's
 // conversion to JSON has already reduced to the last value of each field.
-func duplicates(raw, yamlDoc []byte) []string {
+// The error is a YAML mapping whose keys collide (KeyCollisionError).
+func duplicates(raw, yamlDoc []byte) ([]string, error) {
 	if yamlDoc == nil {
-		var v any
-		strictErrs, err := kjson.UnmarshalStrict(raw, &v, kjson.DisallowDuplicateFields)
-		if err != nil {
-			return nil
-		}
-		var paths []string
-		for _, e := range strictErrs {
-			if fe, ok := e.(interface{ FieldPath() string }); ok {
-				paths = append(paths, fe.FieldPath())
-			}
-		}
-		return paths
+		return jsonDuplicates(raw), nil
 	}
 	var n goyaml.Node
 	if err := goyaml.Unmarshal(yamlDoc, &n); err != nil {
+		return nil, nil
+	}
+	paths, _, collision := nodeDuplicates(&n, "", maxDuplicates)
+	if collision != nil {
+		return paths, collision
+	}
+	return paths, nil
+}
+
+// jsonDuplicates are the fields that a JSON document gives twice.
+func jsonDuplicates(raw []byte) []string {
+	var v any
+	strictErrs, err := kjson.UnmarshalStrict(raw, &v, kjson.DisallowDuplicateFields)
+	if err != nil {
 		return nil
 	}
-	paths, _ := nodeDuplicates(&n, "", maxDuplicates)
+	var paths []string
+	for _, e := range strictErrs {
+		if fe, ok := e.(interface{ FieldPath() string }); ok {
+			paths = append(paths, fe.FieldPath())
+		}
+	}
 	return paths
 }
 
 // nodeDuplicates are the duplicate fields of a YAML node at path root, at
 // most limit, and plain: whether it has no anchor, alias, explicit tag, merge key
 // (<<) or key that is not a scalar, whose reading on their own might
-// differ from their reading in a larger document.
-func nodeDuplicates(n *goyaml.Node, root string, limit int) (paths []string, plain bool) {
+// differ from their reading in a larger document. Keys are compared as
+// the JSON keys they become (jsonKey); the first two keys that become one
+// JSON key as different values are the collision, and make it not plain.
+func nodeDuplicates(n *goyaml.Node, root string, limit int) (paths []string, plain bool, collision *KeyCollisionError) {
 	plain = true
 	seen := map[string]bool{}
 	var walk func(n *goyaml.Node, path string)
@@ -676,7 +699,7 @@ func nodeDuplicates(n *goyaml.Node, root string, limit int) (paths []string, pla
 				walk(c, path+"["+strconv.Itoa(i)+"]")
 			}
 		case goyaml.MappingNode:
-			keys := map[string]bool{}
+			keys := map[string]*goyaml.Node{}
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				k, v := n.Content[i], n.Content[i+1]
 				if k.Kind != goyaml.ScalarNode {
@@ -686,15 +709,26 @@ func nodeDuplicates(n *goyaml.Node, root string, limit int) (paths []string, pla
 				if k.Value == "<<" || k.Anchor != "" || k.Style&goyaml.TaggedStyle != 0 {
 					plain = false
 				}
-				p := k.Value
+				key, read, ok := jsonKey(k)
+				if !ok {
+					key = k.Value
+				}
+				p := key
 				if path != "" {
-					p = path + "." + k.Value
+					p = path + "." + key
 				}
-				if keys[k.Value] && !seen[p] && len(paths) < limit {
-					seen[p] = true
-					paths = append(paths, p)
+				if first, dup := keys[key]; dup {
+					if _, firstRead, _ := jsonKey(first); ok && !sameRead(firstRead, read) && collision == nil {
+						plain = false
+						collision = &KeyCollisionError{Path: path, First: written(first), Then: written(k), Key: key}
+					}
+					if !seen[p] && len(paths) < limit {
+						seen[p] = true
+						paths = append(paths, p)
+					}
+				} else {
+					keys[key] = k
 				}
-				keys[k.Value] = true
 				walk(v, p)
 			}
 		case goyaml.AliasNode:
@@ -704,8 +738,12 @@ func nodeDuplicates(n *goyaml.Node, root string, limit int) (paths []string, pla
 		// expanded)
 	}
 	walk(n, root)
-	return paths, plain
+	return paths, plain, collision
 }
+
+// sameRead reports whether go-yaml v2 reads two keys as one map key: equal
+// values of one type (NaN is no map key's equal).
+func sameRead(a, b any) bool { return a == b }
 
 // itemDuplicates gives each of n List items its own duplicate fields, the
 // paths under items[i] without that prefix: the apiserver receives each
@@ -725,6 +763,19 @@ func itemDuplicates(dups []string, n int) [][]string {
 		out[i] = append(out[i], rest[end+2:])
 	}
 	return out
+}
+
+// LastLineError is a stream whose last line has no line break after it
+// and a length that is a multiple of 4,096 bytes: kubectl's YAML reader
+// (k8s.io/apimachinery/pkg/util/yaml's LineReader, on a 4,096-byte
+// bufio.Reader) gets that line with io.EOF, and YAMLReader drops it
+// without a word. Rather than read the object kubectl would send without
+// it, the document is refused.
+type LastLineError struct{ Len int }
+
+func (e *LastLineError) Error() string {
+	return fmt.Sprintf("the last line (%d bytes) has no line break after it, and kubectl's YAML reader drops such a line "+
+		"when its length is a multiple of 4,096 bytes: end the file with a line break", e.Len)
 }
 
 // ErrNotAnObject is a document or List item that is not a JSON object.

@@ -72,10 +72,10 @@ func listHeader(raw, yamlDoc []byte) (listKinds, string) {
 		if err := goyaml.Unmarshal(yamlDoc, &n); err != nil {
 			return listKinds{}, "the List's own fields do not parse"
 		}
-		if dups, plain := nodeDuplicates(&n, "", maxDuplicates); len(dups) > 0 || !plain {
+		if dups, plain, _ := nodeDuplicates(&n, "", maxDuplicates); len(dups) > 0 || !plain {
 			return listKinds{}, "the List's own fields have duplicates, anchors, aliases, tags or complex keys"
 		}
-	} else if len(duplicates(raw, nil)) > 0 {
+	} else if len(jsonDuplicates(raw)) > 0 {
 		return listKinds{}, "the List's own fields have duplicates"
 	}
 	return listKinds{apiVersion: list.GetAPIVersion(), itemKind: strings.TrimSuffix(list.GetKind(), "List")}, ""
@@ -190,7 +190,7 @@ func scanJSONList(dec *json.Decoder, each func(item json.RawMessage)) (kinds lis
 			if _, err := (listKinds{}).decodeItem(v); err != nil {
 				return kinds, dups, "an item does not decode"
 			}
-			dups.add(n, duplicates(v, nil))
+			dups.add(n, jsonDuplicates(v))
 			each(v)
 		}
 		if t, err := dec.Token(); err != nil || t != json.Delim(']') {
@@ -586,7 +586,7 @@ func (l *yamlList) endItem() {
 	}
 	// the item's paths as the List's, less their prefix, as
 	// itemDuplicates makes them (an empty key leaves a dot)
-	dups, plain := nodeDuplicates(&n, "items[0]", maxDuplicates-l.dups.n)
+	dups, plain, _ := nodeDuplicates(&n, "items[0]", maxDuplicates-l.dups.n)
 	if !plain {
 		l.giveUp("an item has anchors, aliases, tags, merge or complex keys")
 		return
