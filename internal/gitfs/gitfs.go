@@ -1,18 +1,26 @@
 // Package gitfs is the tree of one commit of a git repository as an
 // io/fs.FS, read with the git command-line tool: `git rev-parse` names the
-// commit, `git ls-tree` lists its tree once, and `git cat-file` reads a
-// file when it is opened. Nothing is checked out, cloned or fetched, and
-// the working tree is never touched.
+// commit, `git ls-tree` lists its tree once, and one long-lived `git
+// cat-file --batch`, started at the first read and ended by Close (or
+// the context), streams each file's content as it is read: no file is
+// held whole, whatever its size (see blobs).
+// Nothing is checked out, cloned or fetched, and the working tree is never
+// touched: in a partial clone (git clone --filter), a file whose content
+// the clone lacks is an error that names it, and git's lazy fetching is
+// off (see env).
+//
+// Paths are as the checked-out tree has them: symbolic links are followed
+// within the tree (relative targets that stay in the repository); a path
+// in a submodule is an error that names the submodule and its commit.
 //
 // It is how `impact --old git://REF?path=PATH` reads the CRDs of a branch
 // as crdify (kubernetes-sigs/crdify) does with go-git, but with the git
 // users already have, so that every form of REF git understands works
-// (origin/main, HEAD~1, a tag, a commit), shallow clones and worktrees
-// included.
+// (origin/main, HEAD~1, a tag, a commit, :/message), shallow clones and
+// worktrees included.
 package gitfs
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -20,154 +28,134 @@ import (
 	"io/fs"
 	"os/exec"
 	"path"
-	"slices"
 	"strings"
 	"time"
 )
 
 // FS is the tree of one commit. Paths are relative to the repository's
-// top directory, as in `git show REF:PATH`.
+// top directory, as in `git show REF:PATH`. Close ends its git process.
 type FS struct {
 	ctx    context.Context
 	dir    string // where git runs
+	ref    string // as given, for messages
 	commit string
 	time   time.Time
-	// entries are the tree's files and directories by path ("." is the
-	// top); children are a directory's entries' names, sorted.
-	entries  map[string]entry
-	children map[string][]string
+	// entries are the tree's files, links and directories by path ("."
+	// is the top); children are a directory's entries' names, sorted;
+	// submodules are the commits of its submodules by path.
+	entries    map[string]entry
+	children   map[string][]string
+	submodules map[string]string
+	blobs      *blobs
 }
 
 type entry struct {
 	mode   fs.FileMode
 	object string // the blob's id; "" for a directory
-	size   int64
+	size   int64  // 0 when missing: unknown
+	// missing: the repository, a partial clone, lacks the blob
+	missing bool
 }
 
 // New reads the tree of ref (anything `git rev-parse` takes that names a
 // commit) of the repository that holds dir. The error says what git said.
+// ctx bounds the FS's use: its end kills the git it runs.
 func New(ctx context.Context, dir, ref string) (*FS, error) {
-	if ref == "" || strings.HasPrefix(ref, "-") {
-		return nil, fmt.Errorf("%q is not a git revision", ref)
-	}
-	out, err := git(ctx, dir, "rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		// --quiet: git says nothing when the repository has no such commit
-		return nil, fmt.Errorf("%q is not a commit of the git repository at %s (git rev-parse --verify)", ref, dir)
-	}
+	commit, err := resolveRef(ctx, dir, ref)
 	if err != nil {
-		return nil, fmt.Errorf("%q is not a commit of a git repository at %s: %w", ref, dir, err)
+		return nil, err
 	}
-	commit := strings.TrimSpace(string(out))
-	out, err = git(ctx, dir, "show", "-s", "--format=%ct", commit)
+	// git log, not git show -s, which reads the commit's tree
+	out, err := git(ctx, dir, nil, "log", "-1", "--format=%ct", commit)
 	if err != nil {
 		return nil, err
 	}
 	var secs int64
 	if _, err := fmt.Sscan(string(out), &secs); err != nil {
-		return nil, fmt.Errorf("git show %s: commit time %q: %w", commit, out, err)
+		return nil, fmt.Errorf("git log %s: commit time %q: %w", commit, out, err)
 	}
-	out, err = git(ctx, dir, "ls-tree", "-r", "-t", "-z", "--long", "--full-tree", commit)
-	if err != nil {
-		return nil, err
-	}
-	f := &FS{ctx: ctx, dir: dir, commit: commit, time: time.Unix(secs, 0),
-		entries: map[string]entry{".": {mode: fs.ModeDir | 0o555}}, children: map[string][]string{}}
-	if err := f.index(out); err != nil {
+	f := &FS{ctx: ctx, dir: dir, ref: ref, commit: commit, time: time.Unix(secs, 0),
+		entries: map[string]entry{".": {mode: fs.ModeDir | 0o555}}, children: map[string][]string{},
+		submodules: map[string]string{}, blobs: &blobs{ctx: ctx, dir: dir}}
+	if err := f.list(); err != nil {
 		return nil, err
 	}
 	return f, nil
 }
 
+// resolveRef is the commit ref names. A ref that git would read as an
+// option (-h, --output=...) is refused, never passed. :/TEXT (the
+// youngest commit whose message matches TEXT) is taken as it is: it names
+// a commit, and a ^{commit} after it would be part of TEXT.
+func resolveRef(ctx context.Context, dir, ref string) (string, error) {
+	if ref == "" || strings.HasPrefix(ref, "-") {
+		return "", fmt.Errorf("%q is not a git revision", ref)
+	}
+	arg := ref + "^{commit}"
+	if strings.HasPrefix(ref, ":/") {
+		arg = ref
+	}
+	out, err := git(ctx, dir, nil, "rev-parse", "--verify", "--quiet", "--end-of-options", arg)
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		// --quiet: git says nothing when the repository has no such commit
+		return "", fmt.Errorf("%q is not a commit of the git repository at %s (git rev-parse --verify)", ref, dir)
+	}
+	if err != nil {
+		return "", fmt.Errorf("%q is not a commit of a git repository at %s: %w", ref, dir, err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
 // Commit is the commit ref named.
 func (f *FS) Commit() string { return f.commit }
 
-// index reads `git ls-tree -r -t -z --long` output: for each entry
-// "MODE TYPE OBJECT SIZE\tPATH\x00".
-func (f *FS) index(out []byte) error {
-	for line := range bytes.SplitSeq(out, []byte{0}) {
-		if len(line) == 0 {
-			continue
-		}
-		meta, name, ok := bytes.Cut(line, []byte{'\t'})
-		fields := strings.Fields(string(meta))
-		if !ok || len(fields) != 4 {
-			return fmt.Errorf("git ls-tree: unexpected line %q", line)
-		}
-		e, keep := entryOf(fields[0], fields[2], fields[3])
-		if !keep {
-			continue
-		}
-		p := string(name)
-		f.entries[p] = e
-		f.children[path.Dir(p)] = append(f.children[path.Dir(p)], path.Base(p))
-	}
-	for _, names := range f.children {
-		slices.Sort(names)
-	}
+// Close ends the git that reads files; files read after it fail.
+func (f *FS) Close() error {
+	f.blobs.closeAll()
 	return nil
 }
 
-// entryOf is one entry of the tree by its git mode: a directory (040000),
-// a file (100644, or 100755 executable) or a symbolic link (120000, whose
-// content is its target, as git stores it). A submodule (160000) is a
-// commit of another repository, not in this tree: it is left out.
-func entryOf(mode, object, size string) (entry, bool) {
-	switch mode {
-	case "040000":
-		return entry{mode: fs.ModeDir | 0o555}, true
-	case "100644":
-		return entry{mode: 0o444, object: object, size: parseSize(size)}, true
-	case "100755":
-		return entry{mode: 0o555, object: object, size: parseSize(size)}, true
-	case "120000":
-		return entry{mode: fs.ModeSymlink | 0o777, object: object, size: parseSize(size)}, true
-	}
-	return entry{}, false
-}
-
-func parseSize(s string) int64 {
-	var n int64
-	fmt.Sscan(s, &n)
-	return n
-}
-
-// Open opens a file or directory of the tree. A file's content is read
-// from git when it is opened.
+// Open opens a file or directory of the tree, symbolic links followed. A
+// file's content is read from git as it is read.
 func (f *FS) Open(name string) (fs.File, error) {
-	if !fs.ValidPath(name) {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
-	}
-	e, ok := f.entries[name]
-	if !ok {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	p, e, err := f.resolve("open", name, true)
+	if err != nil {
+		return nil, err
 	}
 	info := fileInfo{name: path.Base(name), entry: e, time: f.time}
 	if e.mode.IsDir() {
-		return &dir{info: info, fs: f, path: name}, nil
+		return &dir{info: info, fs: f, path: p}, nil
 	}
-	data, err := git(f.ctx, f.dir, "cat-file", "blob", e.object)
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	if e.missing {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: f.missingError(p)}
 	}
-	return &file{info: info, Reader: bytes.NewReader(data)}, nil
+	return &file{info: info, fs: f, path: p}, nil
 }
 
-// git runs git in dir and returns its standard output; the error holds
-// what git wrote to its standard error.
-func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+// Lstat is Stat without following a final symbolic link (fs.ReadLinkFS).
+func (f *FS) Lstat(name string) (fs.FileInfo, error) {
+	_, e, err := f.resolve("lstat", name, false)
 	if err != nil {
-		if msg := strings.TrimSpace(stderr.String()); msg != "" {
-			return nil, errors.New(msg)
-		}
 		return nil, err
 	}
-	return out, nil
+	return fileInfo{name: path.Base(name), entry: e, time: f.time}, nil
+}
+
+// ReadLink is the target of the symbolic link name (fs.ReadLinkFS).
+func (f *FS) ReadLink(name string) (string, error) {
+	p, e, err := f.resolve("readlink", name, false)
+	if err != nil {
+		return "", err
+	}
+	if e.mode&fs.ModeSymlink == 0 {
+		return "", &fs.PathError{Op: "readlink", Path: name, Err: fmt.Errorf("not a symbolic link: %w", fs.ErrInvalid)}
+	}
+	target, err := f.readLink(p, e)
+	if err != nil {
+		return "", &fs.PathError{Op: "readlink", Path: name, Err: err}
+	}
+	return target, nil
 }
 
 type fileInfo struct {
@@ -183,14 +171,30 @@ func (i fileInfo) ModTime() time.Time { return i.time }
 func (i fileInfo) IsDir() bool        { return i.entry.mode.IsDir() }
 func (i fileInfo) Sys() any           { return nil }
 
-// file is an open file: its content, read whole from git.
+// file is an open file: its content streams from git as it is read
+// (blobs).
 type file struct {
-	info fileInfo
-	*bytes.Reader
+	info   fileInfo
+	fs     *FS
+	path   string // in the tree, links followed
+	off    int64  // the bytes read
+	closed bool
 }
 
 func (f *file) Stat() (fs.FileInfo, error) { return f.info, nil }
-func (f *file) Close() error               { return nil }
+
+func (f *file) Read(p []byte) (int, error) {
+	n, err := f.fs.blobs.read(f, p)
+	if err != nil && err != io.EOF {
+		err = &fs.PathError{Op: "read", Path: f.path, Err: fmt.Errorf("at %s: %w", f.fs.ref, err)}
+	}
+	return n, err
+}
+
+func (f *file) Close() error {
+	f.fs.blobs.close(f)
+	return nil
+}
 
 // dir is an open directory (fs.ReadDirFile).
 type dir struct {

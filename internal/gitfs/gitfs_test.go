@@ -78,8 +78,9 @@ func TestFS(t *testing.T) {
 	}
 }
 
-// TestModes: executables are files, symbolic links are links (not
-// followed: their content is the target), and a directory cannot be read.
+// TestModes: executables are files, symbolic links are links to Lstat
+// and ReadLink, and followed to Open and Stat (as the checked-out tree
+// has them), and a directory cannot be read.
 func TestModes(t *testing.T) {
 	r := gitfstest.New(t)
 	dir, commit := r.Dir, r.Commit
@@ -96,14 +97,21 @@ func TestModes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for p, want := range map[string]fs.FileMode{"a.yaml": 0o444, "run.sh": 0o555, "link.yaml": fs.ModeSymlink | 0o777, ".": fs.ModeDir | 0o555} {
+	defer f.Close()
+	for p, want := range map[string]fs.FileMode{"a.yaml": 0o444, "run.sh": 0o555, "link.yaml": 0o444, ".": fs.ModeDir | 0o555} {
 		st, err := fs.Stat(f, p)
 		if err != nil || st.Mode() != want {
 			t.Errorf("%s: mode %v, %v; want %v", p, st.Mode(), err, want)
 		}
 	}
-	if b, _ := fs.ReadFile(f, "link.yaml"); string(b) != "a.yaml" {
-		t.Errorf("link.yaml reads %q, want its target", b)
+	if st, err := fs.Lstat(f, "link.yaml"); err != nil || st.Mode() != fs.ModeSymlink|0o777 {
+		t.Errorf("Lstat(link.yaml): %v, %v; want a link", st, err)
+	}
+	if target, err := fs.ReadLink(f, "link.yaml"); target != "a.yaml" || err != nil {
+		t.Errorf("ReadLink(link.yaml) = %q, %v; want a.yaml", target, err)
+	}
+	if b, err := fs.ReadFile(f, "link.yaml"); string(b) != "kind: A\n" {
+		t.Errorf("link.yaml reads %q, %v; want its target's content", b, err)
 	}
 	d, err := f.Open(".")
 	if err != nil {

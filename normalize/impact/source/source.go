@@ -20,6 +20,7 @@ package source
 import (
 	"context"
 	"fmt"
+	"path"
 	"strings"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -74,13 +75,32 @@ func Parse(s string) (Spec, error) {
 		}
 		return Spec{Kind: Kube, Name: rest, Raw: s}, nil
 	case "git":
-		ref, path, ok := strings.Cut(rest, "?path=")
-		if !ok || ref == "" || path == "" {
+		ref, p, ok := strings.Cut(rest, "?path=")
+		if !ok || ref == "" || p == "" {
 			return Spec{}, fmt.Errorf("%s: write git://REF?path=PATH, PATH a file or directory from the top of the repository (git://origin/main?path=config/crd/bases)", s)
 		}
-		return Spec{Kind: Git, Ref: ref, Path: strings.TrimPrefix(strings.TrimSuffix(path, "/"), "./"), Raw: s}, nil
+		clean, err := treePath(p)
+		if err != nil {
+			return Spec{}, fmt.Errorf("%s: %w", s, err)
+		}
+		return Spec{Kind: Git, Ref: ref, Path: clean, Raw: s}, nil
 	}
 	return Spec{}, fmt.Errorf("%s: unknown source %s://: give a path, file://PATH, git://REF?path=PATH, kube:// or kube://NAME", s, scheme)
+}
+
+// treePath is PATH of git://REF?path=PATH cleaned (./config/crd/ is
+// config/crd): a path from the top of the repository, which neither
+// starts at / nor climbs out with .., as git show REF:PATH takes it.
+func treePath(p string) (string, error) {
+	const rule = "PATH is relative to the top of the repository, as in git show REF:PATH (git://main?path=config/crd/bases)"
+	clean := path.Clean(p)
+	switch {
+	case path.IsAbs(p):
+		return "", fmt.Errorf("%s is an absolute path: %s", p, rule)
+	case clean == ".." || strings.HasPrefix(clean, "../"):
+		return "", fmt.Errorf("%s climbs out of the repository: %s", p, rule)
+	}
+	return clean, nil
 }
 
 // Reader reads the CRDs of specs.
@@ -118,6 +138,7 @@ func (r Reader) add(ctx context.Context, set *normalize.CRDSet, s Spec, groups m
 		if err != nil {
 			return fmt.Errorf("%s: %w", s.Raw, err)
 		}
+		defer tree.Close()
 		name := func(p string) string { return "git://" + s.Ref + "?path=" + p }
 		if err := set.AddFS(tree, name, s.Path); err != nil {
 			return fmt.Errorf("%s: %w", s.Raw, err)

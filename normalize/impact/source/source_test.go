@@ -23,6 +23,8 @@ func TestParse(t *testing.T) {
 		"git://origin/main?path=./config/crd/":  {Kind: Git, Ref: "origin/main", Path: "config/crd"},
 		"git://v1.2.0~1?path=crd.yaml":          {Kind: Git, Ref: "v1.2.0~1", Path: "crd.yaml"},
 		"git://HEAD?path=dir/with?path=in/name": {Kind: Git, Ref: "HEAD", Path: "dir/with?path=in/name"},
+		"git://HEAD?path=config/../config//crd": {Kind: Git, Ref: "HEAD", Path: "config/crd"},
+		"git://:/bump CRDs?path=.":              {Kind: Git, Ref: ":/bump CRDs", Path: "."},
 	} {
 		got, err := Parse(in)
 		want.Raw = in
@@ -37,6 +39,9 @@ func TestParse(t *testing.T) {
 		"git://main":                  "git://REF?path=PATH",
 		"git://?path=config":          "git://REF?path=PATH",
 		"git://main?path=":            "git://REF?path=PATH",
+		"git://main?path=/etc/passwd": "/etc/passwd is an absolute path: PATH is relative to the top of the repository, as in git show REF:PATH (git://main?path=config/crd/bases)",
+		"git://main?path=../other":    "../other climbs out of the repository: PATH is relative to the top of the repository",
+		"git://main?path=a/../../b":   "a/../../b climbs out of the repository: PATH is relative to the top of the repository",
 		"https://example.com/crd.yml": "unknown source https://",
 	} {
 		if _, err := Parse(in); err == nil || !strings.Contains(err.Error(), msg) || !strings.HasPrefix(err.Error(), in+": ") {
