@@ -5,20 +5,29 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	clientv3 "go.etcd.io/etcd/client/v3"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"sigs.k8s.io/yaml"
@@ -217,7 +226,7 @@ func readerKubeconfig(group, suffix string) string {
 	path := filepath.Join(GinkgoT().TempDir(), "kubeconfig")
 	Expect(clientcmd.WriteToFile(*cfg, path)).To(Succeed())
 	// the binding is in force once the token can list OLD's group
-	reader, err := source.NewCluster(path, "")
+	reader, err := source.NewCluster(path, "", source.DefaultRequestTimeout)
 	Expect(err).NotTo(HaveOccurred())
 	Eventually(func() error {
 		_, err := reader.CRDs(bg(), "", map[string]bool{group: true})
@@ -265,4 +274,159 @@ func parseClusterReport(out []byte) (map[string]string, []impact.Finding) {
 		recs[probe.Source] = sc.Text()
 	}
 	return recs, findings
+}
+
+// A paged read of a kind whose continue token expires between pages: etcd
+// compacted the revision the list is read at (kube-apiserver compacts every
+// 5 minutes by default, so a long read meets it), and the apiserver answers
+// the next page 410 Expired. The read must go on, each object given once,
+// those stored meanwhile too.
+var _ = Describe("impact --objects kube://: a list that expires between pages", func() {
+	It("reads every object once when etcd is compacted between pages", func() {
+		suffix := fmt.Sprintf("%d", time.Now().UnixNano()%1000000)
+		crd := thingCRD("paging" + suffix + ".impact.example.com")
+		installCRD(crd)
+		DeferCleanup(func() { _ = k8s.Delete(bg(), crd.DeepCopy()) })
+		gvr := schema.GroupVersionResource{Group: crd.Spec.Group, Version: "v1", Resource: "things"}
+
+		cfg := rest.CopyConfig(testEnv.Config)
+		cfg.QPS, cfg.Burst = -1, 0 // no client-side rate limit: the workers bound it
+		dyn, err := dynamic.NewForConfig(cfg)
+		Expect(err).NotTo(HaveOccurred())
+		namespaces := []string{"paging-a-" + suffix, "paging-b-" + suffix}
+		By("creating 1,201 objects in two namespaces, the same names in both")
+		const stored = 2*source.ChunkSize + 201
+		var want []string
+		for i := range stored {
+			ns, name := namespaces[i%2], fmt.Sprintf("thing-%04d", i/2)
+			want = append(want, "kube://"+crd.Name+"/"+ns+"/"+name)
+		}
+		for _, ns := range namespaces {
+			ensureNamespace(ns)
+		}
+		createThings(dyn, gvr, want)
+
+		etcd, err := clientv3.New(clientv3.Config{Endpoints: []string{testEnv.ControlPlane.Etcd.URL.String()}, DialTimeout: 10 * time.Second})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(etcd.Close)
+
+		By("reading them page by page, compacting etcd after the first page")
+		counted := rest.CopyConfig(testEnv.Config)
+		lists := &listCounter{path: "/apis/" + gvr.Group + "/v1/things"}
+		counted.Wrap(lists.wrap)
+		cluster, err := source.ClusterOf(counted, "admin")
+		Expect(err).NotTo(HaveOccurred())
+		seen := map[string]int{}
+		var waited time.Duration
+		Expect(cluster.EachObject(bg(), []*apiextensionsv1.CustomResourceDefinition{crd}, nil, func(o source.Object) error {
+			seen[o.Source]++
+			if len(seen) == source.ChunkSize && seen[o.Source] == 1 { // the first page is read
+				name := "a-stored-between-pages"
+				want = append(want, "kube://"+crd.Name+"/"+namespaces[0]+"/"+name)
+				waited = expireContinueTokens(dyn, gvr, etcd, func() { createThings(dyn, gvr, want[len(want)-1:]) })
+			}
+			return nil
+		}, func(e *source.ResourceError) { Fail(e.CRD + ": " + e.Err.Error()) })).To(Succeed())
+
+		Expect(lists.expired.Load()).To(BeNumerically(">=", 1), "no page was answered 410 Expired: the compaction did not reach the list")
+		for _, s := range want {
+			Expect(seen[s]).To(Equal(1), "%s: given %d times", s, seen[s])
+		}
+		Expect(seen).To(HaveLen(len(want)), "objects given that are not stored")
+		fmt.Fprintf(GinkgoWriter, "kube:// paging: %d objects stored (1 of them between pages), each read once in %d list requests, %d answered 410 Expired after etcd was compacted (the apiserver's cache dropped its snapshots %s after)\n",
+			len(want), lists.requests.Load(), lists.expired.Load(), waited.Round(time.Second))
+	})
+})
+
+// createThings creates the Things named by sources (kube://CRD/NS/NAME),
+// 8 at a time.
+func createThings(dyn dynamic.Interface, gvr schema.GroupVersionResource, sources []string) {
+	GinkgoHelper()
+	var wg sync.WaitGroup
+	errs := make(chan error, len(sources))
+	work := make(chan string)
+	for range 8 {
+		wg.Go(func() {
+			for s := range work {
+				parts := strings.Split(s, "/") // kube:, "", CRD, NS, NAME
+				obj := &unstructured.Unstructured{Object: map[string]any{"apiVersion": gvr.Group + "/v1", "kind": "Thing",
+					"metadata": map[string]any{"name": parts[4]}, "spec": map[string]any{"n": parts[4]}}}
+				_, err := dyn.Resource(gvr).Namespace(parts[3]).Create(bg(), obj, metav1.CreateOptions{})
+				errs <- err
+			}
+		})
+	}
+	for _, s := range sources {
+		work <- s
+	}
+	close(work)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		Expect(err).NotTo(HaveOccurred())
+	}
+}
+
+// expireContinueTokens makes every continue token of gvr given so far
+// expire: write (bumps etcd's revision), then compact etcd at its current
+// revision as kube-apiserver's compactor does (k8s.io/apiserver's etcd3
+// compactor: compact_rev_key records the revision, which tells the
+// apiserver, then etcd compacts), and wait until the apiserver answers a
+// token taken before 410 Expired (its watch cache serves continue tokens
+// from snapshots until it polls the compaction revision, every 15 s). It
+// returns how long that took.
+func expireContinueTokens(dyn dynamic.Interface, gvr schema.GroupVersionResource, etcd *clientv3.Client, write func()) time.Duration {
+	GinkgoHelper()
+	probe, err := dyn.Resource(gvr).List(bg(), metav1.ListOptions{Limit: 1})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(probe.GetContinue()).NotTo(BeEmpty())
+	write()
+	const key = "compact_rev_key"
+	Eventually(func() error {
+		cur, err := etcd.Get(bg(), key)
+		if err != nil {
+			return err
+		}
+		version := int64(0)
+		if len(cur.Kvs) > 0 {
+			version = cur.Kvs[0].Version
+		}
+		rev := cur.Header.Revision
+		txn, err := etcd.Txn(bg()).If(clientv3.Compare(clientv3.Version(key), "=", version)).
+			Then(clientv3.OpPut(key, strconv.FormatInt(rev, 10))).Commit()
+		if err != nil || !txn.Succeeded {
+			return fmt.Errorf("compact_rev_key changed meanwhile: %v", err)
+		}
+		_, err = etcd.Compact(bg(), rev, clientv3.WithCompactPhysical())
+		return err
+	}, 30*time.Second, 100*time.Millisecond).Should(Succeed())
+	start := time.Now()
+	Eventually(func() bool {
+		_, err := dyn.Resource(gvr).List(bg(), metav1.ListOptions{Limit: 1, Continue: probe.GetContinue()})
+		return apierrors.IsResourceExpired(err)
+	}, 60*time.Second, 250*time.Millisecond).Should(BeTrue(), "a continue token from before the compaction is still served")
+	return time.Since(start)
+}
+
+// listCounter counts the list requests of path, and those answered 410.
+type listCounter struct {
+	path              string
+	requests, expired atomic.Int32
+	next              http.RoundTripper
+}
+
+func (c *listCounter) wrap(rt http.RoundTripper) http.RoundTripper {
+	c.next = rt
+	return c
+}
+
+func (c *listCounter) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := c.next.RoundTrip(r)
+	if r.URL.Path == c.path {
+		c.requests.Add(1)
+		if err == nil && resp.StatusCode == http.StatusGone {
+			c.expired.Add(1)
+		}
+	}
+	return resp, err
 }

@@ -128,10 +128,14 @@ func clusterInputs(ctx context.Context, c *source.Cluster, crds []*apiextensions
 }
 
 // unreadableFinding is the rule for a kind whose objects the cluster did
-// not list: nothing is known of them, so the run cannot vouch for them.
-// It is a finding of the CRD, and the command exits 1, as for an object
-// that loses data: a CI check must not pass on what it could not read.
+// not list: nothing is known of them, or of those after the e.Read that
+// were read (and reported), so the run cannot vouch for them. It is a
+// finding of the CRD, and the command exits 1, as for an object that
+// loses data: a CI check must not pass on what it could not read.
 func unreadableFinding(e *source.ResourceError) Finding {
-	return Finding{CRD: e.CRD, Finding: FindingUnreadable, Version: e.Version,
-		Message: fmt.Sprintf("its objects could not be listed at %s, so nothing is known of them: %v", e.Version, e.Err)}
+	msg := fmt.Sprintf("its objects could not be listed at %s, so nothing is known of them: %v", e.Version, e.Err)
+	if e.Read > 0 {
+		msg = fmt.Sprintf("its objects could not all be listed at %s: %d were read (and are reported), nothing is known of the rest: %v", e.Version, e.Read, e.Err)
+	}
+	return Finding{CRD: e.CRD, Finding: FindingUnreadable, Version: e.Version, Message: msg}
 }

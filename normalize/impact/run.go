@@ -8,6 +8,7 @@ import (
 	"iter"
 	"runtime"
 	"strings"
+	"time"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -60,6 +61,9 @@ type Options struct {
 	// Kubeconfig and Context say which cluster kube:// sources read, as
 	// kubectl's --kubeconfig and --context.
 	Kubeconfig, Context string
+	// RequestTimeout is how long one request to the cluster may take, as
+	// kubectl's --request-timeout; 0 is no limit.
+	RequestTimeout time.Duration
 	// Progress, when not nil, gets a progress line while the cluster's
 	// objects are read (the command's stderr on a terminal).
 	Progress io.Writer
@@ -80,7 +84,7 @@ func Run(ctx context.Context, o Options, stdin io.Reader, stdout, stderr io.Writ
 	}
 	var cluster *source.Cluster
 	if o.ClusterObjects || usesCluster(o.Old) || usesCluster(o.New) {
-		if cluster, err = source.NewCluster(o.Kubeconfig, o.Context); err != nil {
+		if cluster, err = source.NewCluster(o.Kubeconfig, o.Context, o.RequestTimeout); err != nil {
 			fmt.Fprintf(stderr, "impact: kube://: %v\n", err)
 			return ExitUnusable
 		}

@@ -9,12 +9,14 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/controller-gen-default/controller-gen-default/cmd/internal/subcommand"
 	"github.com/controller-gen-default/controller-gen-default/normalize/impact"
+	"github.com/controller-gen-default/controller-gen-default/normalize/impact/source"
 )
 
-const usage = `usage: controller-gen-default impact --old OLD --new NEW [-o text|json|markdown] [--skip-other-groups] [-n NAMESPACE] [--convert PACKAGES [--setup IMPORTPATH.Func]] [--objects kube:// [--kubeconfig FILE] [--context NAME]] [FILE|-]...
+const usage = `usage: controller-gen-default impact --old OLD --new NEW [-o text|json|markdown] [--skip-other-groups] [-n NAMESPACE] [--convert PACKAGES [--setup IMPORTPATH.Func]] [--objects kube:// [--kubeconfig FILE] [--context NAME] [--request-timeout DURATION]] [FILE|-]...
 
 Shows what objects stored under the CRDs OLD become when the CRDs are
 replaced by NEW, as the apiserver handles them: each object as stored under
@@ -39,7 +41,9 @@ CRDs of the cluster in the groups of NEW's CRDs, kube://NAME for one of its
 CRDs. FILEs hold objects, read as kubectl create -f reads them: manifests, or
 a List such as kubectl get -A -o yaml writes (- is stdin); --objects kube://
 adds every object the cluster stores under OLD's CRDs, read page by page
-(it needs only get and list: docs/impact.md gives the ClusterRole).
+(it needs only get and list: docs/impact.md gives the ClusterRole). Each
+request to the cluster may take --request-timeout (1m by default, so that a
+cluster that never answers ends the run; 0 waits forever, as kubectl's).
 Without FILE or --objects, lists each default added, changed or removed
 from OLD to NEW. -o markdown writes a report for a pull request comment.
 
@@ -70,6 +74,8 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*impact.Options, int) 
 	objects := fs.String("objects", "", "kube://: also every object the cluster stores under OLD's CRDs, read page by page (500 a request)")
 	fs.StringVar(&o.Kubeconfig, "kubeconfig", "", "the kubeconfig of kube:// sources (default: $KUBECONFIG, else ~/.kube/config, as kubectl)")
 	fs.StringVar(&o.Context, "context", "", "the kubeconfig context of kube:// sources (default: its current context)")
+	o.RequestTimeout = source.DefaultRequestTimeout
+	fs.Var(requestTimeout{&o.RequestTimeout}, "request-timeout", "how long one request to the cluster of kube:// sources may take, as kubectl's --request-timeout: a `DURATION` (30s, 2m) or whole seconds; 0 is no limit. The default, kube-apiserver's own --request-timeout, ends the run on a cluster that never answers (kubectl's, 0, waits forever)")
 	fs.BoolVar(&o.SkipOtherGroups, "skip-other-groups", false, "skip objects whose API group no CRD of OLD or NEW has (Services, Deployments...) instead of exiting 2")
 	namespaceGiven := fs.NamespaceVar(&o.Namespace)
 	fs.StringsVar(&convert, "convert", "Go package patterns of the API (./... or ./api/...; repeatable or comma-separated): convert versions with its conversion code (conversion.Hub/Convertible methods, Converters registered with WithConverter or RegisterConverter), as its conversion webhook does")
@@ -116,4 +122,22 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// requestTimeout is --request-timeout (source.ParseRequestTimeout).
+type requestTimeout struct{ d *time.Duration }
+
+func (t requestTimeout) String() string {
+	if t.d == nil {
+		return "0s"
+	}
+	return t.d.String()
+}
+
+func (t requestTimeout) Set(s string) error {
+	d, err := source.ParseRequestTimeout(s)
+	if err == nil {
+		*t.d = d
+	}
+	return err
 }
