@@ -476,8 +476,9 @@ var intRanges = map[types.BasicKind]struct {
 
 // Integer is the JSON number lit as a constant of the integer kind: its
 // exact value, in decimal. It is refused when lit is no integer
-// (errNotInteger), when the kind does not hold it, and beyond int64, where
-// the apiserver stores the nearest float64 instead.
+// (errNotInteger), when the kind does not hold it, and beyond int64 or
+// written as no integer literal (1e16+1 as 10000000000000001.0), where the
+// apiserver stores the nearest float64 instead.
 func Integer(lit string, kind types.BasicKind) (string, error) {
 	d, err := jsonnum.Parse(lit)
 	if err != nil {
@@ -500,7 +501,12 @@ func Integer(lit string, kind types.BasicKind) (string, error) {
 		return "", fail("%s does not fit in the apiserver's integers (int64: -9223372036854775808 to 9223372036854775807): "+
 			"it would store the nearest float64, %s", lit, mustCanonical(lit))
 	}
-	return strconv.FormatInt(i, 10), nil
+	exact := strconv.FormatInt(i, 10)
+	if stored := mustCanonical(lit); stored != exact {
+		return "", fail("%s is not written as an integer: the apiserver reads it as the nearest float64 and stores %s, "+
+			"where Go clients send %s; write %s", lit, stored, exact, exact)
+	}
+	return exact, nil
 }
 
 func mustCanonical(lit string) string {

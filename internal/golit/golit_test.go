@@ -172,6 +172,10 @@ func TestNumbers(t *testing.T) {
 		{"2.55e1", types.Int16, "error: not an integer"},
 		{"-9223372036854775808", types.Int, "-9223372036854775808"},
 		{"9223372036854775808", types.Uint64, "error: 9223372036854775808 does not fit in the apiserver's integers"},
+		// not an integer literal: the apiserver reads a float64
+		{"10000000000000001.0", types.Int64, "error: 10000000000000001.0 is not written as an integer: the apiserver reads it as the nearest float64 " +
+			"and stores 10000000000000000, where Go clients send 10000000000000001; write 10000000000000001"},
+		{"10000000000000000.0", types.Int64, "10000000000000000"},
 	} {
 		got, err := Integer(tc.lit, tc.kind)
 		if err != nil {

@@ -147,18 +147,21 @@ func Compact(lit string) string {
 }
 
 // Canonical is the number lit as the apiserver stores it once it has
-// decoded it: an integer that fits in an int64 in decimal, anything else
-// as encoding/json writes the float64 nearest to it, and zero as 0 (the
-// apiserver reads "-0" as the integer 0). It is a fixed point: Canonical
-// of Canonical(lit) is Canonical(lit). It fails on text that is not a
-// JSON number, and on a number whose magnitude no float64 holds (the
-// apiserver refuses it).
+// decoded it (k8s.io/apimachinery/pkg/util/json: strconv.ParseInt on the
+// literal, else the nearest float64): an integer literal that fits in an
+// int64 in decimal, anything else as encoding/json writes the float64
+// nearest to it (10000000000000001.0 is 10000000000000000), and zero as
+// 0 (the apiserver stores a float zero as 0 or -0, both of which it reads
+// back as the integer 0). It is a fixed point: Canonical of
+// Canonical(lit) is Canonical(lit). It fails on text that is not a JSON
+// number, and on a number whose magnitude no float64 holds (the apiserver
+// refuses it).
 func Canonical(lit string) (string, error) {
 	d, err := Parse(lit)
 	if err != nil {
 		return "", err
 	}
-	if i, ok := d.Int64(); ok {
+	if i, err := strconv.ParseInt(lit, 10, 64); err == nil {
 		return strconv.FormatInt(i, 10), nil
 	}
 	f, err := d.Float64()

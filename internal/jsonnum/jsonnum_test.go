@@ -23,6 +23,10 @@ func TestCanonical(t *testing.T) {
 		{lit: "9223372036854775807", want: "9223372036854775807"},
 		{lit: "-9223372036854775808", want: "-9223372036854775808"},
 		{lit: "9007199254740993", want: "9007199254740993"},
+		// not an integer literal: the nearest float64, as the apiserver reads it
+		{lit: "10000000000000001.0", want: "10000000000000000"},
+		{lit: "12345678901234567e0", want: "12345678901234568"},
+		{lit: "9007199254740993.0", want: "9007199254740992"},
 		{lit: "9223372036854775808", want: "9223372036854775808"[:0] + "9223372036854776000"},
 		{lit: "18446744073709551615", want: "18446744073709552000"},
 		{lit: "1e20", want: "100000000000000000000"},
@@ -55,11 +59,40 @@ func TestCanonical(t *testing.T) {
 		if again, err := Canonical(got); err != nil || again != got {
 			t.Errorf("Canonical(%q) = %q, %v: not a fixed point", got, again, err)
 		}
-		// the apiserver reads the canonical form as it reads the literal
-		if a, b := apiserverStores(t, tc.lit), apiserverStores(t, got); a != b && !(a == "-0" && b == "0") {
-			t.Errorf("the apiserver stores %q as %s, its canonical form %q as %s", tc.lit, a, got, b)
-		}
+		checkStored(t, tc.lit, got)
 	}
+}
+
+// checkStored fails unless canonical is what the apiserver stores for
+// lit (a zero may be stored -0, which it reads back as 0), and reads the
+// same from canonical.
+func checkStored(t *testing.T, lit, canonical string) {
+	t.Helper()
+	stored := apiserverStores(t, lit)
+	if stored != canonical && !(stored == "-0" && canonical == "0") {
+		t.Errorf("Canonical(%q) = %s, but the apiserver stores %s", lit, canonical, stored)
+	}
+	if again := apiserverStores(t, canonical); again != canonical {
+		t.Errorf("the apiserver stores %q as %s, its canonical form %s as %s", lit, stored, canonical, again)
+	}
+}
+
+// FuzzCanonical: on every JSON number a float64 holds, Canonical is what
+// the apiserver stores, and a fixed point.
+func FuzzCanonical(f *testing.F) {
+	for _, s := range []string{"0", "-0.0", "1.0", "10000000000000001.0", "9223372036854775808", "1e21", "1e-7", "12345678901234567e0", "0.1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, lit string) {
+		got, err := Canonical(lit)
+		if err != nil {
+			return
+		}
+		if again, err := Canonical(got); err != nil || again != got {
+			t.Fatalf("Canonical(%q) = %q, %v: not a fixed point", got, again, err)
+		}
+		checkStored(t, lit, got)
+	})
 }
 
 // apiserverStores decodes lit as the apiserver decodes JSON and encodes it
