@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -85,7 +86,7 @@ func TestMarkdownReport(t *testing.T) {
 		t.Errorf("-o markdown differs from testdata/report.md (-update rewrites it):\n%s", got)
 	}
 	fails := strings.Index(got, "refused on update")
-	changes := strings.Index(got, "): gains defaults</summary>")
+	changes := strings.Index(got, ")</code>: gains defaults</summary>")
 	if fails < 0 || changes < 0 || fails > changes {
 		t.Errorf("the objects that fail are not first (%d, %d)", fails, changes)
 	}
@@ -121,7 +122,7 @@ func TestMarkdownLimit(t *testing.T) {
 	if shown == 0 || !strings.Contains(got, fmt.Sprintf("\n%d of the %d objects that change are left out", changed-shown, changed)) {
 		t.Errorf("%d details shown of %d; the report does not say how many are left out:\n%s", shown, changed, got[len(got)-600:])
 	}
-	if failing >= shown && strings.Contains(got, "): gains defaults</summary>") {
+	if failing >= shown && strings.Contains(got, ")</code>: gains defaults</summary>") {
 		t.Error("an object that only gains defaults was kept while objects that fail were left out")
 	}
 	if !strings.Contains(got, fmt.Sprintf("| **all** | %d |", len(many))) {
@@ -139,6 +140,84 @@ func TestCodeFence(t *testing.T) {
 	for s, want := range map[string]string{"": "```", "a`b": "```", "````x": "`````", "a``b```": "````"} {
 		if got := codeFence(s); got != want {
 			t.Errorf("codeFence(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// TestMarkdownCodeSpan: a value is a code span that GitHub reads back as
+// the value (on one line): its fence is longer than any run of backticks
+// in it, and a value that starts or ends with a backtick or a space is
+// padded with a space at each end, which CommonMark strips.
+func TestMarkdownCodeSpan(t *testing.T) {
+	for s, want := range map[string]string{
+		"a": "`a`", "a`b": "``a`b``", "`a": "`` `a ``", "a`": "`` a` ``", "``": "``` `` ```",
+		" a": "`  a `", "a ": "` a  `", " a ": "`  a  `", " ": "` `", "  ": "`  `", "": "",
+		"a\nb": "`a\\nb`", "a|b": "`a|b`", "@user [x](y) <b>": "`@user [x](y) <b>`",
+		strings.Repeat("x", 400): "`" + strings.Repeat("x", maxValue) + "…`",
+	} {
+		got := codeSpan(s)
+		if got != want {
+			t.Errorf("codeSpan(%q) = %q, want %q", s, got, want)
+		}
+		if s == "" {
+			continue
+		}
+		tables, problems := readReport("| a |\n| --- |\n| "+tableCell(s)+" |\n", CommentLimit)
+		if read := tables[0][1][0].codes; len(problems) > 0 || !slices.Equal(read, []string{inline(s)}) {
+			t.Errorf("tableCell(%q) = %q is read as %q (%v)", s, tableCell(s), read, problems)
+		}
+	}
+}
+
+// TestMarkdownTableCell: a | in a table cell is escaped even inside a
+// code span, and a \ before it stays (GitHub Flavored Markdown spec,
+// "Tables (extension)").
+func TestMarkdownTableCell(t *testing.T) {
+	for s, want := range map[string]string{"a|b": "`a\\|b`", `a\|b`: "`a\\\\|b`", "|`": "`` \\|` ``", "a": "`a`"} {
+		if got := tableCell(s); got != want {
+			t.Errorf("tableCell(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// TestMarkdownInline: a value is on one line, control characters and
+// invisible format characters written as Go escapes, an invalid byte as
+// U+FFFD, at most maxValue characters.
+func TestMarkdownInline(t *testing.T) {
+	for s, want := range map[string]string{
+		"a\r\nb\tc\x00\x7f": `a\r\nb\tc\x00\x7f`, "\xff": "\uFFFD", "é": "é",
+		"a\u202eb\u200b\u0085\u2028": `a\u202eb\u200b\u0085\u2028`,
+		strings.Repeat("\n", 200):    strings.Repeat(`\n`, maxValue/2) + "…",
+	} {
+		if got := inline(s); got != want {
+			t.Errorf("inline(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// TestMarkdownFitComment: a report over the limit is cut after the last
+// line that fits with no code fence or <details> open (a fence closes
+// only with at least as many backticks), and says so.
+func TestMarkdownFitComment(t *testing.T) {
+	block := "<details><summary>x</summary>\n\n````diff\n```\n<details>\n</details>\n" + strings.Repeat("line\n", 20) + "````\n</details>\n"
+	head := "### t\n\n| a |\n| --- |\n| `b` |\n\n"
+	s := head + strings.Repeat(block, 10)
+	if got := fitComment(s, len(s)); got != s {
+		t.Errorf("a report under the limit is changed:\n%s", got)
+	}
+	for _, limit := range []int{300, 400, 500, 1000, 1500} {
+		got := fitComment(s, limit)
+		kept, note, ok := strings.Cut(got, "\nThe report is cut here to stay under GitHub's comment limit")
+		if !ok || utf8.RuneCountInString(got) > limit || !strings.HasPrefix(s, kept) || !strings.Contains(note, "-o json") {
+			t.Fatalf("limit %d: %d characters, or not a cut of the report with a note:\n%s", limit, utf8.RuneCountInString(got), got)
+		}
+		var open openBlocks
+		for line := range strings.SplitAfterSeq(kept, "\n") {
+			open.next(line)
+		}
+		rest := strings.TrimPrefix(kept, head)
+		if !open.closed() || rest != strings.Repeat(block, len(rest)/len(block)) || limit >= 1000 && rest == "" {
+			t.Errorf("limit %d: cut inside a fence or <details>:\n%s", limit, kept)
 		}
 	}
 }
