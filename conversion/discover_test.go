@@ -1,6 +1,7 @@
 package conversion
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,19 +65,39 @@ func TestConvregSetup(t *testing.T) {
 	if !strings.Contains(stderr, note) {
 		t.Errorf("without --setup: stderr lacks\n%s\n:\n%s", note, stderr)
 	}
-	found := false
+	// one finding for main's one setup call, naming the kind, versions
+	// and count, without the objects
+	found := 0
 	for _, l := range strings.Split(strings.TrimSpace(stdout), "\n") {
 		if strings.HasSuffix(l, "["+RuleFailed+"]") {
 			t.Errorf("without --setup: a plain failure: %s", l)
 		}
-		if strings.HasPrefix(l, setUnit+": error: ") && strings.HasSuffix(l, "["+RuleNeedsSetup+"]") &&
-			strings.Contains(l, "the conversion from v1 to v1beta1 fails") && strings.Contains(l, "unit not set") &&
-			strings.Contains(l, "main calls conversion.SetUnit") && strings.Contains(l, "--setup") {
-			found = true
+		if !strings.HasSuffix(l, "["+RuleNeedsSetup+"]") {
+			continue
+		}
+		found++
+		if !strings.HasPrefix(l, setUnit+": error: conversion.SetUnit: the conversions of ") ||
+			!strings.Contains(l, "fail in this run, which lacks main's setup, so whether they fail with it is unknown: Gadget.reg.example.com (") ||
+			!strings.Contains(l, "objects from v1 to v1beta1); errors: unit not set (") || !strings.Contains(l, "main calls conversion.SetUnit") || !strings.Contains(l, "--setup") {
+			t.Errorf("without --setup: %s", l)
+		}
+		if strings.Contains(l, `"apiVersion"`) || len(l) > 1000 {
+			t.Errorf("without --setup: an object in the text (%d bytes): %s", len(l), l)
 		}
 	}
-	if !found {
-		t.Errorf("without --setup: no %s finding at %s:\n%s", RuleNeedsSetup, setUnit, stdout)
+	if found != 1 {
+		t.Errorf("without --setup: %d %s findings, want 1 at %s:\n%s", found, RuleNeedsSetup, setUnit, stdout)
+	}
+	o.Output = "json"
+	_, stdout, _ = run(t, o)
+	var fs []jsonFinding
+	if err := json.Unmarshal([]byte(stdout), &fs); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fs {
+		if f.Rule == RuleNeedsSetup && (f.Witness == nil || len(f.Values) != 1) {
+			t.Errorf("-o json: %s without its example object: witness %v, values %v", f.Rule, f.Witness, f.Values)
+		}
 	}
 }
 
@@ -102,5 +123,40 @@ func TestNothingConverts(t *testing.T) {
 	}
 	if strings.Contains(stderr, "seed") {
 		t.Errorf("a seed line for objects that were not made:\n%s", stderr)
+	}
+}
+
+// TestDuplicateConverter: two WithConverter calls for one group/kind stop
+// the run with exit 2, naming both registrations, as the manager refuses
+// to start; no finding is made from the half that registered.
+func TestDuplicateConverter(t *testing.T) {
+	skipBuilds(t, "builds the conversion program of testdata/convreg")
+	dir := copyConvreg(t)
+	again := `package webhooks
+
+import (
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"example.com/convreg/api/v1beta1"
+	"example.com/convreg/internal/conversion"
+)
+
+// SetupGadgetAgain registers the Gadget Converter again.
+func SetupGadgetAgain(mgr ctrl.Manager) error {
+	return ctrl.NewWebhookManagedBy(mgr, &v1beta1.Gadget{}).
+		WithConverter(conversion.Gadget).
+		Complete()
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "internal", "webhooks", "again.go"), []byte(again), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := options("./...")
+	o.Setup = "example.com/convreg/convsetup.Setup"
+	code, stdout, stderr := run(t, o)
+	want := "controller-gen-default conversion: " + filepath.Join("internal", "webhooks", "again.go") + ":13:3: WithConverter registers a Converter for Gadget.reg.example.com, " +
+		"which WithConverter at " + filepath.Join("internal", "webhooks", "gadget.go") + ":15:3 registers too"
+	if code != ExitUsage || stdout != "" || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, want %d; stdout:\n%s\nstderr:\n%s\nwant it to contain:\n%s", code, ExitUsage, stdout, stderr, want)
 	}
 }

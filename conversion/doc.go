@@ -23,8 +23,9 @@
 //     (./... at the module's root; convprog.Discover): when nothing
 //     converts, the command says so and stops, building nothing. The calls
 //     of main that set state the conversions read are noted; without
-//     --setup, the failed conversions of the run are conversion-needs-setup
-//     (setup.go);
+//     --setup, the failed conversions of the run are one
+//     conversion-needs-setup finding per such call
+//     (convprog.Program.FailuresUnknown; setup.go);
 //   - the API's packages (those of the converted kinds' Go types), loaded
 //     as the crd generator loads them, and
 //     their CRDs, generated in memory by the crd generator (or read with

@@ -160,6 +160,7 @@ func failureFindings(k *Kind, fails []Failure, pos positions) []Finding {
 			Versions: []string{g.from, g.to},
 			Values:   []any{f.Object, f.Err.Error()},
 			Witness:  f.Object,
+			objects:  count[g],
 		}))
 	}
 	return out

@@ -99,29 +99,52 @@ func TestWriteError(t *testing.T) {
 	}
 }
 
-// TestNeedsSetup: without --setup, conversion-failed findings become
-// conversion-needs-setup at main's first setup call; the others stay, and
-// nothing changes when no setup call is missing.
+// TestNeedsSetup: without --setup, the conversion-failed findings become
+// one conversion-needs-setup finding per setup call of main, at the call,
+// that names the kinds, versions and counts and the first error, without
+// the objects (in -o json only); the other findings stay, and nothing
+// changes when no setup call is missing.
 func TestNeedsSetup(t *testing.T) {
+	object := map[string]any{"apiVersion": "conv.example.com/v1", "kind": "Widget", "spec": map[string]any{"size": 3}}
+	failed := func(kind, from, to string, n int) Finding {
+		return Finding{Rule: RuleFailed, Msg: "the conversion fails; e.g. " + Show(object), Pos: token.Position{Filename: "api.go", Line: 3},
+			Kind: kind, Versions: []string{from, to}, Values: []any{object, "unit not set"}, Witness: object, objects: n}
+	}
 	fs := func() []Finding {
 		return []Finding{
-			{Rule: RuleFailed, Msg: "fails", Pos: token.Position{Filename: "api.go", Line: 3}, Kind: "Widget.conv.example.com"},
+			failed("Widget.conv.example.com", "v1", "v1beta1", 7),
 			{Rule: RuleLostField, Msg: "lost"},
+			failed("Widget.conv.example.com", "v1", "v1beta1", 2),
+			failed("Gadget.conv.example.com", "v2", "v1", 1),
 		}
 	}
-	if got := needsSetup(fs(), nil); got[0].Rule != RuleFailed || got[0].Msg != "fails" {
-		t.Errorf("no setup call missing: %v", got[0])
+	if got := needsSetup(fs(), nil); len(got) != 4 || got[0].Rule != RuleFailed {
+		t.Errorf("no setup call missing: %v", got)
 	}
 	calls := []convprog.SetupCall{
 		{Name: "initScheme", Var: "scheme", Pos: token.Position{Filename: "main.go", Line: 7, Column: 2}},
 		{Name: "other", Var: "x", Pos: token.Position{Filename: "main.go", Line: 9, Column: 2}},
 	}
 	got := needsSetup(fs(), calls)
-	if got[0].Rule != RuleNeedsSetup || got[0].Pos.Filename != "main.go" || got[0].Pos.Line != 7 ||
-		!strings.HasPrefix(got[0].Msg, "fails (Widget.conv.example.com at api.go:3): main calls initScheme") {
-		t.Errorf("conversion-failed without --setup: %v", got[0])
+	if len(got) != 3 || got[0].Rule != RuleLostField || got[0].Msg != "lost" {
+		t.Fatalf("want the loss and one finding per setup call: %v", got)
 	}
-	if got[1].Rule != RuleLostField || got[1].Msg != "lost" {
-		t.Errorf("another finding changed: %v", got[1])
+	want := "the conversions of 10 objects fail in this run, which lacks main's setup, so whether they fail with it is unknown: " +
+		"Gadget.conv.example.com (1 object from v2 to v1), Widget.conv.example.com (9 objects from v1 to v1beta1); errors: unit not set (10 objects); " +
+		"main calls initScheme, which sets state the conversions read (scheme)"
+	for i, c := range calls {
+		f := got[i+1]
+		if f.Rule != RuleNeedsSetup || f.Pos != c.Pos || f.GoPath != c.Name || f.Kind != "Gadget.conv.example.com, Widget.conv.example.com" {
+			t.Errorf("finding at %s: %+v", c.Pos, f)
+		}
+		if strings.Contains(f.String(), `"apiVersion"`) {
+			t.Errorf("the text names an object: %s", f)
+		}
+		if len(f.Values) != 2 || f.Witness == nil {
+			t.Errorf("-o json lacks the examples: values %v, witness %v", f.Values, f.Witness)
+		}
+	}
+	if !strings.HasPrefix(got[1].Msg, want) {
+		t.Errorf("message:\n%s\nwant it to start:\n%s", got[1].Msg, want)
 	}
 }

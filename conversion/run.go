@@ -120,6 +120,9 @@ type Finding struct {
 	// RoundTrips are, for each version of Kind, how many round trips
 	// (stats.go) were checked.
 	RoundTrips map[string]int
+
+	// objects is, for conversion-failed, how many objects fail so.
+	objects int
 }
 
 // Run finds the conversions of o.Patterns (convprog.Discover), builds
@@ -137,11 +140,9 @@ func Run(ctx context.Context, o Options, log io.Writer) ([]Finding, error) {
 		fmt.Fprintf(log, "note: nothing in %s converts between versions (no conversion.Hub or conversion.Convertible methods, no controller-runtime Converter registered with WithConverter or RegisterConverter); nothing to check\n", strings.Join(o.Patterns, " "))
 		return nil, nil
 	}
-	var missing []convprog.SetupCall
 	if o.Setup == "" {
-		missing = d.SetupCalls
-		for _, c := range missing {
-			fmt.Fprintf(log, "%s: note: %s\n", relFile(c.Pos), setupNote(c))
+		for _, c := range d.SetupCalls {
+			fmt.Fprintf(log, "%s: note: %s\n", relFile(c.Pos), c.Note())
 		}
 	}
 	l, err := load(o.Dir, d.APIPackages, o.CRDs, log)
@@ -194,13 +195,16 @@ func Run(ctx context.Context, o Options, log io.Writer) ([]Finding, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, needsSetup(fs, missing)...)
+		out = append(out, fs...)
 		checked++
 	}
 	if checked == 0 {
 		fmt.Fprintf(log, "note: no kind of %s converts between versions (a conversion.Hub with conversion.Convertible spokes, or a registered Converter, over two versions or more); nothing to check\n", strings.Join(o.Patterns, " "))
 	} else {
 		fmt.Fprintf(log, "conversion: seed %d: --seed %d --rounds %d makes the same objects, and the same findings, again\n", o.Seed, o.Seed, o.Rounds)
+	}
+	if prog.FailuresUnknown() {
+		out = needsSetup(out, prog.MissingSetup)
 	}
 	sortFindings(out)
 	return out, nil

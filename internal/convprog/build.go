@@ -72,6 +72,14 @@ type Program struct {
 	// read, when no Setup is given: the conversions that fail may fail
 	// for want of it.
 	MissingSetup []SetupCall
+	// MemoryLimit is the memory limit, in bytes, each run of the program
+	// gets (Start): 0 is DefaultMemoryLimit, a negative value none. On
+	// Linux it is the run's RLIMIT_DATA, past which an allocation fails
+	// ("fatal error: runtime: out of memory": a request it fails is a
+	// *ProgramError with OutOfMemory), and three quarters of it its
+	// GOMEMLIMIT; elsewhere only the GOMEMLIMIT, which makes the garbage
+	// collector work harder but stops nothing.
+	MemoryLimit int64
 	// Key is the content digest the binary is cached by.
 	Key string
 	// Cached: the binary came from the cache; go build did not run.
@@ -79,6 +87,15 @@ type Program struct {
 
 	temp string // a directory to remove on Close (cache off)
 }
+
+// FailuresUnknown is the rule by which a conversion the API's code fails
+// in this program (refuses it, or exits or hangs on it) says nothing of
+// the real webhook: main sets state the conversions read (MissingSetup),
+// and the program, which does not run main, was given no Setup that sets
+// it; with main's state the conversion may well succeed. Both commands
+// apply it: conversion reports such failures as conversion-needs-setup,
+// impact notes the setup on each.
+func (p *Program) FailuresUnknown() bool { return len(p.MissingSetup) > 0 }
 
 // Close removes the binary when it is not cached.
 func (p *Program) Close() error {

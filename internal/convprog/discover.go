@@ -103,6 +103,12 @@ type SetupCall struct {
 	Var string
 }
 
+// Note is what the call means for a run without --setup.
+func (c SetupCall) Note() string {
+	return fmt.Sprintf("main calls %s, which sets state the conversions read (%s); the conversion program does not run main: "+
+		"name a function that makes this call with --setup (docs/conversion.md#setup)", c.Name, c.Var)
+}
+
 // DiscoveryError is a converter expression the program cannot reproduce,
 // at its position.
 type DiscoveryError struct {

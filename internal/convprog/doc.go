@@ -38,8 +38,11 @@
 // whose body assigns a package-level variable of its package
 // (SetupCalls: cluster-api's SetAPIVersionGetter). The program does not
 // run main: Options.Setup names a function it calls first instead;
-// without it, Program.MissingSetup lists those calls, so that a caller
-// can say that a failed conversion likely needs it.
+// without it, Program.MissingSetup lists those calls, and
+// Program.FailuresUnknown is the rule both commands apply: a conversion
+// that fails in such a program says nothing of the real webhook
+// (conversion's conversion-needs-setup; impact's setup note on the
+// failure).
 //
 // # controller-runtime releases
 //
@@ -98,8 +101,12 @@
 //
 // # Protocol
 //
-// The program reads JSON lines on stdin and answers each with one line on
-// stdout:
+// The program reads requests on stdin, each a line of an id (decimal), a
+// space and JSON, and serves each in its own goroutine, as a webhook
+// server serves the apiserver's requests concurrently; it answers each
+// with one line on stdout, written one at a time: a token (from
+// TokenEnv: what the API's code prints is not taken for an answer), the
+// request's id, a space and JSON:
 //
 //   - an apiextensions.k8s.io/v1 ConversionReview (kind ConversionReview)
 //     is served by conversion.NewWebhookHandler (with the registry of
@@ -114,7 +121,10 @@
 //     the error of its constructor if any; otherwise its hub version and
 //     spoke versions (the types that implement conversion.Hub and
 //     conversion.Convertible), and whether controller-runtime finds it
-//     convertible (IsConvertible);
+//     convertible (IsConvertible); and the Converters the Registry
+//     refused because one is registered for their group/kind already,
+//     which Start returns as a *DuplicateError naming both registrations
+//     (the manager does not start with them);
 //   - anything else is answered with {"kind":"Error","message":"..."}.
 //
 // # Use
@@ -131,8 +141,23 @@
 //	for _, k := range proc.Kinds() { ... } // hub and spokes per group/kind
 //	out, err := proc.Convert(ctx, objs, "conv.example.com/v1")
 //
-// A Process is safe for concurrent use; its requests are answered one at a
-// time, in order. Convert sends all its objects in one ConversionReview.
-// Handler serves ConversionReviews over HTTP through the process, for a
-// client that calls webhooks itself (the apiserver's webhook converter).
+// A Process is safe for concurrent use, and the program answers its
+// requests concurrently. A request the API's code fails fails alone,
+// whatever is in flight beside it: one that does not answer within
+// Process.Timeout fails with the timeout (the program goes on); when the
+// program exits (os.Exit, a panic, out of memory), the request that was
+// alone in flight fails with the reason, and the others are run again,
+// each alone in a program started for it, so that only the request that
+// makes it exit fails. The next request starts it again, until requests
+// have made it exit MaxRestarts times. Each run has a memory limit
+// (Program.MemoryLimit, DefaultMemoryLimit: RLIMIT_DATA on Linux, with
+// three quarters of it as GOMEMLIMIT; GOMEMLIMIT only elsewhere), and a
+// request it fails is a *ProgramError with OutOfMemory. A line of the
+// program's output longer than an answer may be (answerFactor times the
+// largest request, and at least 12 MiB: four times the apiserver's 3 MiB
+// request limit) is not read: the program is stopped, and the request
+// fails saying that the API's code writes to standard output. Convert
+// sends all its objects in one ConversionReview. Handler serves
+// ConversionReviews over HTTP through the process, for a client that calls
+// webhooks itself (the apiserver's webhook converter).
 package convprog

@@ -11,10 +11,11 @@ import (
 )
 
 // answering is a fake program's standard input: each request line it is
-// written is answered on out, the fake's standard output, with output,
-// "UID" replaced by the request's UID (when it has one), then the token,
-// the answer ("UID" replaced too) and a newline, as the program writes it
-// after what the API's code printed.
+// written (an id, a space, JSON) is answered on out, the fake's standard
+// output, with output, "UID" replaced by the request's UID (when it has
+// one), then the token, the id, a space, the answer ("UID" replaced too)
+// and a newline, as the program writes it after what the API's code
+// printed.
 type answering struct {
 	output, answer, token []byte
 	out                   *io.PipeWriter
@@ -26,10 +27,11 @@ func (a *answering) Write(p []byte) (int, error) {
 			UID string `json:"uid"`
 		} `json:"request"`
 	}
-	_ = json.Unmarshal(p, &req)
+	id, body, _ := bytes.Cut(p, []byte(" "))
+	_ = json.Unmarshal(body, &req)
 	uid := []byte(req.Request.UID)
 	line := bytes.ReplaceAll(a.output, []byte("UID"), uid)
-	line = append(append(line, a.token...), bytes.ReplaceAll(a.answer, []byte("UID"), uid)...)
+	line = append(append(append(append(line, a.token...), id...), ' '), bytes.ReplaceAll(a.answer, []byte("UID"), uid)...)
 	go a.out.Write(append(line, '\n'))
 	return len(p), nil
 }
@@ -38,7 +40,7 @@ func (a *answering) Close() error { return a.out.Close() }
 
 // FuzzConvertAnswer: whatever the conversion program writes to its
 // standard output for a ConversionReview (output the API's code printed,
-// then the token and an answer), read as Start reads it (readAnswers),
+// then the token and an answer), read as Start reads it (instance.read),
 // Convert returns an error, or as many objects as it sent, each a JSON
 // object; it never panics.
 func FuzzConvertAnswer(f *testing.F) {
@@ -63,12 +65,11 @@ func FuzzConvertAnswer(f *testing.F) {
 			t.Skip("the token is the program's own, and its answers are one line of JSON")
 		}
 		r, w := io.Pipe()
-		lines := make(chan []byte, 1)
-		stderr := &tailBuffer{max: 1 << 10}
-		go readAnswers(r, token, lines, stderr)
 		a := &answering{output: output, answer: answer, token: token, out: w}
 		defer a.Close()
-		p := &Process{cur: &instance{stdin: a, lines: lines, stderr: stderr}}
+		in := newInstance(a, &tailBuffer{max: 1 << 10})
+		p := &Process{cur: in}
+		go in.read(r, token, p.lineLimit)
 		objs := []map[string]any{{"apiVersion": "a.example.com/v1", "kind": "K", "metadata": map[string]any{"name": "x"}}}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()

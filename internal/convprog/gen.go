@@ -90,7 +90,9 @@ var mainTemplate = template.Must(template.New("main").Parse(`// Code generated b
 // Command convprog converts objects between the versions of the APIs it
 // registers with their own conversion.Hub and conversion.Convertible
 // methods, through controller-runtime's conversion webhook handler. It
-// reads JSON lines on stdin and answers each with one line on stdout: a
+// reads requests on stdin, each an id, a space and JSON on one line, and
+// serves each in its own goroutine, as a webhook server does; it answers
+// each with one line on stdout, the id, a space and JSON: a
 // ConversionReview with its response, {"kind":"Kinds"} with the kinds it
 // serves, anything else with {"kind":"Error"}. Each answer starts with the
 // token in $` + TokenEnv + `, so that what the API's code prints (to
@@ -109,6 +111,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"sort"
+	"sync"
 
 	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -189,6 +192,16 @@ var addToScheme = []func(*runtime.Scheme) error{ {{- range .Imports}}
 	{{.Name}}.AddToScheme,{{end}}
 }
 
+// duplicate is a Converter the registry refused because one is
+// registered for its group/kind already (indexes in registrations).
+type duplicate struct {
+	Group  string ` + "`json:\"group\"`" + `
+	Kind   string ` + "`json:\"kind\"`" + `
+	First  int    ` + "`json:\"first\"`" + `
+	Second int    ` + "`json:\"second\"`" + `
+	Error  string ` + "`json:\"error\"`" + `
+}
+
 type kindInfo struct {
 	Group       string   ` + "`json:\"group\"`" + `
 	Kind        string   ` + "`json:\"kind\"`" + `
@@ -220,9 +233,11 @@ func main() {
 		os.Exit(1)
 	}
 	converters := map[schema.GroupKind]*converterInfo{}
+	var duplicates []duplicate
 {{- if .Converters}}
 	registry := webhookconversion.NewRegistry()
-	for _, r := range registrations {
+	first := map[schema.GroupKind]int{}
+	for i, r := range registrations {
 		var gk schema.GroupKind
 		if r.obj != nil {
 			gvks, _, err := scheme.ObjectKinds(r.obj)
@@ -235,7 +250,10 @@ func main() {
 			gk = r.gk()
 		}
 		info := &converterInfo{via: r.via, where: r.where}
-		converters[gk] = info
+		if _, ok := first[gk]; !ok {
+			first[gk] = i
+			converters[gk] = info
+		}
 		if r.hub != nil {
 			if gvks, _, err := scheme.ObjectKinds(r.hub); err == nil {
 				info.hub = gvks[0].Version
@@ -248,6 +266,11 @@ func main() {
 		}
 		if err == nil {
 			err = registry.RegisterConverter(gk, c)
+			if j := first[gk]; err != nil && j != i {
+				// the manager's Complete fails with this error
+				duplicates = append(duplicates, duplicate{Group: gk.Group, Kind: gk.Kind, First: j, Second: i, Error: err.Error()})
+				continue
+			}
 		}
 		if err != nil {
 			info.problem = err.Error()
@@ -257,23 +280,21 @@ func main() {
 {{- else}}
 	handler := webhookconversion.NewWebhookHandler(scheme)
 {{- end}}
-	kinds, err := json.Marshal(map[string]any{"kind": "Kinds", "kinds": kindsOf(scheme, converters)})
+	kinds, err := json.Marshal(map[string]any{"kind": "Kinds", "kinds": kindsOf(scheme, converters), "duplicates": duplicates})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	in := bufio.NewReaderSize(os.Stdin, 1<<20)
-	out := bufio.NewWriterSize(protocol, 1<<20)
+	out := &answers{w: bufio.NewWriterSize(protocol, 1<<20), token: token}
 	for {
 		line, err := in.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			a := answer(handler, kinds, line)
-			out.Write(token)
-			out.Write(a)
-			out.WriteByte('\n')
-			if ferr := out.Flush(); ferr != nil {
-				os.Exit(1)
-			}
+		if id, req, ok := bytes.Cut(bytes.TrimSpace(line), []byte(" ")); ok {
+			// each request in its own goroutine, as a webhook server
+			// serves each in its own
+			go func() { out.write(id, answer(handler, kinds, req)) }()
+		} else if len(id) > 0 {
+			out.write([]byte("0"), errorLine("request without an id"))
 		}
 		if err == io.EOF {
 			return
@@ -282,6 +303,27 @@ func main() {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
+	}
+}
+
+// answers writes answer lines, one at a time: the token, the request's
+// id, a space, the answer.
+type answers struct {
+	mu    sync.Mutex
+	w     *bufio.Writer
+	token []byte
+}
+
+func (a *answers) write(id, answer []byte) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.w.Write(a.token)
+	a.w.Write(id)
+	a.w.WriteByte(' ')
+	a.w.Write(answer)
+	a.w.WriteByte('\n')
+	if err := a.w.Flush(); err != nil {
+		os.Exit(1)
 	}
 }
 

@@ -1,20 +1,15 @@
 package convprog
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"os/exec"
-	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -61,18 +56,30 @@ type Kind struct {
 // GroupKind is the kind's group and kind.
 func (k Kind) GroupKind() schema.GroupKind { return schema.GroupKind{Group: k.Group, Kind: k.Kind} }
 
-// Process is a running conversion program. It is safe for concurrent use;
-// requests are answered one at a time.
+// Process is a running conversion program. It is safe for concurrent use,
+// and the program serves its requests concurrently, each in its own
+// goroutine, as a webhook server serves the apiserver's: a slow or hung
+// conversion holds up no other.
 //
-// A program that exits in the middle of a request (os.Exit, log.Fatal or
-// a panic in the API's code, on one object) or does not answer within
-// Timeout (the request is abandoned: its answer would be taken for the
-// next one's) fails that request only, with the reason (its exit status
-// and the end of its standard error, or the timeout); it is killed if it
-// still runs, and the next request starts it again, as a webhook server's
+// A request the API's code fails fails alone, whatever else is in flight,
+// so that what a caller reports of each object does not depend on how
+// many it converts at once:
+//
+//   - no answer within Timeout (a conversion that does not return): the
+//     request fails with the timeout, as the apiserver's does; the program
+//     goes on (after maxAbandoned such requests it is started again);
+//   - the program exits (os.Exit, log.Fatal or a panic in the API's code,
+//     out of memory: MemoryLimit; an answer line longer than an answer may
+//     be, which stops it): every request in flight on it is cut. One that
+//     was alone fails, with the reason (its exit status and what it wrote
+//     to standard error since the request was sent). The others are run
+//     again, each alone in a program started for it (quarantine), so that
+//     only the request that makes the program exit fails.
+//
+// The next request starts the program again, as a webhook server's
 // Deployment restarts its Pod (restartOnFailure). After MaxRestarts
-// restarts, or a restart that fails (the program dies before answering
-// its Kinds), every later request fails with that error.
+// requests made it exit, or a start that fails (the program dies before
+// answering its Kinds), every later request fails with that error.
 type Process struct {
 	prog  *Program // started again after a failure; nil: never restarted
 	kinds []Kind
@@ -80,21 +87,15 @@ type Process struct {
 	// apiserver's webhook client's, unless set before the first request.
 	Timeout time.Duration
 
-	mu       sync.Mutex
-	cur      *instance // nil after a failure, until the next request
-	restarts int
-	broken   error // set when the program is not restarted again
-	closed   bool
-}
+	ids     atomic.Uint64
+	longest atomic.Int64 // the longest request sent, in bytes
 
-// instance is one run of the program.
-type instance struct {
-	cmd     *exec.Cmd
-	stdin   io.WriteCloser
-	lines   chan []byte // stdout, line by line; closed at EOF
-	stderr  *tailBuffer
-	waited  bool
-	waitErr error
+	mu       sync.Mutex
+	cur      *instance
+	restarts int   // how many times cur was started again
+	failures int   // requests that made the program exit
+	broken   error // set when the program is not started again
+	closed   bool
 }
 
 // DefaultTimeout is how long a request to the program may take: the
@@ -103,7 +104,8 @@ type instance struct {
 // apiserver answers the conversion's request with an error.
 const DefaultTimeout = 30 * time.Second
 
-// MaxRestarts is how many times a Process starts its program again.
+// MaxRestarts is how many requests may make the program exit before it is
+// not started again.
 const MaxRestarts = 20
 
 // TokenEnv is the environment variable that gives the program the token
@@ -111,85 +113,52 @@ const MaxRestarts = 20
 // something the API's code printed, kept with its standard error.
 const TokenEnv = "CONTROLLER_GEN_DEFAULT_CONVPROG_TOKEN"
 
-// Start runs the program and asks it for its kinds.
+// Start runs the program and asks it for its kinds. Two Converters
+// registered for one group/kind are a *DuplicateError: the manager
+// refuses them.
 func (p *Program) Start(ctx context.Context) (*Process, error) {
 	proc := &Process{prog: p, Timeout: DefaultTimeout}
-	kinds, err := proc.start(ctx)
+	in, answer, err := proc.launch(ctx)
 	if err != nil {
 		return nil, err
 	}
-	proc.kinds = kinds
+	if err := p.duplicates(answer.Duplicates); err != nil {
+		in.stop()
+		return nil, err
+	}
+	proc.cur, proc.kinds = in, answer.Kinds
 	return proc, nil
 }
 
-// start runs the program as proc.cur and returns the kinds it answers.
-func (proc *Process) start(ctx context.Context) ([]Kind, error) {
-	var nonce [16]byte
-	if _, err := rand.Read(nonce[:]); err != nil {
-		return nil, err
-	}
-	token := []byte("\x1econvprog-" + hex.EncodeToString(nonce[:]) + ":")
-	cmd := exec.Command(proc.prog.Path)
-	cmd.Env = append(os.Environ(), TokenEnv+"="+string(token))
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	in := &instance{cmd: cmd, stdin: stdin, lines: make(chan []byte, 1), stderr: &tailBuffer{max: 8 << 10}}
-	cmd.Stderr = in.stderr
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting the conversion program %s: %w", proc.prog.Path, err)
-	}
-	go readAnswers(stdout, token, in.lines, in.stderr)
-	proc.cur = in
-	var resp struct {
-		Kind  string `json:"kind"`
-		Kinds []Kind `json:"kinds"`
-	}
-	if err := proc.requestLocked(ctx, []byte(`{"kind":"Kinds"}`), &resp); err != nil {
-		proc.stop()
-		return nil, err
-	}
-	if resp.Kind != "Kinds" {
-		proc.stop()
-		return nil, fmt.Errorf("the conversion program answered the Kinds request with kind %q", resp.Kind)
-	}
-	return resp.Kinds, nil
+// kindsAnswer is the program's answer to {"kind":"Kinds"}.
+type kindsAnswer struct {
+	Kind       string      `json:"kind"`
+	Kinds      []Kind      `json:"kinds"`
+	Duplicates []duplicate `json:"duplicates,omitempty"`
 }
 
-// readAnswers reads the program's standard output line by line until it
-// ends, then closes lines: each answer (after the token) goes to lines,
-// what the API's code printed to printed.
-func readAnswers(stdout io.Reader, token []byte, lines chan<- []byte, printed io.Writer) {
-	defer close(lines)
-	r := bufio.NewReaderSize(stdout, 1<<20)
-	for {
-		line, err := r.ReadBytes('\n')
-		if before, answer, ok := splitAnswer(line, token); ok {
-			printed.Write(before)
-			lines <- answer
-		} else {
-			printed.Write(line)
-		}
-		if err != nil {
-			return
-		}
+// launch starts an instance of the program and asks it for its kinds.
+func (p *Process) launch(ctx context.Context) (*instance, *kindsAnswer, error) {
+	in, err := launch(p.prog.Path, p.prog.memoryLimit(), p.lineLimit)
+	if err != nil {
+		return nil, nil, err
 	}
-}
-
-// splitAnswer cuts a line of the program's standard output at the token:
-// what the API's code printed before it (without a newline), and the
-// answer after it. ok is false for a line without the token, all printed.
-func splitAnswer(line, token []byte) (printed, answer []byte, ok bool) {
-	i := bytes.Index(line, token)
-	if i < 0 {
-		return line, nil, false
+	ctx, cancel := p.withTimeout(ctx)
+	defer cancel()
+	raw, err := p.send(ctx, in, []byte(`{"kind":"Kinds"}`))
+	var resp kindsAnswer
+	if err == nil {
+		err = decodeAnswer(raw, &resp)
 	}
-	return line[:i], line[i+len(token):], true
+	if err == nil && resp.Kind != "Kinds" {
+		err = fmt.Errorf("the conversion program answered the Kinds request with kind %q", resp.Kind)
+	}
+	if err != nil {
+		in.kill()
+		in.stop()
+		return nil, nil, unwrapCut(err)
+	}
+	return in, &resp, nil
 }
 
 // Kinds are the group/kinds the program serves, sorted by group and kind.
@@ -302,84 +271,144 @@ func (p *Process) Handler() http.Handler {
 	})
 }
 
-// request sends one line and decodes the answer into out; an answer of
-// kind Error is an error. A program that has failed is started again
-// first (see Process).
-func (p *Process) request(ctx context.Context, line []byte, out any) error {
-	if bytes.IndexByte(line, '\n') >= 0 {
+// request sends one request and decodes the answer into out; an answer
+// of kind Error is an error. A request cut by the program's exit along
+// with others is run again alone (see Process).
+func (p *Process) request(ctx context.Context, body []byte, out any) error {
+	if bytes.IndexByte(body, '\n') >= 0 {
 		return errors.New("a request must be one line of JSON")
 	}
+	ctx, cancel := p.withTimeout(ctx)
+	defer cancel()
+	in, err := p.running(ctx)
+	if err != nil {
+		return err
+	}
+	answer, err := p.send(ctx, in, body)
+	if c, ok := errors.AsType[*cutError](err); ok && !c.alone {
+		answer, err = p.quarantine(ctx, body)
+	}
+	if c, ok := errors.AsType[*cutError](err); ok {
+		p.mu.Lock()
+		p.failures++
+		p.mu.Unlock()
+		return c.err
+	}
+	if err != nil {
+		return err
+	}
+	return decodeAnswer(answer, out)
+}
+
+// withTimeout is ctx ending after Timeout, if set.
+func (p *Process) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
+	if p.Timeout <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeoutCause(ctx, p.Timeout, fmt.Errorf("no answer within %v", p.Timeout))
+}
+
+// running is the running instance, started again if it has ended, unless
+// the process is closed or broken.
+func (p *Process) running(ctx context.Context) (*instance, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
-		return errors.New("the conversion program is closed")
+		return nil, errors.New("the conversion program is closed")
 	}
 	if p.broken != nil {
-		return p.broken
+		return nil, p.broken
 	}
-	if p.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, p.Timeout, fmt.Errorf("no answer within %v", p.Timeout))
-		defer cancel()
+	if p.cur != nil && !p.cur.ended() {
+		return p.cur, nil
 	}
-	if p.cur == nil {
-		// within the request's time: a program that hangs as it starts
-		// again fails it
-		if err := p.restart(ctx); err != nil {
-			return err
-		}
+	if p.cur != nil {
+		p.cur.stop()
+		p.cur = nil
 	}
-	return p.requestLocked(ctx, line, out)
-}
-
-// restart starts the program again after a failure, unless it has been
-// restarted MaxRestarts times already or cannot be: p.broken then says
-// why, for this request and every later one.
-func (p *Process) restart(ctx context.Context) error {
-	if p.prog == nil {
-		p.broken = errors.New("the conversion program stopped")
-		return p.broken
+	if err := p.usable(); err != nil {
+		return nil, err
 	}
-	if p.restarts >= MaxRestarts {
-		p.broken = fmt.Errorf("the conversion program failed %d times; it is not started again", p.restarts+1)
-		return p.broken
-	}
-	p.restarts++
-	if _, err := p.start(ctx); err != nil {
+	in, _, err := p.launch(ctx)
+	if err != nil {
 		p.broken = fmt.Errorf("the conversion program failed, and could not be started again: %w", err)
-		return p.broken
+		return nil, p.broken
 	}
-	return nil
+	p.cur = in
+	p.restarts++
+	return in, nil
 }
 
-// requestLocked is request on the running program, with p.mu held.
-// When the program exits before it answers, or ctx ends first, the
-// program is stopped (killed if need be) and the error says why; the
-// next request starts it again.
-func (p *Process) requestLocked(ctx context.Context, line []byte, out any) error {
-	in := p.cur
-	if _, err := in.stdin.Write(append(line, '\n')); err != nil {
-		return p.died(err)
+// usable says, with p.mu held, whether the program may be started again:
+// it may not without a Program, or after MaxRestarts failures (p.broken
+// then says why, for this request and every later one).
+func (p *Process) usable() error {
+	switch {
+	case p.broken != nil:
+	case p.prog == nil:
+		p.broken = errors.New("the conversion program stopped")
+	case p.failures > MaxRestarts:
+		p.broken = fmt.Errorf("the conversion program failed %d times; it is not started again", p.failures)
 	}
-	var answer []byte
+	return p.broken
+}
+
+// quarantine runs a request alone, in an instance of the program started
+// for it and stopped after: a cut is then the request's own.
+func (p *Process) quarantine(ctx context.Context, body []byte) ([]byte, error) {
+	p.mu.Lock()
+	err := p.usable()
+	p.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	in, _, err := p.launch(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("the conversion program failed, and could not be started again: %w", err)
+	}
+	defer in.stop()
+	return p.send(ctx, in, body)
+}
+
+// send sends one request to in and waits for its answer. The error is a
+// *cutError when in's output ends first, a *ProgramError when ctx ends
+// first.
+func (p *Process) send(ctx context.Context, in *instance, body []byte) ([]byte, error) {
+	id := p.ids.Add(1)
+	for n := int64(len(body)); ; {
+		old := p.longest.Load()
+		if n <= old || p.longest.CompareAndSwap(old, n) {
+			break
+		}
+	}
+	since := in.stderr.written()
+	ch := in.expect(id)
+	if err := in.write(id, body); err != nil {
+		in.kill() // a line cut short: the program cannot read on
+	}
 	select {
-	case a, ok := <-in.lines:
-		if !ok {
-			return p.died(io.ErrUnexpectedEOF)
+	case a := <-ch:
+		return a, nil
+	case <-in.done:
+		select {
+		case a := <-ch: // answered before its output ended
+			return a, nil
+		default:
 		}
-		answer = a
+		return nil, &cutError{err: exitError(in, since), alone: in.alone(id)}
 	case <-ctx.Done():
-		// the answer would be read by the next request: stop here
-		if in.cmd != nil {
-			in.cmd.Process.Kill()
-		}
-		p.stop()
+		in.abandon(id)
 		cause := context.Cause(ctx)
 		if cause == nil || cause == ctx.Err() {
-			return &ProgramError{fmt.Errorf("the conversion program was abandoned mid-request and killed: %w", ctx.Err())}
+			return nil, &ProgramError{Err: fmt.Errorf("the request to the conversion program was abandoned: %w", ctx.Err())}
 		}
-		return &ProgramError{fmt.Errorf("the conversion program was killed: %w (%w)", cause, ctx.Err())}
+		return nil, &ProgramError{Err: fmt.Errorf("the conversion program did not answer: %w (%w)", cause, ctx.Err())}
 	}
+}
+
+// decodeAnswer decodes an answer into out; an answer of kind Error is an
+// error.
+func decodeAnswer(answer []byte, out any) error {
 	var head struct {
 		Kind    string `json:"kind"`
 		Message string `json:"message"`
@@ -393,55 +422,34 @@ func (p *Process) requestLocked(ctx context.Context, line []byte, out any) error
 	return json.Unmarshal(answer, out)
 }
 
-// died is the error of a program that stopped answering: its exit and
-// the end of its standard error. The program is done with.
-func (p *Process) died(err error) error {
-	in := p.cur
-	if werr := p.stop(); werr != nil {
-		err = werr
+// cutError is a request whose instance's output ended before it was
+// answered; alone: it was the only one in flight, and made it end.
+type cutError struct {
+	err   *ProgramError
+	alone bool
+}
+
+func (e *cutError) Error() string { return e.err.Error() }
+
+// unwrapCut is err, a cut as the ProgramError it is.
+func unwrapCut(err error) error {
+	if c, ok := errors.AsType[*cutError](err); ok {
+		return c.err
 	}
-	if msg := strings.TrimSpace(in.stderr.String()); msg != "" {
-		return &ProgramError{fmt.Errorf("the conversion program stopped (%v):\n%s", err, msg)}
-	}
-	return &ProgramError{fmt.Errorf("the conversion program stopped: %v", err)}
+	return err
 }
 
 // ProgramError is a request that the program failed by exiting, or by not
-// answering in time (it was killed): that request alone fails, as the
-// apiserver's request whose webhook call fails; the next request starts
-// the program again.
-type ProgramError struct{ Err error }
+// answering in time: that request alone fails, as the apiserver's request
+// whose webhook call fails; the next request starts the program again if
+// it exited. OutOfMemory: it exited at its memory limit.
+type ProgramError struct {
+	Err         error
+	OutOfMemory bool
+}
 
 func (e *ProgramError) Error() string { return e.Err.Error() }
 func (e *ProgramError) Unwrap() error { return e.Err }
-
-// stop ends the running program, if any: its standard input is closed,
-// what is left of its output read (so that its pipe is done with, as
-// exec.Cmd.Wait needs), and it is waited for. It returns how it exited.
-func (p *Process) stop() error {
-	in := p.cur
-	if in == nil {
-		return nil
-	}
-	p.cur = nil
-	return in.wait()
-}
-
-// wait closes the instance's standard input, reads what is left of its
-// output and waits for it to exit, once.
-func (in *instance) wait() error {
-	if in.waited {
-		return in.waitErr
-	}
-	in.waited = true
-	in.stdin.Close()
-	for range in.lines {
-	}
-	if in.cmd != nil {
-		in.waitErr = in.cmd.Wait()
-	}
-	return in.waitErr
-}
 
 // Close ends the program: its standard input is closed and it exits. An
 // exit that was already reported (a request failed with it) is not
@@ -453,28 +461,14 @@ func (p *Process) Close() error {
 		return nil
 	}
 	p.closed = true
-	return p.stop()
-}
-
-// tailBuffer keeps the last max bytes written to it.
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	b   []byte
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b = append(t.b, p...)
-	if len(t.b) > t.max {
-		t.b = append([]byte(nil), t.b[len(t.b)-t.max:]...)
+	in := p.cur
+	if in == nil {
+		return nil
 	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.b)
+	p.cur = nil
+	reported := in.ended()
+	if err := in.stop(); err != nil && !reported {
+		return err
+	}
+	return nil
 }

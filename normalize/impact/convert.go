@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apiserverconversion "k8s.io/apiextensions-apiserver/pkg/apiserver/conversion"
@@ -78,7 +79,7 @@ func startProgram(ctx context.Context, o convprog.Options) (*convProgram, error)
 			if rel, err := filepath.Rel(cwd, pos.Filename); err == nil && !strings.HasPrefix(rel, "..") {
 				pos.Filename = filepath.ToSlash(rel)
 			}
-			fmt.Fprintf(o.Log, "%s: note: %s\n", pos, setupNote(c))
+			fmt.Fprintf(o.Log, "%s: note: %s\n", pos, c.Note())
 		}
 	}
 	prog, err := convprog.Build(ctx, o)
@@ -90,6 +91,10 @@ func startProgram(ctx context.Context, o convprog.Options) (*convProgram, error)
 		prog.Close()
 		return nil, err
 	}
+	// a second under the apiserver's webhook client's timeout (the same
+	// 30 s): a conversion that hangs fails with the program's message,
+	// not with whichever of the two timeouts fires first
+	proc.Timeout = convprog.DefaultTimeout - time.Second
 	c := &convProgram{Packages: prog.Packages, MissingSetup: prog.MissingSetup, prog: prog, proc: proc}
 	for _, k := range proc.Kinds() {
 		if k.Convertible {
@@ -97,6 +102,11 @@ func startProgram(ctx context.Context, o convprog.Options) (*convProgram, error)
 		} else {
 			c.Others = append(c.Others, k)
 		}
+	}
+	if len(c.Kinds) == 0 {
+		proc.Close()
+		prog.Close()
+		return nil, &noKindConverts{c.Others}
 	}
 	// the apiserver's webhook client speaks HTTPS only; connections the
 	// client drops when the run ends are no news
@@ -111,6 +121,32 @@ func startProgram(ctx context.Context, o convprog.Options) (*convProgram, error)
 	}
 	return c, nil
 }
+
+// noKindConverts is startProgram's error when the program holds kinds but
+// converts none (each has one version, or a problem the program says):
+// as ErrNothingToConvert, versions are converted as with the None
+// strategy, and its text says why for each kind.
+type noKindConverts struct{ others []convprog.Kind }
+
+func (e *noKindConverts) Error() string {
+	var why []string
+	for _, k := range e.others {
+		switch {
+		case k.Problem != "":
+			why = append(why, fmt.Sprintf("%s: %s", k.GroupKind(), k.Problem))
+		case len(k.Versions) < 2:
+			why = append(why, fmt.Sprintf("%s: one version (%s)", k.GroupKind(), strings.Join(k.Versions, "")))
+		default:
+			why = append(why, fmt.Sprintf("%s: no hub with spokes among %s", k.GroupKind(), strings.Join(k.Versions, ", ")))
+		}
+	}
+	if len(why) == 0 {
+		return "the API's code holds no kind"
+	}
+	return "no kind the API's code holds converts between versions: " + strings.Join(why, "; ")
+}
+
+func (e *noKindConverts) Is(target error) bool { return target == convprog.ErrNothingToConvert }
 
 // Close stops the program and forgets the definitions it converted.
 func (c *convProgram) Close() error {
@@ -184,8 +220,8 @@ func (a *Analyzer) useConversion(c *convProgram) ([]string, error) {
 				return nil, fmt.Errorf("CRD %s: %w", name, err)
 			}
 			programConverters.Store(d, conv)
-			if len(c.MissingSetup) > 0 {
-				setupHints.Store(d, setupNote(c.MissingSetup[0]))
+			if c.prog.FailuresUnknown() {
+				setupHints.Store(d, c.MissingSetup[0].Note())
 			}
 			c.defs = append(c.defs, d)
 			if !slices.Contains(names, name) {
@@ -286,11 +322,6 @@ func (e *ConversionError) Error() string {
 // setupHints holds, for each definition converted by a program that
 // misses main's setup calls, the note ConversionError.Setup gets.
 var setupHints sync.Map // *definition -> string
-
-// setupNote is what a SetupCall means for a run without --setup.
-func setupNote(c convprog.SetupCall) string {
-	return fmt.Sprintf("main calls %s, which sets state the conversions read (%s); the conversion program does not run main: name a function that makes this call with --setup (docs/conversion.md#setup)", c.Name, c.Var)
-}
 
 func (e *ConversionError) Unwrap() error { return e.Err }
 

@@ -17,7 +17,7 @@ import (
 // (os.Exit) on one object, or never returns on another, only that
 // object's conversion fails, with the exit status and what it printed, or
 // the timeout; the objects after each are converted, by the program
-// started again.
+// started again after the exit, and by the same program after the hang.
 func TestConvertProgramDies(t *testing.T) {
 	testConversion(t) // skips without a go command or module downloads
 	dir := t.TempDir()
@@ -66,7 +66,7 @@ func TestConvertProgramDies(t *testing.T) {
 		t.Fatalf("%d records, want 4", len(recs))
 	}
 	// the webhook's answer, as the apiserver quotes it
-	for i, want := range []string{`the conversion program stopped (exit status 3):\nfatal: cannot convert exits`, "", "the conversion program was killed: no answer within 3s", ""} {
+	for i, want := range []string{`the conversion program stopped (exit status 3):\nfatal: cannot convert exits`, "", "the conversion program did not answer: no answer within 3s", ""} {
 		r := recs[i]
 		got := ""
 		if r.ConversionFailed != nil {
