@@ -94,7 +94,7 @@ type Program struct {
 // and the program, which does not run main, was given no Setup that sets
 // it; with main's state the conversion may well succeed. Both commands
 // apply it: conversion reports such failures as conversion-needs-setup,
-// impact notes the setup on each.
+// impact as conversion-unknown, neither as a failure of the API.
 func (p *Program) FailuresUnknown() bool { return len(p.MissingSetup) > 0 }
 
 // Close removes the binary when it is not cached.

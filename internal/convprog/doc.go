@@ -41,8 +41,7 @@
 // without it, Program.MissingSetup lists those calls, and
 // Program.FailuresUnknown is the rule both commands apply: a conversion
 // that fails in such a program says nothing of the real webhook
-// (conversion's conversion-needs-setup; impact's setup note on the
-// failure).
+// (conversion's conversion-needs-setup; impact's conversion-unknown).
 //
 // # controller-runtime releases
 //

@@ -62,9 +62,15 @@ type ListFailure struct {
 	// storage version); otherwise, as it is stored now.
 	AfterWrite bool   `json:"afterWrite,omitempty"`
 	Message    string `json:"message"`
+	// Unknown, when set, says why whether the conversion fails with
+	// main's state is unknown (ConversionUnknown).
+	Unknown string `json:"unknown,omitempty"`
 }
 
 func (f ListFailure) String() string {
+	if f.Unknown != "" {
+		return f.unknownString()
+	}
 	when := "while it is stored at " + f.StoredAt
 	if f.AfterWrite {
 		when = "after its next write (stored at " + f.StoredAt + ")"
@@ -135,7 +141,7 @@ func listFailures(d *definition, s *storedReads, afterWrite bool) ([]ListFailure
 		var ce *ConversionError
 		switch {
 		case errors.As(err, &ce):
-			out = append(out, ListFailure{Version: v, StoredAt: storedAt, AfterWrite: afterWrite, Message: ce.Err.Error()})
+			out = append(out, ListFailure{Version: v, StoredAt: storedAt, AfterWrite: afterWrite, Message: ce.Err.Error(), Unknown: ce.Setup})
 		case err != nil:
 			return nil, err
 		}

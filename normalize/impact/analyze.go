@@ -203,7 +203,7 @@ func (a *Analyzer) Object(ctx context.Context, obj map[string]any) (*Record, err
 	// answers that request 500, and the steps after it do not run
 	var ce *ConversionError
 	if errors.As(err, &ce) {
-		r.ConversionFailed = &ConversionFailure{Request: ce.Request, From: ce.From, To: ce.To, Message: ce.Err.Error()}
+		r.ConversionFailed = &ConversionFailure{Request: ce.Request, From: ce.From, To: ce.To, Message: ce.Err.Error(), Unknown: ce.Setup}
 		err = nil
 	}
 	r.Categories = r.categories()

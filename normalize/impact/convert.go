@@ -348,12 +348,15 @@ func atRequest(err error, request string) error {
 }
 
 // ConversionFailure is Record.ConversionFailed: the conversion by the API's
-// code that failed, the request it fails, and its error.
+// code that failed, the request it fails, and its error. Unknown, when
+// set, says why whether it fails with main's state is unknown
+// (ConversionUnknown).
 type ConversionFailure struct {
 	Request string `json:"request"`
 	From    string `json:"from"`
 	To      string `json:"to"`
 	Message string `json:"message"`
+	Unknown string `json:"unknown,omitempty"`
 }
 
 func (f *ConversionFailure) String() string {

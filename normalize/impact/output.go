@@ -201,6 +201,7 @@ var categoryText = map[string]string{
 	ConversionFailed:      "conversion failed",
 	LosesAfterWrite:       "loses fields after its next write",
 	BreaksList:            "breaks LIST and WATCH",
+	ConversionUnknown:     "conversion unknown without --setup",
 }
 
 // textRecord writes the summary line of an object, then its details,
@@ -256,7 +257,7 @@ func (p *printer) textRecord(r *Record) {
 		w.block(a.Diff)
 	}
 	if f := r.ConversionFailed; f != nil {
-		w.line("the API's code fails to convert it (the apiserver answers 500): " + f.String())
+		w.line(f.lead() + f.String())
 	}
 	for _, f := range r.ListFails {
 		w.line(f.String())
@@ -315,6 +316,7 @@ var tableText = map[string]string{
 	ConversionFailed:      "conversion failed",
 	LosesAfterWrite:       "losing fields after write",
 	BreaksList:            "breaking LIST and WATCH",
+	ConversionUnknown:     "conversion unknown",
 }
 
 // table writes how many objects fall in each category (an object can be
@@ -325,7 +327,7 @@ func (p *printer) table(w io.Writer, objects int, count map[string]int, skipped 
 		fmt.Fprintf(w, "  %-28s %6d\n", tableText[c], count[c])
 	}
 	if len(p.converted) > 0 { // only the API's code fails conversions
-		for _, c := range []string{ConversionFailed, LosesAfterWrite, BreaksList} {
+		for _, c := range []string{ConversionFailed, LosesAfterWrite, BreaksList, ConversionUnknown} {
 			fmt.Fprintf(w, "  %-28s %6d\n", tableText[c], count[c])
 		}
 	}

@@ -123,10 +123,11 @@ const (
 	BreaksList = "breaks-list"
 )
 
-// failing are the categories that make the command exit 1: data lost, or
-// a request refused.
+// failing are the categories that make the command exit 1: data lost, a
+// request refused, or a conversion whose outcome is unknown (as for
+// objects-unreadable, a check must not pass on what it could not know).
 var failing = []string{LosesFields, RefusedOnUpdate, InvalidUnderOld, VersionNotServed, CRDRemoved, CRDUpdateRefused, ConversionFailed,
-	LosesAfterWrite, BreaksList}
+	LosesAfterWrite, BreaksList, ConversionUnknown}
 
 // fails says whether a category of the record makes the command exit 1.
 func (r *Record) fails() bool {
@@ -164,9 +165,11 @@ func (r *Record) categories() []string {
 	add(r.Changes.loses(), LosesFields)
 	add(r.Update != nil && r.Update.Refused, RefusedOnUpdate)
 	add(len(r.Ratcheted) > 0, HeldByRatcheting)
-	add(r.ConversionFailed != nil, ConversionFailed)
+	failed, breaks, unknown := r.conversionOutcomes()
+	add(failed, ConversionFailed)
 	add(r.lossAfterWrite(), LosesAfterWrite)
-	add(len(r.ListFails) > 0, BreaksList)
+	add(breaks, BreaksList)
+	add(unknown, ConversionUnknown)
 	if len(out) == 0 && r.Read != nil {
 		out = append(out, Unchanged)
 	}
