@@ -1,6 +1,7 @@
 package markers
 
 import (
+	"errors"
 	"fmt"
 	"go/constant"
 	"go/types"
@@ -11,7 +12,7 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
-	"github.com/controller-gen-default/controller-gen-default/internal/refusal"
+	"github.com/controller-gen-default/controller-gen-default/internal/quote"
 )
 
 // ErrKind tells a marker value that is not JSON from a ref() that does not
@@ -47,24 +48,24 @@ func (d Default) Evaluate(pkg *loader.Package) (raw []byte, value any, err error
 	if name, ok := d.Ref(); ok {
 		value, err = resolveRef(name, pkg)
 		if err != nil {
-			return nil, nil, &ValueError{ErrUnresolvedRef, fmt.Sprintf("+default=%s: %v", refusal.Excerpt(string(d)), err)}
+			return nil, nil, &ValueError{ErrUnresolvedRef, fmt.Sprintf("+default=%s: %v", quote.Excerpt(string(d)), err)}
 		}
 	} else if value, err = jsonnum.Decode([]byte(d)); err != nil {
-		if re, ok := err.(*jsonnum.RangeError); ok {
-			return nil, nil, &ValueError{ErrInvalidJSON, fmt.Sprintf("+default=%s: %v", refusal.Excerpt(string(d)), re)}
+		if re, ok := errors.AsType[*jsonnum.RangeError](err); ok {
+			return nil, nil, &ValueError{ErrInvalidJSON, fmt.Sprintf("+default=%s: %v", quote.Excerpt(string(d)), re)}
 		}
 		return nil, nil, &ValueError{ErrInvalidJSON, fmt.Sprintf("+default=%s is not valid JSON (%v). The value is one-line JSON: "+
-			"strings need double quotes, e.g. +default=\"TCP\"; or use ref(Name) for a Go constant", refusal.Excerpt(string(d)), err)}
+			"strings need double quotes, e.g. +default=\"TCP\"; or use ref(Name) for a Go constant", quote.Excerpt(string(d)), err)}
 	}
 	if _, isRef := d.Ref(); !isRef {
 		if at, key, dup := jsonnum.DuplicateKey([]byte(d)); dup {
 			return nil, nil, &ValueError{ErrInvalidJSON, fmt.Sprintf("+default=%s: the object at %q holds the key %q twice; "+
-				"JSON decoders keep the last value silently: write each key once", refusal.Excerpt(string(d)), "$"+at, key)}
+				"JSON decoders keep the last value silently: write each key once", quote.Excerpt(string(d)), "$"+at, key)}
 		}
 	}
 	raw, err = jsonnum.Marshal(value)
 	if err != nil {
-		return nil, nil, &ValueError{ErrInvalidJSON, fmt.Sprintf("+default=%s: %v", refusal.Excerpt(string(d)), err)}
+		return nil, nil, &ValueError{ErrInvalidJSON, fmt.Sprintf("+default=%s: %v", quote.Excerpt(string(d)), err)}
 	}
 	return raw, value, nil
 }
@@ -174,7 +175,7 @@ const maxFloatDigits = 40
 // magnitude: the apiserver cannot read it.
 func checkedNumber(v constant.Value, lit string) (any, error) {
 	if _, err := jsonnum.Canonical(lit); err != nil {
-		return nil, fmt.Errorf("constant %s cannot be a JSON default: %v", v, err)
+		return nil, fmt.Errorf("constant %s cannot be a JSON default: %w", v, err)
 	}
 	return Number(lit), nil
 }

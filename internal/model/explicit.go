@@ -8,7 +8,7 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
-	"github.com/controller-gen-default/controller-gen-default/internal/refusal"
+	"github.com/controller-gen-default/controller-gen-default/internal/quote"
 	"github.com/controller-gen-default/controller-gen-default/markers"
 )
 
@@ -158,7 +158,7 @@ func (e *Explicit) Written() string {
 	if b, err := jsonnum.MarshalAsWritten(e.Value); err == nil {
 		v = string(b)
 	}
-	return writtenRef(e.Ref, refusal.Excerpt(v))
+	return writtenRef(e.Ref, quote.Excerpt(v))
 }
 
 // writtenRef is the rule for quoting a +default=ref(Name) in a message:

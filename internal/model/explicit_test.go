@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
-	"github.com/controller-gen-default/controller-gen-default/internal/refusal"
+	"github.com/controller-gen-default/controller-gen-default/internal/quote"
 )
 
 // TestExplicitPrecedence: the author's default of a field is its own
@@ -283,11 +283,11 @@ func TestWritten(t *testing.T) {
 		{Explicit{Raw: []byte(`1`), Value: jsonnum.Number("1.0")}, `1.0`},
 		{Explicit{Raw: []byte(`{"a":9223372036854775807}`), Value: map[string]any{"a": jsonnum.Number("9223372036854775807")}}, `{"a":9223372036854775807}`},
 		{Explicit{Raw: []byte(`"raw"`), Value: func() {}}, `"raw"`},
-		// A long default is quoted capped (refusal.Excerpt), a ref() whole.
+		// A long default is quoted capped (quote.Excerpt), a ref() whole.
 		{Explicit{Raw: []byte(`"` + strings.Repeat("x", 300) + `"`), Value: strings.Repeat("x", 300)},
-			`"` + strings.Repeat("x", refusal.MaxQuoteBytes-1) + "… (302 bytes in all)"},
+			`"` + strings.Repeat("x", quote.MaxQuoteBytes-1) + "… (302 bytes in all)"},
 		{Explicit{Raw: []byte(`"` + strings.Repeat("x", 300) + `"`), Value: strings.Repeat("x", 300), Ref: "ref(Long)"},
-			`ref(Long) (= "` + strings.Repeat("x", refusal.MaxQuoteBytes-1) + "… (302 bytes in all))"},
+			`ref(Long) (= "` + strings.Repeat("x", quote.MaxQuoteBytes-1) + "… (302 bytes in all))"},
 	} {
 		if got := tc.ex.Written(); got != tc.want {
 			t.Errorf("Written(%#v) = %s, want %s", tc.ex.Value, got, tc.want)

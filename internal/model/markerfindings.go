@@ -14,7 +14,7 @@ import (
 
 	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 	"github.com/controller-gen-default/controller-gen-default/internal/jsontag"
-	"github.com/controller-gen-default/controller-gen-default/internal/refusal"
+	"github.com/controller-gen-default/controller-gen-default/internal/quote"
 	"github.com/controller-gen-default/controller-gen-default/markers"
 )
 
@@ -67,7 +67,7 @@ func (m *Model) oneDefault(name string, vals []markers.Default, pkg *loader.Pack
 	}
 	texts := make([]string, len(vals))
 	for i, d := range vals {
-		texts[i] = refusal.Excerpt(string(d))
+		texts[i] = quote.Excerpt(string(d))
 	}
 	if first != nil {
 		first.Source = "+" + name

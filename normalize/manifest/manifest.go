@@ -112,7 +112,7 @@ import (
 	"sigs.k8s.io/yaml"
 	goyaml "sigs.k8s.io/yaml/goyaml.v3"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/refusal"
+	"github.com/controller-gen-default/controller-gen-default/internal/quote"
 )
 
 // Object is one object of the input.
@@ -864,5 +864,5 @@ func typeField(obj map[string]any, key, want string) (string, error) {
 		return s, nil
 	}
 	b, _ := json.Marshal(v)
-	return "", fmt.Errorf("%s: %s is %s, not a string: write %s", key, refusal.Excerpt(string(b)), describe(b), want)
+	return "", fmt.Errorf("%s: %s is %s, not a string: write %s", key, quote.Excerpt(string(b)), describe(b), want)
 }

@@ -1,4 +1,7 @@
-package refusal
+// Package quote is the rule for quoting, in a message, a value the author
+// wrote. It links nothing but the standard library, so that the lint
+// analyzers (and golangci-lint's module plugin) can use it.
+package quote
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package refusal
+package quote
 
 import (
 	"strings"
