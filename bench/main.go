@@ -396,8 +396,11 @@ func referenceBinary(ctx context.Context, bin, root string) (string, error) {
 		return "", fmt.Errorf("controller-gen %s not found at %s; install it with `make controller-gen-ref`", refVersion, bin)
 	}
 	out, err := exec.CommandContext(ctx, bin, "--version").CombinedOutput()
-	if err != nil || strings.TrimSpace(string(out)) != "Version: "+refVersion {
-		return "", fmt.Errorf("%s is not controller-gen %s (--version: %q, %v)", bin, refVersion, strings.TrimSpace(string(out)), err)
+	if err != nil {
+		return "", fmt.Errorf("%s is not controller-gen %s (--version: %q): %w", bin, refVersion, strings.TrimSpace(string(out)), err)
+	}
+	if strings.TrimSpace(string(out)) != "Version: "+refVersion {
+		return "", fmt.Errorf("%s is not controller-gen %s (--version: %q)", bin, refVersion, strings.TrimSpace(string(out)))
 	}
 	return bin, nil
 }
@@ -423,7 +426,7 @@ func oursBinary(ctx context.Context, bin, root, work string) (path, note string,
 	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/controller-gen-default")
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", "", fmt.Errorf("go build ./cmd/controller-gen-default: %v\n%s", err, out)
+		return "", "", fmt.Errorf("go build ./cmd/controller-gen-default: %w\n%s", err, out)
 	}
 	return bin, "built from ./cmd/controller-gen-default at " + gitDescribe(ctx, root), nil
 }

@@ -16,7 +16,7 @@ func peakRSS(ps *os.ProcessState) int64 {
 		return 0
 	}
 	if runtime.GOOS == "darwin" || runtime.GOOS == "ios" {
-		return int64(ru.Maxrss) // bytes
+		return int64(ru.Maxrss) //nolint:unconvert // bytes; Maxrss is an int32 on 32-bit platforms
 	}
-	return int64(ru.Maxrss) * 1024 // kilobytes
+	return int64(ru.Maxrss) * 1024 //nolint:unconvert // kilobytes; Maxrss is an int32 on 32-bit platforms
 }

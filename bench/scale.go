@@ -72,7 +72,7 @@ func scaleMain(args []string) {
 	skipScale := flags.Bool("skip-scale", false, "skip the runs on N objects")
 	keep := flags.Bool("keep", false, "keep the work directory (Lists, CRDs, outputs of the last round)")
 	budget := flags.Duration("budget", 0, "start no further round of the runs on N objects once this time has passed (0: no limit); the report says how many rounds ran")
-	flags.Parse(args)
+	_ = flags.Parse(args) // flag.ExitOnError: Parse exits on a bad flag
 
 	cfg.rounds, cfg.oneRounds, cfg.kubectlValidate, cfg.skipOne, cfg.skipScale, cfg.keep, cfg.budget = *rounds, *oneRounds, *kv, *skipOne, *skipScale, *keep, *budget
 	var err error
@@ -224,7 +224,7 @@ func writeScaleList(cfg *scaleConfig, base []baseObject, n int) (string, error) 
 		return "", err
 	}
 	if err := writeList(f, base, n); err != nil {
-		f.Close()
+		_ = f.Close() // writeList's error is the one to report
 		return "", err
 	}
 	if err := f.Close(); err != nil {
@@ -273,7 +273,7 @@ func buildNormalize(ctx context.Context, cfg *scaleConfig) error {
 		}
 		sh := exec.CommandContext(ctx, "sh", "-c", `git -C "$1" archive --format=tar "$2" | tar -x -C "$3"`, "sh", cfg.root, cfg.rev, dir)
 		if b, err := sh.CombinedOutput(); err != nil {
-			return fmt.Errorf("git archive %s: %v\n%s", cfg.rev, err, b)
+			return fmt.Errorf("git archive %s: %w\n%s", cfg.rev, err, b)
 		}
 		commit, _ := exec.CommandContext(ctx, "git", "-C", cfg.root, "log", "-1", "--format=%h (%cd, %s)", "--date=format-local:%Y-%m-%d %H:%M UTC", cfg.rev).Output()
 		cfg.binNote = "built from commit " + strings.TrimSpace(string(commit))
@@ -284,7 +284,7 @@ func buildNormalize(ctx context.Context, cfg *scaleConfig) error {
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "TZ=UTC")
 	if b, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("go build ./cmd/controller-gen-default-normalize: %v\n%s", err, b)
+		return fmt.Errorf("go build ./cmd/controller-gen-default-normalize: %w\n%s", err, b)
 	}
 	return nil
 }
@@ -301,7 +301,7 @@ func installKubectlValidate(ctx context.Context, cfg *scaleConfig) error {
 			cmd.Env = append(os.Environ(), "GOBIN="+dir, "GOFLAGS=", "GOWORK=off")
 			cmd.Dir = os.TempDir() // outside this module
 			if b, err := cmd.CombinedOutput(); err != nil {
-				return fmt.Errorf("go install sigs.k8s.io/kubectl-validate@%s failed (is the Go module proxy reachable?); pass -kubectl-validate PATH or -skip-one: %v\n%s",
+				return fmt.Errorf("go install sigs.k8s.io/kubectl-validate@%s failed (is the Go module proxy reachable?); pass -kubectl-validate PATH or -skip-one: %w\n%s",
 					kubectlValidateVersion, err, b)
 			}
 		}
@@ -337,12 +337,12 @@ func measureRun(ctx context.Context, cfg *scaleConfig, bin string, args []string
 	if err != nil {
 		return sample{}, err
 	}
-	defer outF.Close()
+	defer func() { _ = outF.Close() }() // on an early return; checked after the run
 	errF, err := os.Create(stderr)
 	if err != nil {
 		return sample{}, err
 	}
-	defer errF.Close()
+	defer func() { _ = errF.Close() }() // on an early return; checked after the run
 	cmd := exec.CommandContext(ctx, bin, args...)
 	rssFile := stderr + ".rss"
 	if t := gnuTime(); t != "" {
@@ -362,6 +362,10 @@ func measureRun(ctx context.Context, cfg *scaleConfig, bin string, args []string
 	var exitErr *exec.ExitError
 	if err != nil && !errors.As(err, &exitErr) {
 		return sample{}, fmt.Errorf("%s: %w", bin, err)
+	}
+	// the command's output, which is read back and counted
+	if err := errors.Join(outF.Close(), errF.Close()); err != nil {
+		return sample{}, err
 	}
 	ps := cmd.ProcessState
 	s := sample{wall: wall, cpu: ps.UserTime() + ps.SystemTime(), rss: peakRSS(ps), exit: ps.ExitCode()}
@@ -448,7 +452,7 @@ func countJSONObjects(file string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: Close loses nothing
 	br := bufio.NewReaderSize(f, 1<<16)
 	for {
 		b, err := br.Peek(1)
@@ -461,7 +465,7 @@ func countJSONObjects(file string) (int, error) {
 		if !bytes.ContainsAny(b, " \t\r\n") {
 			break
 		}
-		br.ReadByte()
+		_, _ = br.ReadByte() // the byte Peek returned: buffered, cannot fail
 	}
 	dec := json.NewDecoder(br)
 	array := false
@@ -499,7 +503,7 @@ func impactRecords(file string) (int, map[string]int, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: Close loses nothing
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	n, cats := 0, map[string]int{}

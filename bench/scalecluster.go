@@ -396,7 +396,7 @@ func clusterRound(ctx context.Context, cfg *clusterConfig, res *clusterResult, r
 	}
 	diffs, err := compareRecords(filepath.Join(cfg.work, "out.cluster"), filepath.Join(cfg.work, "out.file"))
 	if err != nil {
-		return fmt.Errorf("N=%d, round %d: %w", res.n, r, err)
+		return fmt.Errorf("comparing the records read from the cluster and from the file at N=%d, round %d: %w", res.n, r, err)
 	}
 	res.readVersionDiffs = diffs
 	return nil
@@ -476,7 +476,7 @@ func recordViews(file string) (map[recordKey]recordView, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: Close loses nothing
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	views := map[recordKey]recordView{}

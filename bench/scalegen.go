@@ -20,9 +20,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
 )
 
 // Gateway-api's modules and releases. The objects are those of objVersion;
@@ -173,11 +174,11 @@ func eachDocument(f string, fn func(doc int, obj map[string]any) error) error {
 	if err != nil {
 		return err
 	}
-	defer file.Close()
+	defer func() { _ = file.Close() }() // read only: Close loses nothing
 	r := utilyaml.NewYAMLReader(bufio.NewReader(file))
 	for doc := 1; ; doc++ {
 		b, err := r.Read()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			return nil
 		}
 		if err != nil {
@@ -493,7 +494,7 @@ func scaleGenMain(args []string) {
 			"(%s examples, %s base, mesh and tests), copied round-robin under unique names.\n\n", gatewayModule, conformanceModule)
 		flags.PrintDefaults()
 	}
-	flags.Parse(args)
+	_ = flags.Parse(args) // flag.ExitOnError: Parse exits on a bad flag
 	ctx := context.Background()
 	src, err := fetchGateway(ctx, *objVersion, *oldVersion, *newVersion)
 	if err != nil {
@@ -504,16 +505,20 @@ func scaleGenMain(args []string) {
 		fatalf("%v", err)
 	}
 	w := io.Writer(os.Stdout)
+	var f *os.File
 	if *out != "-" {
-		f, err := os.Create(*out)
-		if err != nil {
+		if f, err = os.Create(*out); err != nil {
 			fatalf("%v", err)
 		}
-		defer f.Close()
 		w = f
 	}
 	if err := writeList(w, base, *n); err != nil {
 		fatalf("%v", err)
+	}
+	if f != nil {
+		if err := f.Close(); err != nil {
+			fatalf("%v", err)
+		}
 	}
 }
 
@@ -567,7 +572,7 @@ func refusedUnder(ctx context.Context, bin, crdDir string, base []baseObject, wo
 	}
 	defer os.Remove(f.Name())
 	if err := writeList(f, base, len(base)); err != nil {
-		f.Close()
+		_ = f.Close() // writeList's error is the one to report
 		return nil, err
 	}
 	if err := f.Close(); err != nil {
@@ -579,7 +584,7 @@ func refusedUnder(ctx context.Context, bin, crdDir string, base []baseObject, wo
 	err = cmd.Run()
 	code := cmd.ProcessState.ExitCode()
 	if err != nil && code != 1 {
-		return nil, fmt.Errorf("%s --crd %s on the base objects: exit %d: %v\n%s", bin, crdDir, code, err, stderr.String())
+		return nil, fmt.Errorf("%s --crd %s on the base objects: exit %d: %w\n%s", bin, crdDir, code, err, stderr.String())
 	}
 	refused := map[int]string{}
 	prefix := f.Name() + ":1:"

@@ -64,7 +64,7 @@ func parseAccept(name string, b []byte) (*acceptFile, error) {
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		var te *yaml.TypeError
 		if errors.As(err, &te) {
-			return nil, fmt.Errorf("%s: %v", name, err)
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		// yaml's messages say "yaml: line N: ..."
 		msg := err.Error()

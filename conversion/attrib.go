@@ -159,7 +159,7 @@ func moduleOf(file string) (dir, path string) {
 					break
 				}
 			}
-			f.Close()
+			_ = f.Close() // read only: Close loses nothing
 			dir = d
 			break
 		}

@@ -200,10 +200,13 @@ const colorAnnotation = "conv.example.com/color"
 func TestBuildError(t *testing.T) {
 	skipBuilds(t, "builds the conversion program of testdata/convapi")
 	copyConvapi(t)
+	//nolint:misspell // misspelt on purpose: a field the API lacks, to break the build
 	edit(t, "api/v1beta1/widget_conversion.go", "dst.Spec.Size = src.Spec.Length", "dst.Spec.Size = src.Spec.Lenght")
+	//nolint:misspell // misspelt on purpose: a field the API lacks, to break the build
 	pos := fieldPos(t, "api/v1beta1/widget_conversion.go", "src.Spec.Lenght")
 	pos = pos[:strings.LastIndexByte(pos, ':')] // the compiler's column is the selector's
 	code, stdout, stderr := run(t, options("./api/..."))
+	//nolint:misspell // misspelt on purpose: a field the API lacks, to break the build
 	if code != ExitUsage || stdout != "" || !strings.Contains(stderr, pos+":") || !strings.Contains(stderr, "Lenght undefined") {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant %s: ... Lenght undefined", code, stdout, stderr, pos)
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/token"
-	"go/types"
 	"io"
 	"path/filepath"
 	"sort"
@@ -217,7 +216,7 @@ func (l *loaded) goEncoding(gk schema.GroupKind) GoEncoding {
 		if err != nil {
 			return obj
 		}
-		enc := l.model.GoEncoding(v, types.Type(tobj.Type()), id.Package)
+		enc := l.model.GoEncoding(v, tobj.Type(), id.Package)
 		b, err = jsonnum.Marshal(enc)
 		if err != nil {
 			return obj

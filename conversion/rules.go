@@ -380,7 +380,7 @@ func counterpart(ctx context.Context, c Converter, a, w *Version, base map[strin
 	}
 	f := &filler{r: r}
 	var objs []map[string]any
-	var first any = absent
+	first := absent
 	for range 20 {
 		var v any
 		if first == absent && s.Default.Object != nil {

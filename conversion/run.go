@@ -153,12 +153,15 @@ func Run(ctx context.Context, o Options, log io.Writer) ([]Finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer prog.Close()
+	// removes an uncached binary: failing leaves a stray file, loses nothing
+	defer func() { _ = prog.Close() }()
 	proc, err := prog.Start(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer proc.Close()
+	// the program's answers are all in by then: an exit error after them
+	// changes no finding (a failed conversion is one, with its object)
+	defer func() { _ = proc.Close() }()
 	conv := processConverter{proc}
 	kinds := proc.Kinds()
 	sort.Slice(kinds, func(i, j int) bool { return kinds[i].GroupKind().String() < kinds[j].GroupKind().String() })

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -87,7 +88,7 @@ func (s *capiScenario) runImpact() (recs map[string]*capiRecord, pending string)
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	code := 0
-	if exitErr, ok := err.(*exec.ExitError); ok {
+	if exitErr, ok := errors.AsType[*exec.ExitError](err); ok {
 		code = exitErr.ExitCode()
 	} else {
 		Expect(err).NotTo(HaveOccurred())

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -394,8 +395,11 @@ func expireContinueTokens(dyn dynamic.Interface, gvr schema.GroupVersionResource
 		rev := cur.Header.Revision
 		txn, err := etcd.Txn(bg()).If(clientv3.Compare(clientv3.Version(key), "=", version)).
 			Then(clientv3.OpPut(key, strconv.FormatInt(rev, 10))).Commit()
-		if err != nil || !txn.Succeeded {
-			return fmt.Errorf("compact_rev_key changed meanwhile: %v", err)
+		if err != nil {
+			return fmt.Errorf("setting %s: %w", key, err)
+		}
+		if !txn.Succeeded {
+			return errors.New("compact_rev_key changed meanwhile")
 		}
 		_, err = etcd.Compact(bg(), rev, clientv3.WithCompactPhysical())
 		return err

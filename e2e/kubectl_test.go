@@ -15,6 +15,7 @@ import (
 	. "github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/controller-gen-default/controller-gen-default/cmd/controller-gen-default-normalize/normalizecmd"
 	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
@@ -30,6 +31,9 @@ import (
 var _ = Describe("requests through kubectl: documents, Lists and namespaces", Ordered, func() {
 	crdArgs := []string{"--crd", "testdata/notes.yaml", "--crd", "../normalize/pipeline/testdata/crds/clusterthings.yaml"}
 	var dir string
+	// kubectl runs kubectl as a cluster admin (system:masters), as envtest's
+	// own client is
+	var kubectl func(args ...string) (stdout, stderr io.Reader, err error)
 
 	BeforeAll(func() {
 		if _, err := os.Stat(testEnv.ControlPlane.KubectlPath); testEnv.ControlPlane.KubectlPath == "" || err != nil {
@@ -39,12 +43,17 @@ var _ = Describe("requests through kubectl: documents, Lists and namespaces", Or
 			Skip("kubectl is not in KUBEBUILDER_ASSETS (e2e/assets/build.sh builds it)")
 		}
 		dir = GinkgoT().TempDir()
+		admin, err := testEnv.AddUser(envtest.User{Name: "admin", Groups: []string{"system:masters"}}, nil)
+		Expect(err).NotTo(HaveOccurred())
+		k, err := admin.Kubectl()
+		Expect(err).NotTo(HaveOccurred())
+		kubectl = k.Run
 		// the request tests install the CRDs too; whichever runs first does
 		for _, f := range []string{"testdata/notes.yaml", "../normalize/pipeline/testdata/crds/clusterthings.yaml"} {
-			stdout, stderr, err := testEnv.ControlPlane.KubeCtl().Run("apply", "--server-side", "-f", f)
+			stdout, stderr, err := kubectl("apply", "--server-side", "-f", f)
 			Expect(err).NotTo(HaveOccurred(), "%s%s", read(stdout), read(stderr))
 		}
-		stdout, stderr, err := testEnv.ControlPlane.KubeCtl().Run("wait", "--for=condition=Established", "crd/notes.requests.example.com", "crd/clusterthings.example.com")
+		stdout, stderr, err := kubectl("wait", "--for=condition=Established", "crd/notes.requests.example.com", "crd/clusterthings.example.com")
 		Expect(err).NotTo(HaveOccurred(), "%s%s", read(stdout), read(stderr))
 		ensureNamespace("team")
 	})
@@ -70,7 +79,7 @@ var _ = Describe("requests through kubectl: documents, Lists and namespaces", Or
 				i++
 			}
 		}
-		stdout, stderr, err := testEnv.ControlPlane.KubeCtl().Run(append(kubectlFlags, validate)...)
+		stdout, stderr, err := kubectl(append(kubectlFlags, validate)...)
 		live = fileRun{ok: err == nil, stdout: read(stdout), stderr: read(stderr)}
 		var out, errb bytes.Buffer
 		code := normalizecmd.Run(append(normalizeFlags, file), nil, &out, &errb)

@@ -3,6 +3,7 @@ package lint_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -79,7 +80,7 @@ func runGolangciIssues(t *testing.T, bin, config string, args ...string) []gclIs
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
+	if ee, ok := errors.AsType[*exec.ExitError](err); err != nil && (!ok || ee.ExitCode() != 1) {
 		t.Fatalf("golangci-lint %s: %v\n%s%s", strings.Join(args, " "), err, stderr.String(), stdout.String())
 	}
 	var res struct{ Issues []gclIssue }

@@ -3,6 +3,7 @@ package markers
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -52,7 +53,7 @@ func FuzzDefault(f *testing.F) {
 		raw, value, err := d.Evaluate(pkg)
 		_, isRef := d.Ref()
 		if err != nil {
-			ve, ok := err.(*ValueError)
+			ve, ok := errors.AsType[*ValueError](err)
 			if !ok {
 				t.Fatalf("%q: error %v is a %T, want *ValueError", marker, err, err)
 			}

@@ -1,6 +1,7 @@
 package markers
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -302,7 +303,7 @@ func TestEvaluate(t *testing.T) {
 			}
 			continue
 		}
-		ve, ok := err.(*ValueError)
+		ve, ok := errors.AsType[*ValueError](err)
 		if !ok {
 			t.Errorf("+default=%s: err = %v (%T), want a *ValueError", tc.value, err, err)
 			continue

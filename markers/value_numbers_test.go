@@ -1,6 +1,7 @@
 package markers
 
 import (
+	"errors"
 	"go/constant"
 	"go/token"
 	"strings"
@@ -29,7 +30,7 @@ func TestEvaluateNumbers(t *testing.T) {
 	} {
 		raw, v, err := Default(tc.value).Evaluate(nil)
 		if tc.err != "" {
-			ve, ok := err.(*ValueError)
+			ve, ok := errors.AsType[*ValueError](err)
 			if !ok || ve.Kind != ErrInvalidJSON || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("+default=%s: %v, want a ValueError %q", tc.value, err, tc.err)
 			}

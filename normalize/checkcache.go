@@ -5,9 +5,10 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/checkcache"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/checkcache"
 )
 
 // CheckCache remembers the CRDs that the apiserver's whole-CRD checks

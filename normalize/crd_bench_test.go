@@ -5,9 +5,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
 )
 
 // gatewayAPICRDs are gateway-api v1.6.1's experimental CRDs, from the

@@ -52,7 +52,7 @@ func main() {
 
 // run is the command; CONTROLLER_GEN_DEFAULT_CPUPROFILE=cpu.out writes a
 // pprof CPU profile of it, as for controller-gen-default.
-func run() int {
+func run() (code int) {
 	if path := os.Getenv("CONTROLLER_GEN_DEFAULT_CPUPROFILE"); path != "" {
 		f, err := os.Create(path)
 		if err == nil {
@@ -62,7 +62,17 @@ func run() int {
 			fmt.Fprintln(os.Stderr, err)
 			return 2
 		}
-		defer func() { pprof.StopCPUProfile(); f.Close() }()
+		defer func() {
+			pprof.StopCPUProfile()
+			// a profile that did not reach the disk is as bad as none:
+			// exit 2 as when it cannot be started, unless the run failed
+			if err := f.Close(); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				if code == 0 {
+					code = 2
+				}
+			}
+		}()
 	}
 
 	args := os.Args[1:]

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -20,7 +21,7 @@ func TestGoVet(t *testing.T) {
 		cmd := exec.Command("go", append([]string{"vet", "-vettool=" + tool}, args...)...)
 		cmd.Dir = "../.."
 		out, err := cmd.CombinedOutput()
-		if ee, ok := err.(*exec.ExitError); ok {
+		if ee, ok := errors.AsType[*exec.ExitError](err); ok {
 			return string(out), ee.ExitCode()
 		} else if err != nil {
 			t.Fatal(err)

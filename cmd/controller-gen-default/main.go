@@ -94,14 +94,23 @@ func main() { os.Exit(mainCode()) }
 
 // mainCode runs the command and returns the exit status, so that deferred
 // work (the CPU profile) completes before the process exits.
-func mainCode() int {
+func mainCode() (code int) {
 	if path := os.Getenv("CONTROLLER_GEN_DEFAULT_CPUPROFILE"); path != "" {
 		stop, err := startCPUProfile(path)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 2
 		}
-		defer stop()
+		defer func() {
+			// a profile that did not reach the disk is as bad as none:
+			// exit 2 as when it cannot be started, unless the run failed
+			if err := stop(); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				if code == 0 {
+					code = 2
+				}
+			}
+		}()
 	}
 	if len(os.Args) > 1 {
 		if sub, ok := subcommands[os.Args[1]]; ok {
@@ -216,17 +225,21 @@ func exitCode(cmd *cobra.Command, err error) int {
 }
 
 // startCPUProfile writes a pprof CPU profile to path until stop is called
-// (CONTROLLER_GEN_DEFAULT_CPUPROFILE=cpu.out; go tool pprof cpu.out).
-func startCPUProfile(path string) (stop func(), err error) {
+// (CONTROLLER_GEN_DEFAULT_CPUPROFILE=cpu.out; go tool pprof cpu.out); stop
+// returns the error of closing the file, which may lose its last writes.
+func startCPUProfile(path string) (stop func() error, err error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, err
 	}
 	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
+		_ = f.Close() // nothing was written; StartCPUProfile's error is the one to report
 		return nil, err
 	}
-	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+	return func() error {
+		pprof.StopCPUProfile()
+		return f.Close()
+	}, nil
 }
 
 // writeHeapProfile writes a pprof heap profile
@@ -238,7 +251,7 @@ func writeHeapProfile(path string) error {
 	}
 	runtime.GC() // the profile shows the heap as of the last GC
 	if err := pprof.WriteHeapProfile(f); err != nil {
-		f.Close()
+		_ = f.Close() // the profile is incomplete already; report why
 		return err
 	}
 	return f.Close()

@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -30,7 +31,7 @@ func TestMain(m *testing.M) {
 var build = sync.OnceValues(func() (string, error) {
 	out, err := exec.Command("go", "build", "-o", binDir+string(filepath.Separator), ".", "../controller-gen-default-normalize").CombinedOutput()
 	if err != nil {
-		return "", fmt.Errorf("go build: %v\n%s", err, out)
+		return "", fmt.Errorf("go build: %w\n%s", err, out)
 	}
 	return filepath.Join(binDir, "controller-gen-default"), nil
 })
@@ -54,7 +55,7 @@ func run(t *testing.T, bin string, args ...string) (stdout, stderr string, code 
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
+	if ee, ok := errors.AsType[*exec.ExitError](err); ok {
 		code = ee.ExitCode()
 	} else if err != nil {
 		t.Fatal(err)
@@ -167,7 +168,7 @@ func TestCLI(t *testing.T) {
 		var o, e bytes.Buffer
 		cmd.Dir, cmd.Stdin, cmd.Stdout, cmd.Stderr = "../..", strings.NewReader(obj), &o, &e
 		err := cmd.Run()
-		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 ||
+		if ee, ok := errors.AsType[*exec.ExitError](err); !ok || ee.ExitCode() != 1 ||
 			!strings.Contains(o.String(), `"namespace":"default"`) || e.String() != "-:1: spec: Required value\n" {
 			t.Errorf("normalize from stdin: %v\nstdout %s\nstderr %q", err, o.String(), e.String())
 		}
@@ -200,7 +201,7 @@ func TestCLI(t *testing.T) {
 			var e bytes.Buffer
 			cmd.Stderr = &e
 			err = cmd.Run()
-			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.HasPrefix(e.String(), "controller-gen-default "+sub+": ") ||
+			if ee, ok := errors.AsType[*exec.ExitError](err); !ok || ee.ExitCode() != 2 || !strings.HasPrefix(e.String(), "controller-gen-default "+sub+": ") ||
 				!strings.Contains(e.String(), "go install github.com/controller-gen-default/controller-gen-default/cmd/controller-gen-default-normalize@") {
 				t.Errorf("%s: err %v, stderr %q; want exit 2 and the go install line", sub, err, e.String())
 			}

@@ -42,7 +42,7 @@ func TestRegistrationOrder(t *testing.T) {
 		if err := markers.Registered(rt.Collector.Registry); err != nil {
 			t.Errorf("%s: %v", strings.Join(order, " "), err)
 		}
-		if def := rt.Collector.Registry.Lookup("+default", ctmarkers.DescribesField); def == nil || def.Output != reflect.TypeFor[markers.FieldDefault]() {
+		if def := rt.Collector.Lookup("+default", ctmarkers.DescribesField); def == nil || def.Output != reflect.TypeFor[markers.FieldDefault]() {
 			t.Errorf("%s: +default on fields is %v", strings.Join(order, " "), def)
 		}
 	}

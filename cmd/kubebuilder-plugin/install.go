@@ -80,7 +80,7 @@ func copyExecutable(src, dst string) error {
 	if err != nil {
 		return err
 	}
-	defer in.Close()
+	defer func() { _ = in.Close() }() // read only: Close loses nothing
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return err
 	}
@@ -90,11 +90,11 @@ func copyExecutable(src, dst string) error {
 	}
 	defer os.Remove(tmp.Name())
 	if _, err := io.Copy(tmp, in); err != nil {
-		tmp.Close()
+		_ = tmp.Close() // the copy's error is the one to report; tmp is removed
 		return err
 	}
 	if err := tmp.Chmod(0o755); err != nil {
-		tmp.Close()
+		_ = tmp.Close() // the Chmod's error is the one to report; tmp is removed
 		return err
 	}
 	if err := tmp.Close(); err != nil {

@@ -158,10 +158,10 @@ func parseOptions(args []string) (opts makefileOptions, note string, err error) 
 			} else {
 				dir, err := filepath.Abs(val)
 				if err != nil {
-					return opts, "", fmt.Errorf("--%s=%s: %v", name, val, err)
+					return opts, "", fmt.Errorf("--%s=%s: %w", name, val, err)
 				}
 				if err := isCheckout(dir); err != nil {
-					return opts, "", fmt.Errorf("--%s=%s: %v", name, val, err)
+					return opts, "", fmt.Errorf("--%s=%s: %w", name, val, err)
 				}
 				opts.source = toolSource{checkout: dir}
 			}

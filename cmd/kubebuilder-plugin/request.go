@@ -138,7 +138,7 @@ func (s *jsonStream) members(member func(key []byte) error) error {
 			return err
 		}
 		if c == '}' && first {
-			s.readByte()
+			s.skip()
 			return nil
 		}
 		var key bytes.Buffer
@@ -192,6 +192,12 @@ func (s *jsonStream) readByte() (byte, error) {
 	return c, nil
 }
 
+// skip consumes the byte that peek, or a Peek of the reader, returned: it
+// is buffered, so reading it cannot fail.
+func (s *jsonStream) skip() {
+	_, _ = s.readByte()
+}
+
 // peek returns the next byte that is not white space, unread.
 func (s *jsonStream) peek() (byte, error) {
 	for {
@@ -201,7 +207,7 @@ func (s *jsonStream) peek() (byte, error) {
 		}
 		switch b[0] {
 		case ' ', '\t', '\n', '\r':
-			s.readByte()
+			s.skip()
 		default:
 			return b[0], nil
 		}
@@ -252,7 +258,7 @@ func (s *jsonStream) str(out *bytes.Buffer) error {
 		if out != nil {
 			out.Write(chunk[:i])
 		}
-		s.r.Discard(i)
+		_, _ = s.r.Discard(i) // of the peeked chunk: buffered, cannot fail
 		s.off += int64(i)
 		if i == len(chunk) {
 			continue
@@ -321,25 +327,25 @@ func (s *jsonStream) value(out *bytes.Buffer) error {
 			}
 		case '{', '[':
 			depth++
-			s.readByte()
+			s.skip()
 			out.WriteByte(c)
 		case '}', ']':
 			if depth == 0 {
 				return nil
 			}
 			depth--
-			s.readByte()
+			s.skip()
 			out.WriteByte(c)
 		case ',', ':':
 			if depth == 0 {
 				return nil
 			}
-			s.readByte()
+			s.skip()
 			out.WriteByte(c)
 		default:
 			// a number or a literal, up to a delimiter
 			for !strings.ContainsRune(" \t\n\r,:]}[{\"", rune(c)) {
-				s.readByte()
+				s.skip()
 				out.WriteByte(c)
 				b, err := s.r.Peek(1)
 				if err != nil {

@@ -102,7 +102,7 @@ func isCheckout(dir string) error {
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
 	if err != nil {
-		return fmt.Errorf("%s is not a checkout of %s: %v", dir, selfModule, errors.Unwrap(err))
+		return fmt.Errorf("%s is not a checkout of %s: %w", dir, selfModule, errors.Unwrap(err))
 	}
 	if m := modulePath(map[string]string{"go.mod": string(b)}); m != selfModule {
 		return fmt.Errorf("%s is not a checkout of %s: its go.mod is module %s", dir, selfModule, m)

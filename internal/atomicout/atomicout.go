@@ -124,7 +124,7 @@ func writeThrough(it *item) error {
 		return err
 	}
 	if _, err := w.Write(it.buf.Bytes()); err != nil {
-		w.Close()
+		_ = w.Close() // the write's error is the one to report
 		return err
 	}
 	return w.Close()

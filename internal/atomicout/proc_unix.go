@@ -63,5 +63,5 @@ func syncDir(dir string) {
 		return
 	}
 	_ = d.Sync()
-	d.Close()
+	_ = d.Close() // opened for reading
 }

@@ -70,7 +70,7 @@ func watch(ch chan os.Signal, stop chan struct{}) {
 	// that make and shells see it.
 	signal.Reset(sig)
 	if p, err := os.FindProcess(os.Getpid()); err == nil {
-		p.Signal(sig)
+		_ = p.Signal(sig) // if it fails, the Exit below ends the process
 	}
 	time.Sleep(time.Second)
 	os.Exit(1) // where a process cannot signal itself

@@ -33,8 +33,8 @@ func TestMain(m *testing.M) {
 		r := s.Rule(genall.OutputToDirectory(dir))
 		for _, name := range []string{"a.yaml", "b.yaml"} {
 			w, _ := r.Open(nil, name)
-			w.Write([]byte("new\n"))
-			w.Close()
+			_, _ = w.Write([]byte("new\n")) // staged in memory: cannot fail
+			_ = w.Close()
 		}
 		if err := s.Commit(); err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -297,7 +297,7 @@ func stage(path, target string, info fs.FileInfo, data []byte) (name string, err
 			Fix: fmt.Sprintf("%s must be writable: each file is written beside the one it replaces, then renamed over it", dir)}
 	}
 	fail := func(err error) (string, error) {
-		f.Close()
+		_ = f.Close() // the caller removes the staged file; err is the one to report
 		return name, &Error{Path: path, Err: err, Fix: fmt.Sprintf("check the file system of %s (space, quota) and run again", dir)}
 	}
 	if _, err := f.Write(data); err != nil {

@@ -85,12 +85,15 @@ func names(t *testing.T, dir string) []string {
 // noStaged fails if any directory under root holds a staged file.
 func noStaged(t *testing.T, root string) {
 	t.Helper()
-	filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err == nil && strings.Contains(d.Name(), stagedSuffix) {
 			t.Errorf("staged file left: %s", path)
 		}
 		return nil
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestSymlink: a CRD file that links elsewhere (a chart's copy) is written
@@ -259,7 +262,9 @@ func TestRenameErrorRemovesStaged(t *testing.T) {
 		if err := os.Mkdir(filepath.Join(dir, "b.yaml"), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		os.WriteFile(filepath.Join(dir, "b.yaml", "x"), nil, 0o644)
+		if err := os.WriteFile(filepath.Join(dir, "b.yaml", "x"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	defer func() { testHookStaged = nil }()
 	err := commitFiles(t, dir, "a.yaml", "a\n", "b.yaml", "b\n", "c.yaml", "c\n")

@@ -151,7 +151,7 @@ func Build(ctx context.Context, o Options) (*Program, error) {
 			return nil, fmt.Errorf("--setup %s: want IMPORTPATH.Func (sigs.k8s.io/cluster-api/hack/convsetup.Setup)", o.Setup)
 		}
 		if err := importable(programModule(m.mod.Module.Path), typePkg(o.Setup)); err != nil {
-			return nil, fmt.Errorf("--setup %s: %v", o.Setup, err)
+			return nil, fmt.Errorf("--setup %s: %w", o.Setup, err)
 		}
 	}
 	p := &Program{Module: d.Module, ModuleDir: d.ModuleDir, Packages: d.APIPackages, RootKinds: d.RootKinds,
@@ -213,7 +213,7 @@ func Build(ctx context.Context, o Options) (*Program, error) {
 		cacheDir = p.temp
 	}
 	if err := build(ctx, o.Log, m, l.packages, src, mod, cacheDir, p.Path); err != nil {
-		p.Close()
+		_ = p.Close() // removes the temporary directory: the build's error is the one to report
 		if be, ok := errors.AsType[*BuildError](err); ok {
 			be.Runtime = *d.ControllerRuntime
 			// an error at the --setup call is the user's (a function
@@ -254,7 +254,7 @@ const keyVersion = "convprog key 2\n"
 // the generated main.go and go.mod.
 func key(ctx context.Context, m *module, l *loaded, src, mod []byte) (string, error) {
 	h := sha256.New()
-	io.WriteString(h, keyVersion)
+	_, _ = io.WriteString(h, keyVersion) // a hash.Hash's Write never returns an error
 	goEnv, err := goCmd(ctx, m.dir, nil, "env", "GOVERSION", "GOOS", "GOARCH", "GOAMD64", "GOARM", "GOARM64", "CGO_ENABLED", "GOEXPERIMENT", "GOFLAGS")
 	if err != nil {
 		return "", err

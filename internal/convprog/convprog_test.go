@@ -364,11 +364,11 @@ func TestCache(t *testing.T) {
 // column relative to the current directory, as go vet does.
 func TestCompileError(t *testing.T) {
 	dir, broken := editConversion(t, func(src string) string {
-		return strings.Replace(src, "dst.Spec.Size = src.Spec.Length", "dst.Spec.Size = src.Spec.Lenght", 1)
+		return strings.Replace(src, "dst.Spec.Size = src.Spec.Length", "dst.Spec.Size = src.Spec.Lenght", 1) //nolint:misspell // misspelt on purpose: a field the API lacks, to break the build
 	})
 	var line, col int
 	for i, l := range strings.Split(broken, "\n") {
-		if c := strings.Index(l, "src.Spec.Lenght"); c >= 0 {
+		if c := strings.Index(l, "src.Spec.Lenght"); c >= 0 { //nolint:misspell // misspelt on purpose: a field the API lacks, to break the build
 			line, col = i+1, c+len("src.Spec.")+1 // the selector, as the type checker reports it
 		}
 	}

@@ -32,7 +32,9 @@ func (a *answering) Write(p []byte) (int, error) {
 	uid := []byte(req.Request.UID)
 	line := bytes.ReplaceAll(a.output, []byte("UID"), uid)
 	line = append(append(append(append(line, a.token...), id...), ' '), bytes.ReplaceAll(a.answer, []byte("UID"), uid)...)
-	go a.out.Write(append(line, '\n'))
+	line = append(line, '\n')
+	// fails only when the pipe is closed: the test is over
+	go func() { _, _ = a.out.Write(line) }()
 	return len(p), nil
 }
 

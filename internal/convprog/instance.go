@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -143,15 +144,15 @@ func (in *instance) read(stdout io.Reader, token []byte, lineLimit func() int) {
 	r := bufio.NewReaderSize(stdout, 64<<10)
 	for {
 		line, err := readLine(r, lineLimit())
-		if tl, ok := err.(*lineTooLongError); ok {
+		if tl, ok := errors.AsType[*lineTooLongError](err); ok {
 			in.end(tl)
 			return
 		}
 		if before, answer, ok := splitAnswer(line, token); ok {
-			in.stderr.Write(before)
+			_, _ = in.stderr.Write(before) // a tailBuffer's Write never fails
 			in.deliver(answer)
 		} else {
-			in.stderr.Write(line)
+			_, _ = in.stderr.Write(line) // a tailBuffer's Write never fails
 		}
 		if err != nil {
 			in.end(nil)
@@ -195,7 +196,7 @@ func (in *instance) end(tooLong *lineTooLongError) {
 // kill kills the program, if it runs.
 func (in *instance) kill() {
 	if in.cmd != nil && in.cmd.Process != nil {
-		in.cmd.Process.Kill()
+		_ = in.cmd.Process.Kill() // fails only when the program has exited already
 	}
 }
 
@@ -203,7 +204,9 @@ func (in *instance) kill() {
 // exits at its end), and it is killed if it has not exited within a few
 // seconds (a conversion that does not return). It returns how it exited.
 func (in *instance) stop() error {
-	in.stdin.Close()
+	// a pipe holds nothing back: each request was written, and checked,
+	// whole; should Close fail, the program is killed below
+	_ = in.stdin.Close()
 	select {
 	case <-in.done:
 	case <-time.After(5 * time.Second):
@@ -247,7 +250,7 @@ func readLine(r *bufio.Reader, limit int) ([]byte, error) {
 			return nil, &lineTooLongError{limit: limit, start: bytes.Clone(start[:min(len(start), 60)])}
 		}
 		line = append(line, frag...)
-		if err != bufio.ErrBufferFull {
+		if !errors.Is(err, bufio.ErrBufferFull) {
 			return line, err
 		}
 	}

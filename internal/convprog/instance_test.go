@@ -42,7 +42,7 @@ func TestReadLineBound(t *testing.T) {
 	if line, err := readLine(r, 200<<10); err != nil || len(line) != 100<<10+1 {
 		t.Errorf("a line of 100 KiB: %d bytes, %v", len(line), err)
 	}
-	if line, err := readLine(r, 200<<10); err != io.EOF || string(line) != "last" {
+	if line, err := readLine(r, 200<<10); !errors.Is(err, io.EOF) || string(line) != "last" {
 		t.Errorf("the last line: %q, %v", line, err)
 	}
 }
@@ -53,22 +53,28 @@ func TestReadLineBound(t *testing.T) {
 // tail; since is what came after a point.
 func TestTailBufferFatal(t *testing.T) {
 	tb := &tailBuffer{max: 64}
-	tb.Write([]byte("noise before\nfatal error: runtime: out"))
+	write := func(s string) {
+		t.Helper()
+		if _, err := tb.Write([]byte(s)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("noise before\nfatal error: runtime: out")
 	mark := int64(5)
-	tb.Write([]byte(" of memory\n" + strings.Repeat("goroutine 1 [running]:\n", 10)))
+	write(" of memory\n" + strings.Repeat("goroutine 1 [running]:\n", 10))
 	if got := tb.fatalSince(mark); got != "fatal error: runtime: out of memory" {
 		t.Errorf("fatalSince = %q", got)
 	}
 	if got := tb.fatalSince(tb.written()); got != "" {
 		t.Errorf("fatalSince(after it) = %q", got)
 	}
-	tb.Write([]byte("end"))
+	write("end")
 	if got := tb.since(tb.written() - 3); got != "end" {
 		t.Errorf("since = %q", got)
 	}
 	// a cgo binary's thread that cannot map its stack under RLIMIT_DATA
 	mark = tb.written()
-	tb.Write([]byte("\nruntime/cgo: pthread_create failed: Resource temporarily unavailable\nSIGABRT: abort\n"))
+	write("\nruntime/cgo: pthread_create failed: Resource temporarily unavailable\nSIGABRT: abort\n")
 	if got := tb.memorySince(mark); got != "runtime/cgo: pthread_create failed: Resource temporarily unavailable" {
 		t.Errorf("memorySince = %q", got)
 	}

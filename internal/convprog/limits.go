@@ -78,12 +78,12 @@ func exitError(in *instance, since int64) *ProgramError {
 	}
 	fatal := in.stderr.fatalSince(since)
 	if fatal != "" {
-		return &ProgramError{Err: fmt.Errorf("the conversion program stopped (%v): %s (the Go runtime's traceback of every goroutine, after it on the program's standard error, is left out)", status, fatal)}
+		return &ProgramError{Err: fmt.Errorf("the conversion program stopped (%w): %s (the Go runtime's traceback of every goroutine, after it on the program's standard error, is left out)", status, fatal)}
 	}
 	msg := strings.TrimSpace(in.stderr.since(since))
 	if msg == "" {
-		return &ProgramError{Err: fmt.Errorf("the conversion program stopped: %v", status)}
+		return &ProgramError{Err: fmt.Errorf("the conversion program stopped: %w", status)}
 	}
 	msg = goroutineIDs.ReplaceAllString(msg, "goroutine N")
-	return &ProgramError{Err: fmt.Errorf("the conversion program stopped (%v):\n%s", status, msg)}
+	return &ProgramError{Err: fmt.Errorf("the conversion program stopped (%w):\n%s", status, msg)}
 }

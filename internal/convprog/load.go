@@ -152,7 +152,7 @@ func goCmd(ctx context.Context, dir string, env []string, args ...string) ([]byt
 		if errors.Is(err, exec.ErrNotFound) {
 			return nil, fmt.Errorf("the go command is needed to build the conversion program: %w", err)
 		}
-		return nil, fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("go %s: %w\n%s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	return stdout.Bytes(), nil
 }

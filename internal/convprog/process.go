@@ -123,7 +123,7 @@ func (p *Program) Start(ctx context.Context) (*Process, error) {
 		return nil, err
 	}
 	if err := p.duplicates(answer.Duplicates); err != nil {
-		in.stop()
+		_ = in.stop() // the duplicates are the error to report
 		return nil, err
 	}
 	proc.cur, proc.kinds = in, answer.Kinds
@@ -155,7 +155,7 @@ func (p *Process) launch(ctx context.Context) (*instance, *kindsAnswer, error) {
 	}
 	if err != nil {
 		in.kill()
-		in.stop()
+		_ = in.stop() // killed: err says why the Kinds request failed
 		return nil, nil, unwrapCut(err)
 	}
 	return in, &resp, nil
@@ -267,7 +267,7 @@ func (p *Process) Handler() http.Handler {
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
-		w.Write(raw)
+		_, _ = w.Write(raw) // the client went away: there is nobody to tell
 	})
 }
 
@@ -323,7 +323,7 @@ func (p *Process) running(ctx context.Context) (*instance, error) {
 		return p.cur, nil
 	}
 	if p.cur != nil {
-		p.cur.stop()
+		_ = p.cur.stop() // it ended: the requests it cut or gave up had their errors
 		p.cur = nil
 	}
 	if err := p.usable(); err != nil {
@@ -366,7 +366,7 @@ func (p *Process) quarantine(ctx context.Context, body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the conversion program failed, and could not be started again: %w", err)
 	}
-	defer in.stop()
+	defer func() { _ = in.stop() }() // a cut is send's error; an exit after the answer changes nothing
 	return p.send(ctx, in, body)
 }
 
@@ -399,7 +399,7 @@ func (p *Process) send(ctx context.Context, in *instance, body []byte) ([]byte, 
 	case <-ctx.Done():
 		in.abandon(id)
 		cause := context.Cause(ctx)
-		if cause == nil || cause == ctx.Err() {
+		if cause == nil || cause == ctx.Err() { //nolint:errorlint // Cause is ctx.Err() itself when no cause was given
 			return nil, &ProgramError{Err: fmt.Errorf("the request to the conversion program was abandoned: %w", ctx.Err())}
 		}
 		return nil, &ProgramError{Err: fmt.Errorf("the conversion program did not answer: %w (%w)", cause, ctx.Err())}

@@ -21,7 +21,9 @@ func TestProgress(t *testing.T) {
 	s := in.String()
 	for len(s) > 0 {
 		n := min(7, len(s))
-		p.Write([]byte(s[:n]))
+		if _, err := p.Write([]byte(s[:n])); err != nil {
+			t.Fatal(err)
+		}
 		s = s[n:]
 	}
 	p.done()

@@ -444,6 +444,7 @@ func TestStoredAlike(t *testing.T) {
 
 func TestFirstErr(t *testing.T) {
 	a, b := errors.New("a"), errors.New("b")
+	//nolint:errorlint // the very error given, not one that wraps it
 	if firstErr() != nil || firstErr(nil, nil) != nil || firstErr(nil, a, b) != a || firstErr(b, a) != b {
 		t.Error("firstErr is not the first non-nil error")
 	}

@@ -122,8 +122,12 @@ func (b *blobs) ask(fl *file) error {
 // end reads the newline that follows a blob's content in git's output.
 func (b *blobs) end() error {
 	b.cur = nil
-	if c, err := b.out.ReadByte(); err != nil || c != '\n' {
-		return b.fail(fmt.Errorf("git cat-file --batch: no newline after a blob (%q, %v)", c, err))
+	c, err := b.out.ReadByte()
+	if err != nil {
+		return b.fail(fmt.Errorf("git cat-file --batch: no newline after a blob: %w", err))
+	}
+	if c != '\n' {
+		return b.fail(fmt.Errorf("git cat-file --batch: no newline after a blob (%q)", c))
 	}
 	return nil
 }
@@ -171,11 +175,11 @@ func (b *blobs) stop(kill bool) {
 	if b.cmd == nil {
 		return
 	}
-	b.in.Close()
+	_ = b.in.Close() // git's input: that it ends is all that matters
 	if kill {
-		b.cmd.Process.Kill()
+		_ = b.cmd.Process.Kill() // fails only when git has exited already
 	}
-	b.cmd.Wait()
+	_ = b.cmd.Wait() // reaps git; what it wrote was checked as it was read
 	b.cmd, b.in, b.out, b.cur, b.left = nil, nil, nil, nil, 0
 }
 

@@ -174,7 +174,9 @@ func TestStreams(t *testing.T) {
 	fl.Close()
 	// closed after a part: the rest is not read
 	fl, _ = f.Open("big.yaml")
-	fl.Read(head[:100])
+	if _, err := fl.Read(head[:100]); err != nil {
+		t.Fatal(err)
+	}
 	fl.Close()
 	if _, err := fl.Read(head); !errors.Is(err, fs.ErrClosed) {
 		t.Errorf("read after Close: %v", err)

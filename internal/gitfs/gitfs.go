@@ -185,7 +185,9 @@ func (f *file) Stat() (fs.FileInfo, error) { return f.info, nil }
 
 func (f *file) Read(p []byte) (int, error) {
 	n, err := f.fs.blobs.read(f, p)
-	if err != nil && err != io.EOF {
+	// a git failure that wraps io.EOF (its output cut short) is an error,
+	// not the end of the file: errors.Is would take it for the end
+	if err != nil && err != io.EOF { //nolint:errorlint // the end is io.EOF itself, as io.Reader returns it
 		err = &fs.PathError{Op: "read", Path: f.path, Err: fmt.Errorf("at %s: %w", f.fs.ref, err)}
 	}
 	return n, err

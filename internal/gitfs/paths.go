@@ -86,7 +86,7 @@ func (f *FS) readLink(p string, e entry) (string, error) {
 		return "", fmt.Errorf("symbolic link %s at %s has a target of %d bytes, longer than a path can be", p, f.ref, e.size)
 	}
 	fl := &file{info: fileInfo{entry: e}, fs: f, path: p}
-	defer fl.Close()
+	defer func() { _ = fl.Close() }() // a git blob, read only; file.Close cannot fail
 	target, err := io.ReadAll(fl)
 	return string(target), err
 }

@@ -182,7 +182,7 @@ func entryOf(mode, object, size string) (entry, bool) {
 
 func parseSize(s string) int64 {
 	var n int64
-	fmt.Sscan(s, &n)
+	_, _ = fmt.Sscan(s, &n) // no number (no --long): 0, unknown
 	return n
 }
 

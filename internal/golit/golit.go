@@ -33,6 +33,7 @@ package golit
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"go/token"
 	"go/types"
@@ -131,7 +132,7 @@ func CheckOpaque(v any, t types.Type, env Env) Checked {
 // a type on its way has its own encoding, which Expr does not know: the
 // value may well be valid, but its Go value is the type's methods' to make.
 func IsOwnEncoding(err error) bool {
-	pe, ok := err.(*pathError)
+	pe, ok := errors.AsType[*pathError](err)
 	return ok && pe.ownEncoding
 }
 
@@ -167,7 +168,7 @@ func (e *pathError) Error() string {
 }
 
 func at(step string, err error) error {
-	if pe, ok := err.(*pathError); ok {
+	if pe, ok := errors.AsType[*pathError](err); ok {
 		return &pathError{path: append([]string{step}, pe.path...), msg: pe.msg, ownEncoding: pe.ownEncoding}
 	}
 	return err
@@ -427,7 +428,7 @@ func (b *builder) basic(v any, t types.Type, u *types.Basic) (expr, error) {
 		}
 		src, err := Integer(string(n), u.Kind())
 		if err != nil {
-			if err == errNotInteger {
+			if errors.Is(err, errNotInteger) {
 				return expr{}, mismatch(t, "integer", v)
 			}
 			return expr{}, err
@@ -1280,7 +1281,7 @@ func (b *builder) known(k known, v any, n *types.Named) (expr, error) {
 			return expr{src: fmt.Sprintf("%s{Type: %sString, StrVal: %s}", te, b.pkgName(n), strconv.Quote(x)), typed: true, composite: true}, nil
 		case jsonnum.Number:
 			src, err := Integer(string(x), types.Int32)
-			if err == errNotInteger {
+			if errors.Is(err, errNotInteger) {
 				return expr{}, fail("an int-or-string is a JSON string or a 32-bit integer, the default is a JSON number")
 			}
 			if err != nil {

@@ -217,7 +217,8 @@ type groupKey struct{ rule, crd string }
 func (ds *Diagnostics) report(w io.Writer, opts ReportOptions, errorsOnly bool) bool {
 	ds.sort()
 	bw := bufio.NewWriter(w)
-	defer bw.Flush()
+	// w is the diagnostic stream (stderr): a failed write has nowhere to go
+	defer func() { _ = bw.Flush() }()
 	foreign := map[string]int{}
 	foreignN := 0
 	// what is printed, in order; a group of a summarised rule is printed

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"go/token"
 	"strings"
@@ -132,7 +133,7 @@ func (m *Model) evaluate(d markers.Default, pkg *loader.Package, pos token.Posit
 	raw, v, err := d.Evaluate(pkg)
 	if err != nil {
 		rule := RuleInvalidJSON
-		if ve, ok := err.(*markers.ValueError); ok && ve.Kind == markers.ErrUnresolvedRef {
+		if ve, ok := errors.AsType[*markers.ValueError](err); ok && ve.Kind == markers.ErrUnresolvedRef {
 			rule = RuleUnresolvedRef
 		}
 		return nil, &Finding{Sev: Error, Pos: pos, GoPath: goPath, Rule: rule, Own: m.own.is(pkg), Msg: err.Error()}

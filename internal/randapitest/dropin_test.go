@@ -81,7 +81,7 @@ func (w *workspace) dropIn(ctx context.Context, dir string, api *API, ref string
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Run(); err != nil || bytes.Contains(out.Bytes(), []byte("panic")) {
-			return nil, fmt.Errorf("%s %s: %v\n%s", filepath.Base(bin), strings.Join(args, " "), err, errorLines(out.String()))
+			return nil, fmt.Errorf("%s %s: %w\n%s", filepath.Base(bin), strings.Join(args, " "), err, errorLines(out.String()))
 		}
 		return generatedFiles(m)
 	}

@@ -91,7 +91,7 @@ func HarnessSource(kinds []*Kind) ([]byte, error) {
 	b.WriteString(harnessBody)
 	src, err := format.Source(b.Bytes())
 	if err != nil {
-		return nil, fmt.Errorf("randapi: harness source does not parse: %v\n%s", err, b.Bytes())
+		return nil, fmt.Errorf("randapi: harness source does not parse: %w\n%s", err, b.Bytes())
 	}
 	return src, nil
 }

@@ -1973,7 +1973,7 @@ func (p *Package) TypesSource() ([]byte, error) {
 	b.WriteString("}\n")
 	src, err := format.Source(b.Bytes())
 	if err != nil {
-		return nil, fmt.Errorf("randapi: generated source does not parse: %v\n%s", err, b.Bytes())
+		return nil, fmt.Errorf("randapi: generated source does not parse: %w\n%s", err, b.Bytes())
 	}
 	return src, nil
 }

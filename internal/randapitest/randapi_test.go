@@ -353,7 +353,7 @@ func (w *workspace) ruleOfThumb(ctx context.Context, dir, harness string, seed u
 			In, A json.RawMessage
 		}
 		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
-			return nil, 0, fmt.Errorf("harness output: %v\n%s", err, sc.Bytes())
+			return nil, 0, fmt.Errorf("harness output: %w\n%s", err, sc.Bytes())
 		}
 		c, ok := checkers[line.Kind]
 		if !ok {
@@ -656,7 +656,7 @@ func (w *workspace) generate(ctx context.Context, dir string, pkgs []*Package, k
 	cmd.Stdout, cmd.Stderr = &stderr, &stderr
 	err := cmd.Run()
 	if err != nil || bytes.Contains(stderr.Bytes(), []byte("panic")) {
-		return nil, fmt.Errorf("controller-gen-default %s: %v\n%s", strings.Join(args[:4], " "), err, errorLines(stderr.String()))
+		return nil, fmt.Errorf("controller-gen-default %s: %w\n%s", strings.Join(args[:4], " "), err, errorLines(stderr.String()))
 	}
 	g := &generated{crds: map[string]*apiextensionsv1.CustomResourceDefinition{}, stderr: stderr.String()}
 	crds, err := normalize.LoadCRDs(crdDir)
@@ -685,7 +685,7 @@ func (w *workspace) generate(ctx context.Context, dir string, pkgs []*Package, k
 	// Without symbols and DWARF: linking is most of the build, which
 	// shrinking repeats.
 	if _, err := w.command(ctx, dir, "go", "build", "-ldflags=-s -w", "-o", g.harness, "./harness"); err != nil {
-		return nil, fmt.Errorf("the generated code does not compile: %v", err)
+		return nil, fmt.Errorf("the generated code does not compile: %w", err)
 	}
 	return g, nil
 }
@@ -726,7 +726,7 @@ func (w *workspace) command(ctx context.Context, dir, name string, args ...strin
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, stderr.Bytes())
+		return nil, fmt.Errorf("%s %s: %w\n%s", filepath.Base(name), strings.Join(args, " "), err, stderr.Bytes())
 	}
 	return out, nil
 }
@@ -766,7 +766,10 @@ func (s *server) defaulted(kind string, in []byte) (sent, a []byte, err error) {
 		return nil, nil, err
 	}
 	if !s.out.Scan() {
-		return nil, nil, fmt.Errorf("harness -serve stopped: %v", s.out.Err())
+		if err := s.out.Err(); err != nil {
+			return nil, nil, fmt.Errorf("harness -serve stopped: %w", err)
+		}
+		return nil, nil, errors.New("harness -serve stopped")
 	}
 	var resp struct {
 		Sent, A json.RawMessage

@@ -47,7 +47,7 @@ func (w *workspace) generateNoImplicit(ctx context.Context, dir string, opts []s
 	cmd := exec.CommandContext(ctx, w.bin, arg, "paths=./api/...", "output:crd:dir="+crdDir)
 	cmd.Dir, cmd.Env = dir, w.env
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("controller-gen-default %s paths=./api/...: %v\n%s", arg, err, errorLines(string(out)))
+		return nil, fmt.Errorf("controller-gen-default %s paths=./api/...: %w\n%s", arg, err, errorLines(string(out)))
 	}
 	crds, err := normalize.LoadCRDs(crdDir)
 	if err != nil {

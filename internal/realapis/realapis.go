@@ -474,7 +474,7 @@ func download(ctx context.Context, dir string, env []string, proxy string, m Mod
 	case ctx.Err() != nil:
 		return "", fmt.Errorf("realapis: fetching %s (GOPROXY=%s): %w", m, proxy, ctx.Err())
 	case runErr != nil:
-		return "", fetchError{fmt.Errorf("realapis: cannot fetch %s (GOPROXY=%s): %v\n%s", m, proxy, runErr, strings.TrimSpace(stderr.String()))}
+		return "", fetchError{fmt.Errorf("realapis: cannot fetch %s (GOPROXY=%s): %w\n%s", m, proxy, runErr, strings.TrimSpace(stderr.String()))}
 	case info.Dir == "":
 		return "", fmt.Errorf("realapis: go mod download %s reported no directory", m)
 	}
@@ -491,7 +491,7 @@ func goCmdOutput(ctx context.Context, dir string, env []string, args ...string) 
 		if ctx.Err() != nil {
 			err = ctx.Err()
 		}
-		return "", fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+		return "", fmt.Errorf("go %s: %w\n%s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	return stdout.String(), nil
 }

@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"errors"
 	"os/exec"
 	"slices"
 	"strings"
@@ -89,7 +90,7 @@ func goList(t *testing.T, args ...string) map[string][]string {
 	cmd := exec.Command("go", append([]string{"list", "-e", "-deps", "-f", "{{.ImportPath}}{{range .Imports}}\t{{.}}{{end}}"}, args...)...)
 	out, err := cmd.Output()
 	if err != nil {
-		if ee, ok := err.(*exec.ExitError); ok {
+		if ee, ok := errors.AsType[*exec.ExitError](err); ok {
 			t.Fatalf("go list: %v\n%s", err, ee.Stderr)
 		}
 		t.Fatalf("go list: %v", err)

@@ -88,7 +88,7 @@ func startProgram(ctx context.Context, o convprog.Options) (*convProgram, error)
 	}
 	proc, err := prog.Start(ctx)
 	if err != nil {
-		prog.Close()
+		_ = prog.Close() // Start's error is the one to report
 		return nil, err
 	}
 	// a second under the apiserver's webhook client's timeout (the same
@@ -104,8 +104,9 @@ func startProgram(ctx context.Context, o convprog.Options) (*convProgram, error)
 		}
 	}
 	if len(c.Kinds) == 0 {
-		proc.Close()
-		prog.Close()
+		// the program is not used: noKindConverts is the one to report
+		_ = proc.Close()
+		_ = prog.Close()
 		return nil, &noKindConverts{c.Others}
 	}
 	// the apiserver's webhook client speaks HTTPS only; connections the
@@ -116,7 +117,7 @@ func startProgram(ctx context.Context, o convprog.Options) (*convProgram, error)
 	c.caPEM = pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: c.server.Certificate().Raw})
 	// the service resolver is never asked: the webhook is a URL
 	if c.factory, err = apiserverconversion.NewCRConverterFactory(webhook.NewDefaultServiceResolver(), nil); err != nil {
-		c.Close()
+		_ = c.Close() // NewCRConverterFactory's error is the one to report
 		return nil, err
 	}
 	return c, nil
@@ -161,7 +162,8 @@ func (c *convProgram) Close() error {
 		c.server.Close()
 	}
 	err := c.proc.Close()
-	c.prog.Close()
+	// removes an uncached binary: failing leaves a stray file, loses nothing
+	_ = c.prog.Close()
 	return err
 }
 

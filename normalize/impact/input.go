@@ -38,7 +38,7 @@ func eachInput(f string, stdin io.Reader, fn func(Input) error) error {
 		if err != nil {
 			return err
 		}
-		defer file.Close()
+		defer func() { _ = file.Close() }() // read only: Close loses nothing
 		r = file
 	}
 	for o, err := range manifest.All(f, r) {

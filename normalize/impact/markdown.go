@@ -305,7 +305,8 @@ func (m *markdownReport) write(w io.Writer) {
 	}
 	b.WriteString(m.leftOut(m.left, m.changed, "objects that change"))
 	b.WriteString(tail)
-	io.WriteString(w, fitComment(b.String(), m.limit))
+	// w is the report (atomicout.Report), whose Close returns a failed write
+	_, _ = io.WriteString(w, fitComment(b.String(), m.limit))
 }
 
 func (m *markdownReport) head() string {
@@ -426,7 +427,8 @@ func (m *markdownReport) writeDefaults(w io.Writer, defaults []DefaultChange) {
 	}
 	b.WriteString(m.leftOut(part.left, part.total, "defaults"))
 	b.WriteString(tail)
-	io.WriteString(w, fitComment(b.String(), m.limit))
+	// w is the report (atomicout.Report), whose Close returns a failed write
+	_, _ = io.WriteString(w, fitComment(b.String(), m.limit))
 }
 
 // defaultRow is a default change as a row of the table of defaults, every

@@ -60,7 +60,7 @@ func readReport(src string, limit int) (tables [][][]tableCellOf, problems []str
 	source := []byte(src)
 	doc := gfm.Parser().Parse(text.NewReader(source))
 	bad := func(format string, a ...any) { problems = append(problems, fmt.Sprintf(format, a...)) }
-	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) { // the walker returns no error
 		if !entering {
 			return ast.WalkContinue, nil
 		}
@@ -137,7 +137,7 @@ func htmlLines(n *ast.HTMLBlock, source []byte) []string {
 // textOf is the text of n and its descendants, code included.
 func textOf(n ast.Node, source []byte) string {
 	var b strings.Builder
-	ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) { // the walker returns no error
 		if t, ok := c.(*ast.Text); ok && entering {
 			b.Write(t.Segment.Value(source))
 		}
@@ -250,9 +250,10 @@ func hostileInputs(crd, version, path, value, name, message, diff string, n int)
 		}
 		in.findings = append(in.findings, f)
 		ch := defaultdiff.Change{Version: version, Path: path, Old: json.RawMessage(value), New: json.RawMessage(value + "|")}
-		if i%3 == 0 {
+		switch i % 3 {
+		case 0:
 			ch.Old = nil
-		} else if i%3 == 2 {
+		case 2:
 			ch.New = nil
 		}
 		in.defaults = append(in.defaults, DefaultChange{CRD: c, Change: ch})

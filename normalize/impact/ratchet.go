@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apiserver/pkg/registry/rest"
 
 	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
@@ -135,7 +134,7 @@ func touch(ctx context.Context, p *pipeline.Pipeline, obj map[string]any, e Prob
 	}
 	value, _ := get(obj, at)
 	main, status := p.Strategies()
-	strategy, subresource := rest.RESTUpdateStrategy(main), ""
+	strategy, subresource := main, ""
 	if status != nil && at[0] == "status" {
 		strategy, subresource = status, "status"
 	}

@@ -121,7 +121,10 @@ func runReport(ctx context.Context, a *Analyzer, o Options, cluster *source.Clus
 			return ExitUnusable
 		}
 		if conv != nil {
-			defer conv.Close()
+			// the program's answers are all in by then: an exit error after
+			// them changes no result (a failed conversion is reported with
+			// its object)
+			defer func() { _ = conv.Close() }()
 			out.converted = converted
 		}
 	}
@@ -224,7 +227,7 @@ func startConversion(ctx context.Context, a *Analyzer, patterns []string, setup 
 	}
 	converted, err := a.useConversion(conv)
 	if err != nil {
-		conv.Close()
+		_ = conv.Close() // useConversion's error is the one to report
 		return nil, nil, err
 	}
 	if len(converted) == 0 {

@@ -41,7 +41,7 @@ func readAll(t *testing.T, data []byte) {
 			if !errors.As(err, &e) || e.File != "fuzz" || e.Doc < 1 {
 				t.Fatalf("error %T %v, want an *Error naming the document", err, err)
 			}
-			if _, again := r.Next(); again != err {
+			if _, again := r.Next(); again != err { //nolint:errorlint // the same error value again, not one that wraps it
 				t.Fatalf("after %v, Next returned %v", err, again)
 			}
 			return

@@ -165,7 +165,7 @@ func TestNextAfterTheEnd(t *testing.T) {
 	r = NewReader("f.yaml", strings.NewReader("[1]"))
 	_, err1 := r.Next()
 	_, err2 := r.Next()
-	if err1 == nil || err1 != err2 {
+	if err1 == nil || err1 != err2 { //nolint:errorlint // the same error value twice, not one that wraps it
 		t.Errorf("errors %v then %v; want the same error twice", err1, err2)
 	}
 }

@@ -100,7 +100,7 @@ func (s *spill) fallBack(rest []byte) {
 	if err == nil {
 		_, err = io.CopyN(&mem, s.f, s.inFileN)
 	}
-	s.f.Close()
+	_ = s.f.Close() // dropped: what it held is read back, or reported lost below
 	if s.name != "" {
 		os.Remove(s.name)
 	}
@@ -149,7 +149,7 @@ func (s *spill) bytes() ([]byte, error) {
 // close releases the file, if any, and empties the spill.
 func (s *spill) close() {
 	if s.f != nil {
-		s.f.Close()
+		_ = s.f.Close() // a temporary file, dropped with what it holds
 		if s.name != "" {
 			os.Remove(s.name)
 		}

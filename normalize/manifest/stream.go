@@ -216,17 +216,18 @@ func newJSONList(raw []byte) (*jsonList, string) {
 		return nil, why
 	}
 	l := &jsonList{kinds: kinds, dups: dups}
-	// the second pass: up to the first item
+	// the second pass: up to the first item, over what the first pass
+	// decoded whole, so that no read fails
 	l.dec = json.NewDecoder(bytes.NewReader(raw))
-	l.dec.Token() // {
+	_, _ = l.dec.Token() // {
 	for {
 		t, _ := l.dec.Token()
 		if t == "items" {
-			l.dec.Token() // [
+			_, _ = l.dec.Token() // [
 			break
 		}
 		var v json.RawMessage
-		l.dec.Decode(&v)
+		_ = l.dec.Decode(&v)
 	}
 	return l, ""
 }
@@ -240,7 +241,7 @@ func readJSONList(dec *json.Decoder) (listStream, string) {
 	var buf bytes.Buffer
 	kinds, dups, why := scanJSONList(dec, func(v json.RawMessage) {
 		buf.Reset()
-		json.Compact(&buf, v) // valid JSON: Decode read it
+		_ = json.Compact(&buf, v) // valid JSON: Decode read it
 		buf.WriteByte('\n')
 		items.Write(buf.Bytes())
 	})
@@ -371,7 +372,6 @@ type yamlList struct {
 	n              int
 	dups           itemDups
 	items          spill
-	kinds          listKinds
 }
 
 const (

@@ -270,6 +270,7 @@ func (p *Pipeline) gvr() schema.GroupVersionResource {
 
 // asStatusError is err as the handler answers it (an APIStatus as it is).
 func asStatusError(err error) *apierrors.StatusError {
+	//nolint:errorlint // as responsewriters.ErrorToAPIStatus: its type switch answers a wrapped status as a 500
 	if se, ok := err.(*apierrors.StatusError); ok {
 		return se
 	}
@@ -308,6 +309,7 @@ func KubectlNamespace(obj map[string]any, namespaced bool, ns string, explicit b
 	case own == "":
 		return ns, nil
 	case explicit && own != ns:
+		//nolint:staticcheck // ST1005: kubectl's message, verbatim (k8s.io/cli-runtime pkg/resource)
 		return "", fmt.Errorf("the namespace from the provided object %q does not match the namespace %q. You must pass '--namespace=%s' to perform this operation.", own, ns, own)
 	}
 	return own, nil

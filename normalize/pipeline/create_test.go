@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -243,7 +244,7 @@ func TestBeforeCreateIsRestBeforeCreate(t *testing.T) {
 		errs, _, refused := p.beforeCreate(ctx, ours)
 		err := rest.BeforeCreate(p.strategy, ctx, theirs)
 		var want []string
-		if se, ok := err.(*apierrors.StatusError); ok && se.ErrStatus.Details != nil {
+		if se, ok := errors.AsType[*apierrors.StatusError](err); ok && se.ErrStatus.Details != nil {
 			for _, c := range se.ErrStatus.Details.Causes {
 				want = append(want, c.Field+": "+c.Message)
 			}

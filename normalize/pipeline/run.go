@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/yamlout"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -21,6 +20,7 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
 	"github.com/controller-gen-default/controller-gen-default/internal/ordered"
 	"github.com/controller-gen-default/controller-gen-default/internal/refusal"
+	"github.com/controller-gen-default/controller-gen-default/internal/yamlout"
 	"github.com/controller-gen-default/controller-gen-default/normalize/manifest"
 )
 
@@ -244,7 +244,7 @@ func (p *printer) print(oc outcome) error {
 		if err := p.flush(); err != nil {
 			return err
 		}
-		p.stderr.Write(oc.stderr)
+		p.diag(oc.stderr)
 		return errUnusable
 	case oc.object == nil && p.first != nil:
 		p.code = max(p.code, oc.code)
@@ -252,7 +252,7 @@ func (p *printer) print(oc outcome) error {
 		return nil
 	case oc.object == nil:
 		p.code = max(p.code, oc.code)
-		p.stderr.Write(oc.stderr)
+		p.diag(oc.stderr)
 		return nil
 	}
 	p.code = max(p.code, oc.code)
@@ -281,15 +281,19 @@ func (p *printer) writeFirst(sep bool) error {
 	if err := p.write(*first, sep); err != nil {
 		return err
 	}
-	p.stderr.Write(p.held)
+	p.diag(p.held)
 	p.held = nil
 	return nil
 }
 
+// diag writes messages to stderr, where a failed write has nowhere to be
+// reported (the report on stdout is checked: atomicout.Report).
+func (p *printer) diag(b []byte) { _, _ = p.stderr.Write(b) }
+
 // write prints oc's messages, then oc's object, in YAML after its
 // separator if sep.
 func (p *printer) write(oc outcome, sep bool) error {
-	p.stderr.Write(oc.stderr)
+	p.diag(oc.stderr)
 	b := oc.object
 	if p.yaml && !sep {
 		b = b[len(separator):]
@@ -379,7 +383,7 @@ func openInput(in string, stdin io.Reader) (io.Reader, string, func(), error) {
 	if err != nil {
 		return nil, in, nil, err
 	}
-	return f, in, func() { f.Close() }, nil
+	return f, in, func() { _ = f.Close() }, nil // read only: Close loses nothing
 }
 
 func str(v any) string {

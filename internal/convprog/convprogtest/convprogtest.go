@@ -134,7 +134,7 @@ func Write(ctx context.Context, dir, version string, converters bool) error {
 				return fmt.Errorf("%w: go mod tidy with sigs.k8s.io/controller-runtime %s: %s", ErrUnavailable, version, lastLines(out.String()))
 			}
 		}
-		return fmt.Errorf("go mod tidy with sigs.k8s.io/controller-runtime %s: %v\n%s", version, err, out.String())
+		return fmt.Errorf("go mod tidy with sigs.k8s.io/controller-runtime %s: %w\n%s", version, err, out.String())
 	}
 	return nil
 }

@@ -35,7 +35,7 @@ func RefDefaults(ctx context.Context, ws *realapis.Workspace, patterns []string)
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("go list: %v\n%s", err, stderr.String())
+		return nil, fmt.Errorf("go list: %w\n%s", err, stderr.String())
 	}
 	names := map[string]bool{}
 	dec := json.NewDecoder(bytes.NewReader(out))

@@ -138,7 +138,7 @@ func (r Reader) add(ctx context.Context, set *normalize.CRDSet, s Spec, groups m
 		if err != nil {
 			return fmt.Errorf("%s: %w", s.Raw, err)
 		}
-		defer tree.Close()
+		defer func() { _ = tree.Close() }() // stops the git readers; FS.Close cannot fail
 		name := func(p string) string { return "git://" + s.Ref + "?path=" + p }
 		if err := set.AddFS(tree, name, s.Path); err != nil {
 			return fmt.Errorf("%s: %w", s.Raw, err)
