@@ -12,12 +12,13 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/genall"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
+	"github.com/controller-gen-default/controller-gen-default/internal/engine"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 	"github.com/controller-gen-default/controller-gen-default/normalize/defaultdiff"
 )
 
-// noteChanges says, for each CRD file the run replaces, which defaults
+// noteChanges says, for each CRD file the run replaces, which defaults of b
 // differ from the file's, one note each at the Go field. A changed or
 // removed default changes what objects already stored read as (the
 // apiserver defaults on every read), so those point to `impact`. Files
@@ -27,7 +28,7 @@ import (
 // opts): the notes of added and changed defaults, which a first run over
 // CRDs from controller-gen has by the hundred, are one line per rule and
 // CRD unless every finding is asked for.
-func (d *schemaWalker) noteChanges(w io.Writer, opts model.ReportOptions, rule genall.OutputRule, staged *atomicout.Staging, crds []*apiextensionsv1.CustomResourceDefinition) {
+func noteChanges(b *engine.Build, w io.Writer, opts model.ReportOptions, rule genall.OutputRule, staged *atomicout.Staging, crds []*apiextensionsv1.CustomResourceDefinition) {
 	notes := model.NewDiagnostics()
 	var affects []string
 	for _, c := range crds {
@@ -46,9 +47,9 @@ func (d *schemaWalker) noteChanges(w io.Writer, opts model.ReportOptions, rule g
 			continue
 		}
 		for _, ch := range defaultdiff.Diff(old[0], c) {
-			n := d.changeNode(c.Name, ch)
-			notes.Add(model.Finding{Sev: model.Note, Pos: n.at, GoPath: n.goPath, JPath: ch.Path, Rule: "default-" + ch.Kind(),
-				Msg: changeText(c.Name, ch), Own: n.own, CRD: c.Name})
+			n := changeNode(b, c.Name, ch)
+			notes.Add(model.Finding{Sev: model.Note, Pos: n.At, GoPath: n.GoPath, JPath: ch.Path, Rule: "default-" + ch.Kind(),
+				Msg: changeText(c.Name, ch), Own: n.Own, CRD: c.Name})
 			if ch.Kind() != defaultdiff.Added && !contains(affects, path) {
 				affects = append(affects, path)
 			}
@@ -69,15 +70,15 @@ func (d *schemaWalker) noteChanges(w io.Writer, opts model.ReportOptions, rule g
 // changeNode is the Go source of a changed default: the field that writes
 // it now, else (a removed default) the field at its path, else the CRD's
 // root type.
-func (d *schemaWalker) changeNode(crdName string, ch defaultdiff.Change) node {
+func changeNode(b *engine.Build, crdName string, ch defaultdiff.Change) engine.Node {
 	spath := defaultdiff.SchemaPathOf(ch.Path)
-	if o, ok := d.origins[originKey(crdName, ch.Version, spath)]; ok {
-		return node{at: o.at, goPath: o.goPath, jpath: o.jpath, own: o.own}
+	if o, ok := b.Origin(crdName, ch.Version, spath); ok {
+		return o.Node
 	}
-	if n, ok := d.locate(crdName, ch.Version, spath); ok {
+	if n, ok := b.Locate(crdName, ch.Version, spath); ok {
 		return n
 	}
-	return d.roots[crdName]
+	return b.Root(crdName)
 }
 
 func changeText(crdName string, ch defaultdiff.Change) string {

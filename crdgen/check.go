@@ -3,7 +3,6 @@ package crdgen
 import (
 	"context"
 	"fmt"
-	"go/token"
 	"runtime"
 	"slices"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/checkcache"
+	"github.com/controller-gen-default/controller-gen-default/internal/engine"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
 	"github.com/controller-gen-default/controller-gen-default/internal/refusal"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
@@ -23,14 +23,6 @@ const (
 	ruleAPIServer      = "apiserver"
 	ruleNestedDefaults = "nested-defaults"
 )
-
-// node is the Go source of one schema property.
-type node struct {
-	at     token.Position
-	goPath string
-	jpath  string
-	own    bool
-}
 
 // checker validates CRDs with the apiserver's own code, as on create, and
 // then each default with the defaults nested below it applied. The checks
@@ -45,6 +37,9 @@ type checker struct {
 	slots   chan struct{}
 	results []*checkResult
 	cache   *checkcache.Cache
+	// notAboutDefaults are the apiserver's errors about something else
+	// than a default, by Finding.String (failure).
+	notAboutDefaults map[string]bool
 }
 
 // checkResult is what the checks said about one CRD.
@@ -99,7 +94,7 @@ func defaultAt(c *apiextensionsv1.CustomResourceDefinition, f string) []byte {
 			continue
 		}
 		s := v.Schema.OpenAPIV3Schema
-		for _, seg := range splitSegments(spath) {
+		for _, seg := range engine.SplitPath(spath) {
 			switch {
 			case strings.HasPrefix(seg, "properties["):
 				p, ok := s.Properties[strings.TrimSuffix(strings.TrimPrefix(seg, "properties["), "]")]
@@ -127,7 +122,7 @@ func defaultAt(c *apiextensionsv1.CustomResourceDefinition, f string) []byte {
 }
 
 func newChecker(ctx context.Context) *checker {
-	ch := &checker{ctx: ctx, slots: make(chan struct{}, max(2, runtime.GOMAXPROCS(0))), cache: checkcache.Open()}
+	ch := &checker{ctx: ctx, slots: make(chan struct{}, max(2, runtime.GOMAXPROCS(0))), cache: checkcache.Open(), notAboutDefaults: map[string]bool{}}
 	ch.slots <- struct{}{} // the generator's
 	return ch
 }
@@ -152,48 +147,49 @@ func (ch *checker) start(c *apiextensionsv1.CustomResourceDefinition) {
 	}()
 }
 
-// report waits for every check and reports its errors at the Go source.
-func (ch *checker) report(d *schemaWalker) {
+// report waits for every check and reports its errors at the Go source
+// of b, in b's findings.
+func (ch *checker) report(b *engine.Build) {
 	ch.wg.Wait()
 	for _, r := range ch.results {
 		for _, e := range r.errs {
-			d.reportSchemaError(r.crd, e.schemaError, e.rule)
+			ch.reportSchemaError(b, r.crd, e.schemaError, e.rule)
 		}
 	}
 }
 
 // reportSchemaError keeps the apiserver's message verbatim and adds where
 // in the Go source it comes from and, for a default, which rule wrote it.
-func (d *schemaWalker) reportSchemaError(c *apiextensionsv1.CustomResourceDefinition, e schemaError, rule string) {
+func (ch *checker) reportSchemaError(b *engine.Build, c *apiextensionsv1.CustomResourceDefinition, e schemaError, rule string) {
 	versions, spath := splitSchemaField(c, e.Field)
 	for _, v := range versions {
-		if d.belowRecursion(c.Name, v, spath) {
+		if b.BelowRecursion(c.Name, v, spath) {
 			return // the recursive-type error says why, at the Go field
 		}
 	}
 	aboutDefault := strings.Contains(e.Field[strings.Index(e.Field, "openAPIV3Schema")+1:], ".default")
-	var n node
-	var o origin
+	var n engine.Node
+	var o engine.Origin
 	var found, hasOrigin bool
 	for _, v := range versions {
 		if aboutDefault && !hasOrigin {
 			// the node whose default is in question is the one the path names
-			o, hasOrigin = d.origins[originKey(c.Name, v, spath)]
+			o, hasOrigin = b.Origin(c.Name, v, spath)
 		}
 		if !found {
-			n, found = d.locate(c.Name, v, spath)
+			n, found = b.Locate(c.Name, v, spath)
 		}
 	}
 	if !found {
-		n = d.roots[c.Name]
+		n = b.Root(c.Name)
 	}
-	at, goPath := n.at, n.goPath
+	at, goPath := n.At, n.GoPath
 	if hasOrigin {
-		at, goPath = o.at, o.goPath
+		at, goPath = o.At, o.GoPath
 	}
 	msg := fmt.Sprintf("CRD %s: %s", c.Name, e.Message)
 	if hasOrigin {
-		msg += " (" + o.cause + ")"
+		msg += " (" + o.Cause + ")"
 	}
 	sev := model.Error
 	if strings.HasPrefix(e.Field, "metadata.annotations") {
@@ -203,21 +199,21 @@ func (d *schemaWalker) reportSchemaError(c *apiextensionsv1.CustomResourceDefini
 		sev = model.Warning
 		msg += "; add it with // +kubebuilder:metadata:annotations=\"api-approved.kubernetes.io=<URL of the API review>\" on the type"
 	}
-	f := model.Finding{Sev: sev, Pos: at, GoPath: goPath, JPath: n.jpath, Rule: rule, Own: true, Msg: msg, CRD: c.Name}
+	f := model.Finding{Sev: sev, Pos: at, GoPath: goPath, JPath: n.JPath, Rule: rule, Own: true, Msg: msg, CRD: c.Name}
 	if !aboutDefault && rule == ruleAPIServer {
-		d.notAboutDefaults[f.String()] = true
+		ch.notAboutDefaults[f.String()] = true
 	}
-	d.diags.Add(f)
+	b.Findings().Add(f)
 }
 
-// failure says why nothing was written, once the findings hold an error:
-// when each error is the apiserver's about something else than a
-// default (a CEL rule over its cost budget, two storage versions), the
-// CRDs are refused as controller-gen writes them too, and the way to
+// failure says why nothing was written, once diags, the build's findings,
+// hold an error: when each error is the apiserver's about something else
+// than a default (a CEL rule over its cost budget, two storage versions),
+// the CRDs are refused as controller-gen writes them too, and the way to
 // write them unchecked is named.
-func (d *schemaWalker) failure() error {
-	for _, f := range d.diags.List() {
-		if f.Sev == model.Error && !d.notAboutDefaults[f.String()] {
+func (ch *checker) failure(diags *model.Diagnostics) error {
+	for _, f := range diags.List() {
+		if f.Sev == model.Error && !ch.notAboutDefaults[f.String()] {
 			return fmt.Errorf("crd: errors in defaults; no CRD was written")
 		}
 	}
@@ -249,34 +245,11 @@ func splitSchemaField(c *apiextensionsv1.CustomResourceDefinition, f string) ([]
 		return versions, ""
 	}
 	var segs []string
-	for _, s := range splitSegments(strings.TrimPrefix(f[i+len("openAPIV3Schema"):], ".")) {
+	for _, s := range engine.SplitPath(strings.TrimPrefix(f[i+len("openAPIV3Schema"):], ".")) {
 		if !strings.HasPrefix(s, "properties[") && s != "items" && s != "additionalProperties" {
 			break
 		}
 		segs = append(segs, s)
 	}
 	return versions, strings.Join(segs, ".")
-}
-
-// splitSegments splits on dots outside brackets.
-func splitSegments(p string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i, r := range p {
-		switch r {
-		case '[':
-			depth++
-		case ']':
-			depth--
-		case '.':
-			if depth == 0 {
-				out = append(out, p[start:i])
-				start = i + 1
-			}
-		}
-	}
-	if start < len(p) {
-		out = append(out, p[start:])
-	}
-	return out
 }

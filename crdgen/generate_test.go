@@ -21,8 +21,8 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/crdgen"
 	"github.com/controller-gen-default/controller-gen-default/defaultgen"
 	"github.com/controller-gen-default/controller-gen-default/internal/checkcache"
+	"github.com/controller-gen-default/controller-gen-default/internal/genrun"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
-	"github.com/controller-gen-default/controller-gen-default/markers"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
@@ -345,7 +345,7 @@ func TestLintIsTheGenerators(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := markers.Register(rt.Collector.Registry); err != nil {
+			if _, err := genrun.Wire(rt, nil); err != nil { // the registry as the command wires it
 				t.Fatal(err)
 			}
 			var got []string

@@ -1,15 +1,16 @@
 // Package crdgen is controller-gen's crd generator with KEP-1929 declarative
 // defaults: it builds schemas with controller-tools' crd.Parser, injects the
 // explicit, type-level and implicit defaults into each flattened version
-// schema, checks the result with the apiserver's own code (package
-// normalize), and writes nothing when any check fails.
+// schema (the build is the module's generation engine's, shared with the
+// defaults generator through a Session), checks the result with the
+// apiserver's own code (package normalize), and writes nothing when any
+// check fails.
 package crdgen
 
 import (
 	"context"
 	"fmt"
 	"maps"
-	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -22,6 +23,7 @@ import (
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
+	"github.com/controller-gen-default/controller-gen-default/internal/engine"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
 )
 
@@ -129,24 +131,12 @@ func boolOpt(p *bool, def bool) bool {
 // ControllerToolsVersion is the controller-tools version in go.mod; a test
 // keeps the two equal. Version uses it where the build has no module
 // information (go test binaries).
-const ControllerToolsVersion = "v0.23.0"
+const ControllerToolsVersion = engine.ControllerToolsVersion
 
 // Version returns the version of controller-tools this binary is built with.
 // It is what controller-gen writes in its version annotation, so that CRDs
 // generated with implicitDefaults=false match controller-gen's byte for byte.
-func Version() string {
-	if info, ok := debug.ReadBuildInfo(); ok {
-		for _, dep := range info.Deps {
-			if dep.Path == "sigs.k8s.io/controller-tools" {
-				if dep.Replace != nil && dep.Replace.Version != "" {
-					return dep.Replace.Version
-				}
-				return dep.Version
-			}
-		}
-	}
-	return ControllerToolsVersion
-}
+func Version() string { return engine.Version() }
 
 // Generate builds every CRD in the roots, applies defaults, checks and writes
 // them. Nothing is written when any CRD has an error.
@@ -163,7 +153,7 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 	s := sessionOf(g.session)
 	var werr error
 	checks := newChecker(context.Background())
-	b, err := s.build(ctx, g.buildOptions(), false, func(c *apiextensionsv1.CustomResourceDefinition) {
+	b, err := engine.BuildCRDs(s, ctx, g.buildOptions(), func(c *apiextensionsv1.CustomResourceDefinition) {
 		if boolOpt(g.Check, true) {
 			checks.start(c)
 		}
@@ -180,29 +170,30 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 	}
 	if packagesFailed(ctx.Roots) {
 		checks.wg.Wait()
-		b.release()
+		b.Release()
 		return fmt.Errorf("crd: the packages do not load (their errors follow); no CRD was written")
 	}
-	checks.report(b.d)
-	for _, f := range b.d.recursive {
-		b.d.diags.Add(f) // the CRD's, not the Go defaulter's: defaults does not report them
+	checks.report(b)
+	diags := b.Findings()
+	for _, f := range b.Recursive() {
+		diags.Add(f) // the CRD's, not the Go defaulter's: defaults does not report them
 	}
-	defer b.release()
+	defer b.Release()
 	out := s.Output()
 	if boolOpt(g.Explain, false) {
-		b.d.model.Explain(out)
-		for _, m := range b.d.requiredMismatch {
+		b.Model().Explain(out)
+		for _, m := range b.RequiredMismatch() {
 			fmt.Fprintf(out, "note: %s, not as the Go code predicts it (lint and defaults follow the Go code): please report it [explain-required]\n", m)
 		}
 	}
 	ropts := g.reportOptions()
-	if b.d.diags.Report(out, ropts) {
-		return b.d.failure()
+	if diags.Report(out, ropts) {
+		return checks.failure(diags)
 	}
 	if werr != nil {
 		return werr
 	}
-	b.d.noteChanges(out, ropts, ctx.OutputRule, &staged, b.crds)
+	noteChanges(b, out, ropts, ctx.OutputRule, &staged, b.CRDs())
 	return staged.Commit()
 }
 
@@ -238,37 +229,19 @@ func (g Generator) reportOptions() model.ReportOptions {
 }
 
 // buildOptions are the options that change the CRDs' schemas and defaults.
-func (g Generator) buildOptions() buildOptions {
-	o := buildOptions{
-		ignoreUnexported: boolOpt(g.IgnoreUnexportedFields, false),
-		allowDangerous:   boolOpt(g.AllowDangerousTypes, false),
-		embeddedMeta:     boolOpt(g.GenerateEmbeddedObjectMeta, false),
-		omitToolVersion:  boolOpt(g.OmitToolVersion, false),
-		implicit:         boolOpt(g.ImplicitDefaults, true),
-		explain:          boolOpt(g.Explain, false),
+func (g Generator) buildOptions() engine.BuildOptions {
+	o := engine.BuildOptions{
+		IgnoreUnexportedFields:     boolOpt(g.IgnoreUnexportedFields, false),
+		AllowDangerousTypes:        boolOpt(g.AllowDangerousTypes, false),
+		GenerateEmbeddedObjectMeta: boolOpt(g.GenerateEmbeddedObjectMeta, false),
+		OmitToolVersion:            boolOpt(g.OmitToolVersion, false),
+		ImplicitDefaults:           boolOpt(g.ImplicitDefaults, true),
+		Explain:                    boolOpt(g.Explain, false),
 	}
 	if g.MaxDescLen != nil {
-		o.limitDesc, o.descLen = true, *g.MaxDescLen
+		o.LimitDescLen, o.MaxDescLen = true, *g.MaxDescLen
 	}
 	return o
-}
-
-// buildOptions are the crd generator's options that change what is built.
-// They are values, so that two builds with equal options are ==.
-type buildOptions struct {
-	ignoreUnexported, allowDangerous, embeddedMeta bool
-	// limitDesc is whether maxDescLen is set, descLen its value.
-	limitDesc                          bool
-	descLen                            int
-	omitToolVersion, implicit, explain bool
-}
-
-// maxDescLen is crd.Parser's maxDescLen: nil for no limit.
-func (o buildOptions) maxDescLen() *int {
-	if !o.limitDesc {
-		return nil
-	}
-	return &o.descLen
 }
 
 func (g Generator) header(ctx *genall.GenerationContext) (string, error) {
@@ -288,21 +261,6 @@ func Header(ctx *genall.GenerationContext, file, year string) (string, error) {
 		text = string(b)
 	}
 	return strings.ReplaceAll(text, " YEAR", " "+year), nil
-}
-
-// rootTypes maps each version name of gk to its root Go type.
-func rootTypes(p *crd.Parser, gk schema.GroupKind) map[string]crd.TypeIdent {
-	out := map[string]crd.TypeIdent{}
-	for pkg, gv := range p.GroupVersions {
-		if gv.Group != gk.Group {
-			continue
-		}
-		id := crd.TypeIdent{Package: pkg, Name: gk.Kind}
-		if p.Types[id] != nil {
-			out[gv.Version] = id
-		}
-	}
-	return out
 }
 
 // write emits the CRDs as crd.Generator does: same file names, transforms

@@ -16,9 +16,7 @@ import (
 	"golang.org/x/tools/go/packages"
 	"sigs.k8s.io/controller-tools/pkg/genall"
 
-	"github.com/controller-gen-default/controller-gen-default/crdgen"
-	"github.com/controller-gen-default/controller-gen-default/defaultgen"
-	"github.com/controller-gen-default/controller-gen-default/markers"
+	"github.com/controller-gen-default/controller-gen-default/internal/genrun"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden CRDs under testdata/golden")
@@ -31,7 +29,8 @@ type result struct {
 }
 
 // generate runs gen on the package patterns, as controller-gen-default's
-// command does, with the output in a fresh directory.
+// command does (genrun.Wire, when gen is one of this tool's generators:
+// ours), with the output in a fresh directory.
 func generate(t *testing.T, gen genall.Generator, ours bool, patterns ...string) result {
 	t.Helper()
 	return generateIn(t, gen, ours, t.TempDir(), patterns...)
@@ -42,14 +41,12 @@ func generate(t *testing.T, gen genall.Generator, ours bool, patterns ...string)
 func generateIn(t *testing.T, gen genall.Generator, ours bool, out string, patterns ...string) result {
 	t.Helper()
 	var diags bytes.Buffer
-	gen = withSession(gen, &crdgen.Session{Diagnostics: &diags})
-
 	rt, err := genall.Generators{&gen}.ForRootsWithConfig(&packages.Config{}, patterns...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if ours {
-		if err := markers.Register(rt.Collector.Registry); err != nil {
+		if _, err := genrun.Wire(rt, &diags); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -67,18 +64,6 @@ func generateIn(t *testing.T, gen genall.Generator, ours bool, out string, patte
 		res.files[e.Name()] = b
 	}
 	return res
-}
-
-// withSession is gen with the session s, when gen is one of this tool's
-// generators.
-func withSession(gen genall.Generator, s *crdgen.Session) genall.Generator {
-	switch g := gen.(type) {
-	case crdgen.Generator:
-		return g.WithSession(s)
-	case defaultgen.Generator:
-		return g.WithSession(s)
-	}
-	return gen
 }
 
 // want is an expected diagnostic: a regexp for the message on one line.

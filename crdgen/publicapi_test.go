@@ -142,6 +142,12 @@ func internalNames(t types.Type, seen map[types.Type]bool) []string {
 		if o := t.Obj(); o.Pkg() != nil && isInternal(o.Pkg().Path()) {
 			return []string{o.Pkg().Path() + "." + o.Name()}
 		}
+		if o := t.Obj(); o.Exported() && o.Pkg() != nil && strings.HasPrefix(o.Pkg().Path(), module) && t.TypeArgs().Len() == 0 {
+			// an exported alias of a public package of the module
+			// (crdgen.Session) is a public name: its members are
+			// checked where it is declared
+			return nil
+		}
 		walk(types.Unalias(t))
 	case *types.Named:
 		if o := t.Obj(); o.Pkg() != nil && isInternal(o.Pkg().Path()) {

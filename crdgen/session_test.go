@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/genall"
 
 	"github.com/controller-gen-default/controller-gen-default/crdgen"
-	"github.com/controller-gen-default/controller-gen-default/markers"
+	"github.com/controller-gen-default/controller-gen-default/internal/genrun"
 )
 
 // readDir is every file of dir, by name.
@@ -31,23 +31,23 @@ func readDir(t *testing.T, dir string) map[string][]byte {
 	return out
 }
 
-// TestSessionsShareNothing: two crd generators with a session each, run
-// one after the other on the same loaded packages (one marker collector),
-// each build and write every CRD and print every finding: the second
-// takes nothing of the first, neither its build nor what it printed.
+// TestSessionsShareNothing: two crd generators with a session each (the
+// run wired twice, genrun.Wire), run one after the other on the same
+// loaded packages (one marker collector), each build and write every CRD
+// and print every finding: the second takes nothing of the first, neither
+// its build nor what it printed.
 func TestSessionsShareNothing(t *testing.T) {
 	var gen genall.Generator = crdgen.Generator{}
 	rt, err := genall.Generators{&gen}.ForRootsWithConfig(&packages.Config{}, "../testdata/forbidden/...")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := markers.Register(rt.Collector.Registry); err != nil {
-		t.Fatal(err)
-	}
 	var diags [2]bytes.Buffer
 	var files [2]map[string][]byte
 	for i := range 2 {
-		gen = crdgen.Generator{}.WithSession(&crdgen.Session{Diagnostics: &diags[i]})
+		if _, err := genrun.Wire(rt, &diags[i]); err != nil {
+			t.Fatal(err)
+		}
 		out := t.TempDir()
 		rt.OutputRules = genall.OutputRules{Default: genall.OutputToDirectory(out)}
 		rt.ErrorWriter = &diags[i]

@@ -30,8 +30,8 @@ import (
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 
 	"github.com/controller-gen-default/controller-gen-default/crdgen"
-	"github.com/controller-gen-default/controller-gen-default/internal/crdsession"
 	"github.com/controller-gen-default/controller-gen-default/internal/decision"
+	"github.com/controller-gen-default/controller-gen-default/internal/engine"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
 )
 
@@ -115,7 +115,7 @@ func (Generator) RegisterMarkers(into *ctmarkers.Registry) error {
 func (Generator) CheckFilter() loader.NodeFilter { return model.CheckFilter() }
 
 // Generate writes zz_generated.defaults.go for every root package that
-// declares a kind. It reads the crd generator's decisions (crdsession.Decide):
+// declares a kind. It reads the crd generator's decisions (engine.Decide):
 // the Go defaulter applies exactly the defaults the CRD carries. An error
 // in a marker is reported at its position, and nothing is written.
 // Without a session (WithSession), g builds the decisions itself.
@@ -128,7 +128,7 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 	if s == nil {
 		s = &crdgen.Session{} // shares nothing
 	}
-	dec, err := crdsession.Decide(s, ctx, crdsession.Options{
+	dec, err := engine.Decide(s, ctx, engine.Options{
 		ImplicitDefaults:    g.ImplicitDefaults == nil || *g.ImplicitDefaults,
 		AllowDangerousTypes: g.AllowDangerousTypes != nil && *g.AllowDangerousTypes,
 	})
@@ -390,7 +390,7 @@ func (fg *fileGen) writeImports(w io.Writer) {
 }
 
 // kinds lists the package's root object types, the crd generator's
-// (crdsession.Decide), with the <Kind>List type that holds them.
+// (engine.Decide), with the <Kind>List type that holds them.
 func (fg *fileGen) kinds(roots []crd.TypeIdent) []kind {
 	scope := fg.pkg.Types.Scope()
 	var out []kind

@@ -37,6 +37,7 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/crdgen"
 	"github.com/controller-gen-default/controller-gen-default/defaultgen"
 	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
+	"github.com/controller-gen-default/controller-gen-default/internal/genrun"
 	"github.com/controller-gen-default/controller-gen-default/markers"
 )
 
@@ -281,11 +282,9 @@ func run(rawOpts, buildTags []string) error {
 }
 
 // newRuntime loads the packages and sets up the generators of rawOpts as
-// controller-gen does, with this tool's markers registered after every
-// generator's, so that they win whatever the order of the generators
-// (markers.Register: schemapatch and applyconfiguration register
-// controller-tools' +default again), and one session for the run
-// (shareSession), whose findings go to diags.
+// controller-gen does, wired as this tool runs them (genrun.Wire: this
+// tool's markers registered after every generator's, one session for the
+// run), with the findings going to diags.
 func newRuntime(rawOpts, buildTags []string, diags io.Writer) (*genall.Runtime, error) {
 	cfg := &packages.Config{BuildFlags: []string{"-tags=" + strings.Join(buildTags, ",")}}
 	rt, err := genall.FromOptionsWithConfig(cfg, optionsRegistry, rawOpts)
@@ -295,36 +294,10 @@ func newRuntime(rawOpts, buildTags []string, diags io.Writer) (*genall.Runtime, 
 	if len(rt.Generators) == 0 {
 		return nil, fmt.Errorf("no generators specified")
 	}
-	if err := markers.Register(rt.Collector.Registry); err != nil {
+	if _, err := genrun.Wire(rt, diags); err != nil {
 		return nil, err
 	}
-	shareSession(rt.Generators, &crdgen.Session{Diagnostics: diags})
 	return rt, nil
-}
-
-// shareSession gives the crd and defaults generators of a run the session
-// s, so that they build and decide once and print each finding once, and a
-// defaults generator beside a crd generator the options it must share with
-// it (defaultgen.WithCRD).
-func shareSession(gens genall.Generators, s *crdgen.Session) {
-	var crd *crdgen.Generator
-	for _, g := range gens {
-		if c, ok := (*g).(crdgen.Generator); ok {
-			c = c.WithSession(s)
-			*g = c
-			if crd == nil {
-				crd = &c
-			}
-		}
-	}
-	for _, g := range gens {
-		if d, ok := (*g).(defaultgen.Generator); ok {
-			if crd != nil {
-				d = d.WithCRD(*crd)
-			}
-			*g = d.WithSession(s)
-		}
-	}
 }
 
 func helpForLevels(mainOut, errOut io.Writer, level int, reg *ctmarkers.Registry, sorter help.SortGroup) error {

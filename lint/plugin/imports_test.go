@@ -26,6 +26,7 @@ var forbidden = []string{
 	"google.golang.org/genproto",
 	"github.com/controller-gen-default/controller-gen-default/normalize",
 	"github.com/controller-gen-default/controller-gen-default/internal/decision",
+	"github.com/controller-gen-default/controller-gen-default/internal/engine",
 	"github.com/controller-gen-default/controller-gen-default/crdgen",
 }
 

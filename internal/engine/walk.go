@@ -1,4 +1,4 @@
-package crdgen
+package engine
 
 import (
 	"fmt"
@@ -32,11 +32,11 @@ type schemaWalker struct {
 	model   *decision.Model
 	opts    options
 	diags   *model.Diagnostics
-	origins map[string]origin
+	origins map[string]Origin
 	// versionRoots are the root types and their nodes by
 	// originKey(crd, version, ""), where locate starts.
 	versionRoots map[string]versionRoot
-	roots        map[string]node
+	roots        map[string]Node
 	// recursive are the findings about recursive types, which only the
 	// crd generator reports (the CRD cannot express them; the Go defaulter
 	// can), and the schema paths, by originKey, where the recursion left
@@ -48,9 +48,6 @@ type schemaWalker struct {
 	// controller-gen wrote; the decision follows the schema, and tests
 	// require none.
 	requiredMismatch []string
-	// notAboutDefaults are the apiserver's errors about something else
-	// than a default, by Finding.String (failure).
-	notAboutDefaults map[string]bool
 }
 
 func newSchemaWalker(p *crd.Parser, col *ctmarkers.Collector, roots []*loader.Package, opts options) *schemaWalker {
@@ -59,12 +56,10 @@ func newSchemaWalker(p *crd.Parser, col *ctmarkers.Collector, roots []*loader.Pa
 		model:        decision.New(p, col, roots, decision.Options{Options: model.Options{Implicit: opts.implicit}, Explain: opts.explain}),
 		opts:         opts,
 		diags:        model.NewDiagnostics(),
-		origins:      map[string]origin{},
+		origins:      map[string]Origin{},
 		versionRoots: map[string]versionRoot{},
-		roots:        map[string]node{},
+		roots:        map[string]Node{},
 		recursiveAt:  map[string]bool{},
-
-		notAboutDefaults: map[string]bool{},
 	}
 }
 
@@ -141,7 +136,7 @@ func (d *schemaWalker) applyCRD(c *apiextensionsv1.CustomResourceDefinition, roo
 		l := loc{crd: c.Name, version: v.Name, resource: true}
 		d.model.InVersion(c.Name, v.Name)
 		if info := d.parser.Types[id]; info != nil {
-			root := node{at: id.Package.Fset.Position(info.RawSpec.Pos()), goPath: id.Name, own: d.model.Types.Own(id.Package)}
+			root := Node{At: id.Package.Fset.Position(info.RawSpec.Pos()), GoPath: id.Name, Own: d.model.Types.Own(id.Package)}
 			d.roots[c.Name] = root
 			d.versionRoots[originKey(c.Name, v.Name, "")] = versionRoot{id: id, n: root}
 		}
@@ -202,7 +197,7 @@ func (d *schemaWalker) apply(s *apiextensionsv1.JSONSchemaProps, dec *decision.D
 	if ex := dec.Explicit(); ex != nil {
 		at = ex.Pos
 	}
-	d.record(l, origin{at: at, goPath: goPath, cause: dec.Source, own: own})
+	d.record(l, Origin{Node: Node{At: at, GoPath: goPath, Own: own}, Cause: dec.Source})
 }
 
 // descend walks the inside of a property of shape sh.
@@ -246,22 +241,22 @@ func (d *schemaWalker) element(s *apiextensionsv1.JSONSchemaProps, t types.Type,
 
 type versionRoot struct {
 	id crd.TypeIdent
-	n  node
+	n  Node
 }
 
 // locate finds the Go source of the deepest property on the schema path
 // spath (properties[spec].items.properties[x]) of a version of a CRD, going
 // down from the root type as applyCRD does. It runs only when the apiserver
 // reports an error, so that no index of every property is kept.
-func (d *schemaWalker) locate(crdName, version, spath string) (node, bool) {
+func (d *schemaWalker) locate(crdName, version, spath string) (Node, bool) {
 	root, ok := d.versionRoots[originKey(crdName, version, "")]
 	if !ok {
-		return node{}, false
+		return Node{}, false
 	}
 	id, found := root.id, root.n
 	l := loc{crd: crdName, version: version, resource: true}
 	sh, pkg := model.Shape{Kind: model.KindStruct, Ident: model.TypeIdent(id), HasIdent: true}, id.Package
-	for _, seg := range splitSegments(spath) {
+	for _, seg := range SplitPath(spath) {
 		switch {
 		case strings.HasPrefix(seg, "properties[") && sh.Kind == model.KindStruct && sh.HasIdent:
 			name := strings.TrimSuffix(strings.TrimPrefix(seg, "properties["), "]")
@@ -272,7 +267,7 @@ func (d *schemaWalker) locate(crdName, version, spath string) (node, bool) {
 			}
 			f := fields[i]
 			l = l.property(name)
-			found = node{at: f.Pos(), goPath: f.GoPath(), jpath: l.jpath, own: d.model.Types.Own(f.Pkg)}
+			found = Node{At: f.Pos(), GoPath: f.GoPath(), JPath: l.jpath, Own: d.model.Types.Own(f.Pkg)}
 			sh, pkg = f.Shape, f.Pkg
 		case (seg == "items" && sh.Kind == model.KindList) || (seg == "additionalProperties" && sh.Kind == model.KindMap):
 			l = l.items(seg)
@@ -284,20 +279,28 @@ func (d *schemaWalker) locate(crdName, version, spath string) (node, bool) {
 	return found, true
 }
 
-// origin is where a default in the schema came from, so that an apiserver
-// error about it can be reported at the Go source.
-type origin struct {
-	at     token.Position
-	goPath string
-	jpath  string
-	cause  string
-	own    bool
+// Node is the Go source of one schema property: the field (or, for a
+// CRD's root, the type) at At, its Go path, the JSON path of the property
+// (none for a root), and whether it is in one of the generated modules.
+type Node struct {
+	At     token.Position
+	GoPath string
+	JPath  string
+	Own    bool
+}
+
+// Origin is where a default in the schema came from, so that an apiserver
+// error about it can be reported at the Go source: the field or marker
+// that wrote it, and the rule (Cause, the decision's Source).
+type Origin struct {
+	Node
+	Cause string
 }
 
 func originKey(crd, version, spath string) string { return crd + "|" + version + "|" + spath }
 
-func (d *schemaWalker) record(l loc, o origin) {
-	o.jpath = l.jpath
+func (d *schemaWalker) record(l loc, o Origin) {
+	o.JPath = l.jpath
 	d.origins[originKey(l.crd, l.version, l.spath)] = o
 }
 
@@ -336,7 +339,7 @@ func (d *schemaWalker) belowRecursion(crdName, version, spath string) bool {
 		if d.recursiveAt[originKey(crdName, version, p)] {
 			return true
 		}
-		segs := splitSegments(p)
+		segs := SplitPath(p)
 		if len(segs) <= 1 {
 			return false
 		}
@@ -386,7 +389,7 @@ func (d *schemaWalker) versionsAgree(c *apiextensionsv1.CustomResourceDefinition
 			}
 		}
 		root := d.roots[c.Name]
-		d.diags.Add(model.Finding{Sev: model.Warning, Pos: root.at, GoPath: root.goPath, Rule: model.RuleVersionsDiffer, Own: root.own, CRD: c.Name,
+		d.diags.Add(model.Finding{Sev: model.Warning, Pos: root.At, GoPath: root.GoPath, Rule: model.RuleVersionsDiffer, Own: root.Own, CRD: c.Name,
 			Msg: fmt.Sprintf("CRD %s: versions %s and %s have the same schema as controller-gen writes it, and different defaults: %s. "+
 				"Where the two versions' Go types and markers are the same (one type through aliases), this is a bug of controller-gen-default: "+
 				"please report it with the types of both versions. Where the markers differ (+implicitDefaults in one version only), "+
@@ -400,4 +403,28 @@ func orNone(raw []byte) string {
 		return "no default"
 	}
 	return "default " + string(raw)
+}
+
+// SplitPath splits a schema path (properties[spec].items.properties[a.b])
+// on the dots outside brackets.
+func SplitPath(p string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i, r := range p {
+		switch r {
+		case '[':
+			depth++
+		case ']':
+			depth--
+		case '.':
+			if depth == 0 {
+				out = append(out, p[start:i])
+				start = i + 1
+			}
+		}
+	}
+	if start < len(p) {
+		out = append(out, p[start:])
+	}
+	return out
 }
