@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/convprog/convprogtest"
 )
 
 // copyConvreg copies testdata/convreg (reg.example.com Gadget, converted by
@@ -132,25 +134,7 @@ func TestNothingConverts(t *testing.T) {
 func TestDuplicateConverter(t *testing.T) {
 	skipBuilds(t, "builds the conversion program of testdata/convreg")
 	dir := copyConvreg(t)
-	again := `package webhooks
-
-import (
-	ctrl "sigs.k8s.io/controller-runtime"
-
-	"example.com/convreg/api/v1beta1"
-	"example.com/convreg/internal/conversion"
-)
-
-// SetupGadgetAgain registers the Gadget Converter again.
-func SetupGadgetAgain(mgr ctrl.Manager) error {
-	return ctrl.NewWebhookManagedBy(mgr, &v1beta1.Gadget{}).
-		WithConverter(conversion.Gadget).
-		Complete()
-}
-`
-	if err := os.WriteFile(filepath.Join(dir, "internal", "webhooks", "again.go"), []byte(again), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	convprogtest.AddSecondConverter(t, dir)
 	o := options("./...")
 	o.Setup = "example.com/convreg/convsetup.Setup"
 	code, stdout, stderr := run(t, o)

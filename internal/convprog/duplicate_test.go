@@ -3,32 +3,14 @@ package convprog
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/convprog/convprogtest"
 )
-
-// againSrc registers Gadget's Converter a second time, for v1beta1's Go
-// type: the same group/kind.
-const againSrc = `package webhooks
-
-import (
-	ctrl "sigs.k8s.io/controller-runtime"
-
-	"example.com/convreg/api/v1beta1"
-	"example.com/convreg/internal/conversion"
-)
-
-// SetupGadgetAgain registers the Gadget Converter again.
-func SetupGadgetAgain(mgr ctrl.Manager) error {
-	return ctrl.NewWebhookManagedBy(mgr, &v1beta1.Gadget{}).
-		WithConverter(conversion.Gadget).
-		Complete()
-}
-`
 
 // TestDuplicateConverter: two WithConverter calls for one group/kind
 // (through two Go types of it) are refused as the manager refuses them
@@ -37,9 +19,7 @@ func SetupGadgetAgain(mgr ctrl.Manager) error {
 // converted.
 func TestDuplicateConverter(t *testing.T) {
 	dir := copyModuleFrom(t, convreg)
-	if err := os.WriteFile(filepath.Join(dir, "internal", "webhooks", "again.go"), []byte(againSrc), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	convprogtest.AddSecondConverter(t, dir)
 	t.Chdir(dir)
 	p := mustBuild(t, Options{Patterns: []string{"./..."}, Setup: "example.com/convreg/convsetup.Setup", CacheDir: t.TempDir()})
 	proc, err := p.Start(context.Background())

@@ -1,11 +1,11 @@
 package impact
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/convprog/convprogtest"
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis/realapistest"
 )
 
@@ -24,25 +24,7 @@ func TestConvertDuplicateConverter(t *testing.T) {
 	if err := realapistest.CopyTree(src, dir); err != nil {
 		t.Fatal(err)
 	}
-	again := `package webhooks
-
-import (
-	ctrl "sigs.k8s.io/controller-runtime"
-
-	"example.com/convreg/api/v1beta1"
-	"example.com/convreg/internal/conversion"
-)
-
-// SetupGadgetAgain registers the Gadget Converter again.
-func SetupGadgetAgain(mgr ctrl.Manager) error {
-	return ctrl.NewWebhookManagedBy(mgr, &v1beta1.Gadget{}).
-		WithConverter(conversion.Gadget).
-		Complete()
-}
-`
-	if err := os.WriteFile(filepath.Join(dir, "internal", "webhooks", "again.go"), []byte(again), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	convprogtest.AddSecondConverter(t, dir)
 	t.Chdir(dir)
 	o := Options{Old: []string{filepath.Join(data, "old.yaml")}, New: []string{filepath.Join(data, "new.yaml")}}
 	_, stderr, code := runImpact(t, "", withConvert(o, "./..."))

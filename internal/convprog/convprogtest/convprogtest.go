@@ -173,3 +173,33 @@ func lastLines(s string) string {
 	}
 	return strings.Join(lines, "; ")
 }
+
+// secondConverter registers testdata/convreg's Gadget Converter a second
+// time, for v1beta1's Go type: the same group/kind, which
+// controller-runtime's Registry refuses ("converter already registered").
+const secondConverter = `package webhooks
+
+import (
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"example.com/convreg/api/v1beta1"
+	"example.com/convreg/internal/conversion"
+)
+
+// SetupGadgetAgain registers the Gadget Converter again.
+func SetupGadgetAgain(mgr ctrl.Manager) error {
+	return ctrl.NewWebhookManagedBy(mgr, &v1beta1.Gadget{}).
+		WithConverter(conversion.Gadget).
+		Complete()
+}
+`
+
+// AddSecondConverter writes, into dir (a copy of testdata/convreg),
+// internal/webhooks/again.go: a second WithConverter for Gadget, whose
+// call is at line 13, column 3.
+func AddSecondConverter(t testing.TB, dir string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "internal", "webhooks", "again.go"), []byte(secondConverter), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
