@@ -21,9 +21,28 @@ example: ## Generate CRDs for the embedded testdata API into out/crd.
 vet:
 	$(GO) vet ./...
 
+# The tests in three tiers (docs/contributing.md). test-integration runs
+# every test of test-unit too (the same packages, without -short), so make
+# test runs it and not test-unit: the unit tier would only run twice.
 .PHONY: test
-test: vet lint envtest-assets controller-gen-ref golangci-lint-kepdefaults ## Run every test: unit, golden, compatibility and e2e (envtest), after vet and lint.
+test: vet lint test-integration test-e2e ## Run every test: unit, golden, compatibility and e2e (envtest), after vet and lint.
+
+# -short skips what builds binaries or conversion programs, fetches modules,
+# runs golangci-lint or kubebuilder, and a few slow cross-checks and scale
+# tests (each says so, and what it needs); the test cache stays on, since a
+# rerun with nothing changed has nothing new to say.
+.PHONY: test-unit
+test-unit: ## Fast tests: every package but e2e with -short, cached (under 2 minutes on 2 cores, warm build cache).
+	$(GO) test -short $$($(GO) list ./... | grep -v /e2e) -timeout 10m
+
+# envtest-assets: cmd/kubebuilder-plugin's e2e test runs the scaffold's
+# envtest suite on bin/k8s (it skips that step without them).
+.PHONY: test-integration
+test-integration: envtest-assets controller-gen-ref golangci-lint-kepdefaults ## Every package but e2e without -short, uncached: test-unit's tests and the slow ones (module proxy, builds).
 	$(GO) test $$($(GO) list ./... | grep -v /e2e) -count=1 -timeout 30m
+
+.PHONY: test-e2e
+test-e2e: envtest-assets ## The e2e tests on envtest's kube-apiserver and etcd.
 	KUBEBUILDER_ASSETS="$$(e2e/assets/build.sh | tail -n 1)" $(GO) test ./e2e -count=1 -timeout 30m -v -ginkgo.v=false
 
 # BEGIN envtest-assets (owned by e2e/assets; see e2e/assets/README.md)

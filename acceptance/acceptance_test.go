@@ -79,7 +79,7 @@ func TestAcceptance(t *testing.T) {
 		t.Fatal(err)
 	}
 	ref := realapistest.ReferenceBinary(t, root)
-	ours := realapistest.OursBinary(t, root)
+	ours := realapistest.OursBinary(t)
 	seed := uint64(defaultSeed)
 	if s := os.Getenv("ACCEPTANCE_SEED"); s != "" {
 		if seed, err = strconv.ParseUint(s, 10, 64); err != nil {

@@ -28,7 +28,7 @@ func TestByteIdentityWithControllerGen(t *testing.T) {
 		t.Skip("fetches real API modules and runs two generators on them; skipped with -short")
 	}
 	ref := realapistest.ReferenceBinary(t, repoRoot(t))
-	ours := realapistest.OursBinary(t, repoRoot(t))
+	ours := realapistest.OursBinary(t)
 
 	ctx := t.Context()
 	start := time.Now()

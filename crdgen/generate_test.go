@@ -59,6 +59,10 @@ func TestForbidden(t *testing.T) {
 // writes a CRD there that the apiserver rejects; see TestStructPointersAccepted.) (compat/ checks the same on real API modules against the
 // released controller-gen binary.)
 func TestImplicitOffIsControllerGen(t *testing.T) {
+	if testing.Short() {
+		// a cross-check: the rules' own tests below stay in the unit tier
+		t.Skip("-short: generates five packages with controller-tools and with crdgen (about 4 s): run without -short (make test-integration)")
+	}
 	pkgs := []string{
 		"../testdata/api/nonpointerstructs/...",
 		"../testdata/api/scalars/...",
@@ -208,6 +212,10 @@ func decodeCRDs(t *testing.T, files map[string][]byte) []*apiextensionsv1.Custom
 // (internal/checkcache), and a second run on the same CRDs reports exactly
 // what the first run reported.
 func TestCheckCache(t *testing.T) {
+	if testing.Short() {
+		// internal/checkcache and normalize's checkcache tests keep the cache in the unit tier
+		t.Skip("-short: generates testdata/forbidden three times (about 5 s): run without -short (make test-integration)")
+	}
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	first := generate(t, crdgen.Generator{}, true, "../testdata/forbidden/...")
 	entries, _ := filepath.Glob(filepath.Join(os.Getenv("XDG_CACHE_HOME"), "controller-gen-default", "checks", "*", "*"))
@@ -316,6 +324,10 @@ func TestExplain(t *testing.T) {
 // the forbidden examples, the example API and testdata/lintscope (what
 // the generator does not read: a List type, a type no kind reaches).
 func TestLintIsTheGenerators(t *testing.T) {
+	if testing.Short() {
+		// a cross-check: lint's analyzers and the generator's rules have their own tests
+		t.Skip("-short: loads and generates three package trees (about 5 s): run without -short (make test-integration)")
+	}
 	lintRules := map[string]bool{
 		"omitempty-struct": true, "struct-default-not-empty": true, "default-needs-omitempty": true,
 		"invalid-default": true, "unresolved-ref": true, "default-type-mismatch": true, "conflicting-defaults": true,

@@ -18,6 +18,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/testkit"
 	"github.com/controller-gen-default/controller-gen-default/normalize/impact"
 )
 
@@ -58,8 +59,7 @@ func (r *capiRecord) key() string { return fmt.Sprintf("%s %s/%s", r.Kind, r.Nam
 // these predictions yet, why (pending).
 func (s *capiScenario) runImpact() (recs map[string]*capiRecord, pending string) {
 	GinkgoHelper()
-	bin := filepath.Join(s.tmp, "controller-gen-default-normalize")
-	run("..", "go", "build", "-o", bin, "./cmd/controller-gen-default-normalize")
+	bin := testkit.Binary(GinkgoT(), testkit.Normalize)
 	help, _ := exec.Command(bin, "impact", "--help").CombinedOutput()
 	if !bytes.Contains(help, []byte("--setup")) {
 		return nil, "this impact has no --setup flag, so --convert cannot run cluster-api's Converters (registered with WithConverter, their APIVersionGetter set by a setup function)"

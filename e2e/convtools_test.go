@@ -14,6 +14,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"sigs.k8s.io/yaml"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/testkit"
 )
 
 // copyConvapi copies testdata/convapi (its module, API packages, CRDs and
@@ -139,18 +141,15 @@ func writeObjects(dir, name string, objects []map[string]any) string {
 	return path
 }
 
-// withNormalize is a copy of the generator binary with
-// controller-gen-default-normalize next to it, in a directory of their own:
-// its impact and conversion subcommands run that binary.
+// withNormalize is the generator binary with
+// controller-gen-default-normalize next to it: its impact and conversion
+// subcommands run that binary. internal/testkit builds the two into one
+// directory.
 func withNormalize() string {
 	GinkgoHelper()
-	dir := GinkgoT().TempDir()
-	b, err := os.ReadFile(generator)
-	Expect(err).NotTo(HaveOccurred())
-	bin := filepath.Join(dir, filepath.Base(generator))
-	Expect(os.WriteFile(bin, b, 0o755)).To(Succeed())
-	run("..", "go", "build", "-o", dir, "./cmd/controller-gen-default-normalize")
-	return bin
+	bin := filepath.Join(filepath.Dir(generator), testkit.Normalize)
+	Expect(testkit.Binary(GinkgoT(), testkit.Normalize)).To(Equal(bin), "controller-gen-default-normalize is not next to %s", generator)
+	return generator
 }
 
 // parseImpact reads the JSON records of impact -o json, by name.

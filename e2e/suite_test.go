@@ -19,6 +19,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/testkit"
 )
 
 var (
@@ -52,8 +54,9 @@ var _ = BeforeSuite(func() {
 	DeferCleanup(os.RemoveAll, tmp)
 
 	By("building controller-gen-default and generating the testdata CRDs with it")
-	generator = filepath.Join(tmp, "controller-gen-default")
-	run("..", "go", "build", "-o", generator, "./cmd/controller-gen-default")
+	// built once for the go test run (internal/testkit), with
+	// controller-gen-default-normalize next to it
+	generator = testkit.Binary(GinkgoT(), testkit.Generator)
 	crdDir = filepath.Join(tmp, "crd")
 	run("..", generator, "crd", "paths=./testdata/api/...", "output:crd:dir="+crdDir)
 

@@ -48,11 +48,7 @@ func TestFindings(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fetches real API modules and generates their CRDs; skipped with -short")
 	}
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := realapistest.OursBinary(t, root)
+	bin := realapistest.OursBinary(t)
 	for _, m := range realapis.Default() {
 		t.Run(m.Name, func(t *testing.T) { findings(t, bin, m) })
 	}

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/testkit"
 )
 
 // TestNoKlogOnStderr runs the binary on an update whose errors the
@@ -15,10 +16,10 @@ import (
 // reported twice: an invalid label is, by the strategy and by
 // rest.ValidateUpdate): stderr holds nothing but what the command reports.
 func TestNoKlogOnStderr(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "controller-gen-default-normalize")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	if testing.Short() {
+		t.Skip("-short: builds controller-gen-default-normalize: run without -short (make test-integration)")
 	}
+	bin := testkit.Binary(t, testkit.Normalize)
 	testdata := "../../normalize/impact/testdata/"
 	cmd := exec.Command(bin, "impact", "--old", testdata+"old.yaml", "--new", testdata+"new.yaml", "-")
 	cmd.Stdin = strings.NewReader("apiVersion: impact.example.com/v1\nkind: Widget\nmetadata: {name: a, labels: {k: has space}}\nspec: {color: red}\n")

@@ -3,49 +3,29 @@ package main_test
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/testkit"
 )
 
-// binDir holds the command built once for the package's tests.
-var binDir string
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "controller-gen-default-test")
-	if err != nil {
-		panic(err)
-	}
-	binDir = dir
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
-
-var build = sync.OnceValues(func() (string, error) {
-	out, err := exec.Command("go", "build", "-o", binDir+string(filepath.Separator), ".", "../controller-gen-default-normalize").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("go build: %w\n%s", err, out)
-	}
-	return filepath.Join(binDir, "controller-gen-default"), nil
-})
-
-// binary builds the command, and with it controller-gen-default-normalize
-// into the same directory, as go install and make build do; once for all
-// tests.
+// binary is the command, with controller-gen-default-normalize next to
+// it as go install and make build put them, built once for the go test
+// run (internal/testkit). Under -short it skips the test: building the two
+// takes about 15 s on 2 cores, and the generators' own tests
+// (crdgen, defaultgen) and this package's in-process tests stay in the
+// unit tier.
 func binary(t *testing.T) string {
 	t.Helper()
-	bin, err := build()
-	if err != nil {
-		t.Fatal(err)
+	if testing.Short() {
+		t.Skip("-short: builds controller-gen-default and controller-gen-default-normalize: run without -short (make test-integration)")
 	}
-	return bin
+	return testkit.Binary(t, testkit.Generator)
 }
 
 func run(t *testing.T, bin string, args ...string) (stdout, stderr string, code int) {

@@ -366,6 +366,10 @@ func TestUnrecognisedMakefile(t *testing.T) {
 // omitempty-struct rule, on the universe loaded in the project's directory
 // (an empty one here: the universe is the overlay).
 func TestCreateAPIWarnsAboutOmitemptyStructs(t *testing.T) {
+	if testing.Short() {
+		// TestCreateAPIOmitemptyAsTheGenerator keeps the warning in the unit tier.
+		t.Skip("-short: loads the scaffold's API with its k8s.io imports three times (about 7 s): run without -short (make test-integration)")
+	}
 	u := projectUniverse(t)
 	t.Chdir(t.TempDir())
 	args := []string{"--group", "ship", "--version", "v1", "--kind", "Frigate", "--resource", "--controller"}

@@ -35,6 +35,14 @@ func needGo(t *testing.T) {
 	}
 }
 
+// skipBuild skips a test that builds a conversion program under -short.
+func skipBuild(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: builds the conversion program: run without -short (make test-integration)")
+	}
+}
+
 // offline are go build errors of a module download that was refused.
 var offline = []string{"dial tcp", "proxyconnect", "i/o timeout", "no such host", "GOPROXY=off", "module lookup disabled", "connection refused"}
 
@@ -69,8 +77,13 @@ func testBuild(t *testing.T, o Options) (*Program, error) {
 	return p, err
 }
 
+// mustBuild is testBuild for a test that needs the program. Under -short
+// it skips the test: each build runs go build on a module (seconds to tens
+// of seconds on 2 cores), which the unit tier leaves out; TestCompileError,
+// whose go build fails at once, and the Discover tests stay in it.
 func mustBuild(t *testing.T, o Options) *Program {
 	t.Helper()
+	skipBuild(t)
 	p, err := testBuild(t, o)
 	if err != nil {
 		t.Fatal(err)

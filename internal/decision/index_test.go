@@ -27,6 +27,10 @@ import (
 // examples reach (apimachinery's known packages among them); and
 // model.CheckFilter and model.RegisterMarkers are the crd generator's.
 func TestIndexIsTheParsers(t *testing.T) {
+	if testing.Short() {
+		// decide_test.go keeps the rules in the unit tier.
+		t.Skip("-short: type-checks every package the example APIs reach, k8s.io's included (about 10 s on 2 cores): run without -short (make test-integration)")
+	}
 	roots, err := loader.LoadRootsWithConfig(&packages.Config{}, "../../testdata/api/...", "../../testdata/forbidden/...")
 	if err != nil {
 		t.Fatal(err)

@@ -29,6 +29,7 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis/realapistest"
+	"github.com/controller-gen-default/controller-gen-default/internal/testkit"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
@@ -580,20 +581,7 @@ func newWorkspace(t *testing.T) *workspace {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &workspace{bin: filepath.Join(t.TempDir(), "controller-gen-default"), env: realapis.GoEnv("-mod=mod")}
-	if bin := os.Getenv("CGD_BIN"); bin != "" {
-		// another build, as realapistest.OursBinary takes it
-		t.Logf("using CGD_BIN=%s instead of building ./cmd/controller-gen-default", bin)
-		if w.bin, err = filepath.Abs(bin); err != nil {
-			t.Fatal(err)
-		}
-	} else {
-		build := exec.CommandContext(t.Context(), "go", "build", "-o", w.bin, "./cmd/controller-gen-default")
-		build.Dir, build.Env = root, w.env
-		if out, err := build.CombinedOutput(); err != nil {
-			t.Fatalf("go build ./cmd/controller-gen-default: %v\n%s", err, out)
-		}
-	}
+	w := &workspace{bin: testkit.GeneratorOrEnv(t), env: realapis.GoEnv("-mod=mod")}
 	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
 	if err != nil {
 		t.Fatal(err)

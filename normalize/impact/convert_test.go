@@ -35,9 +35,14 @@ const convertData = "testdata/convert/"
 
 // testConversion builds (or takes from the cache) and starts convapi's
 // conversion program; the test is skipped, saying why, without a go
-// command or when a module download is refused.
+// command or when a module download is refused, and under -short: a
+// --convert test builds a program (or more), seconds to tens of seconds
+// each, which the unit tier leaves out.
 func testConversion(t *testing.T) *convProgram {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: builds the conversion program: run without -short (make test-integration)")
+	}
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command: --convert builds a program with it")
 	}

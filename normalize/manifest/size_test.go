@@ -197,6 +197,10 @@ func TestTooLargeMemory(t *testing.T) {
 // with memory bounded as for block style: under 48 MiB allocated (before,
 // each was decoded whole).
 func TestTooLargeFlowMemory(t *testing.T) {
+	if testing.Short() {
+		// the block-style test before it keeps the limit in the unit tier
+		t.Skip("-short: reads two 256 MiB documents (about 7 s): run without -short (make test-integration)")
+	}
 	t.Setenv("TMPDIR", t.TempDir())
 	for _, tc := range []struct {
 		name       string

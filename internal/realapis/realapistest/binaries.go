@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
+	"github.com/controller-gen-default/controller-gen-default/internal/testkit"
 )
 
 // ReferenceBinary finds controller-gen realapis.ReferenceVersion for a test:
@@ -45,26 +45,10 @@ func ReferenceBinary(t testing.TB, repoRoot string) string {
 	return bin
 }
 
-// OursBinary builds ./cmd/controller-gen-default of the repository at
-// repoRoot for a test, or takes $CGD_BIN (to run a test against another
-// build).
-func OursBinary(t testing.TB, repoRoot string) string {
+// OursBinary is controller-gen-default of this checkout, built once for
+// the go test run (internal/testkit), or $CGD_BIN (to run a test against
+// another build).
+func OursBinary(t testing.TB) string {
 	t.Helper()
-	if bin := os.Getenv("CGD_BIN"); bin != "" {
-		t.Logf("using CGD_BIN=%s instead of building ./cmd/controller-gen-default", bin)
-		abs, err := filepath.Abs(bin)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return abs
-	}
-	bin := filepath.Join(t.TempDir(), "controller-gen-default")
-	start := time.Now()
-	cmd := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "./cmd/controller-gen-default")
-	cmd.Dir = repoRoot
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/controller-gen-default: %v\n%s", err, out)
-	}
-	t.Logf("built ./cmd/controller-gen-default in %s", time.Since(start).Round(time.Millisecond))
-	return bin
+	return testkit.GeneratorOrEnv(t)
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
+	"github.com/controller-gen-default/controller-gen-default/internal/testkit"
 	"github.com/controller-gen-default/controller-gen-default/normalize"
 	"github.com/controller-gen-default/controller-gen-default/normalize/impact"
 )
@@ -62,7 +62,7 @@ func TestGatewayAPIUpgrade(t *testing.T) {
 		t.Skip("fetches gateway-api twice and generates its CRDs; skipped with -short")
 	}
 	ctx := t.Context()
-	bin := buildGenerator(t)
+	bin := testkit.GeneratorOrEnv(t)
 	oldCRDs := generate(t, ctx, bin, oldVersion)
 	newCRDs := generate(t, ctx, bin, newVersion)
 	files := objectFiles(t, ctx)
@@ -104,25 +104,6 @@ func TestGatewayAPIUpgrade(t *testing.T) {
 func lastLines(s string, n int) string {
 	lines := strings.SplitAfter(strings.TrimSuffix(s, "\n"), "\n")
 	return strings.Join(lines[max(0, len(lines)-n):], "") + "\n"
-}
-
-// buildGenerator builds ./cmd/controller-gen-default, or takes $CGD_BIN.
-func buildGenerator(t *testing.T) string {
-	t.Helper()
-	if bin := os.Getenv("CGD_BIN"); bin != "" {
-		abs, err := filepath.Abs(bin)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return abs
-	}
-	bin := filepath.Join(t.TempDir(), "controller-gen-default")
-	cmd := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "./cmd/controller-gen-default")
-	cmd.Dir = "../../.."
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/controller-gen-default: %v\n%s", err, out)
-	}
-	return bin
 }
 
 // gatewayAPI is realapis.GatewayAPI at version.
