@@ -10,8 +10,8 @@ export GOFLAGS ?= -mod=mod
 all: build
 
 .PHONY: build
-build: ## Build controller-gen-default and controller-gen-default-normalize into bin/.
-	$(GO) build -o $(LOCALBIN)/ ./cmd/controller-gen-default ./cmd/controller-gen-default-normalize
+build: ## Build controller-gen-default and controller-gen-default-objects into bin/.
+	$(GO) build -o $(LOCALBIN)/ ./cmd/controller-gen-default ./cmd/controller-gen-default-objects
 
 .PHONY: example
 example: ## Generate CRDs for the embedded testdata API into out/crd.
@@ -95,7 +95,7 @@ bench-scale-cluster: envtest-assets ## impact reading 20,000 and 40,000 gateway-
 # $XDG_CONFIG_HOME/kubebuilder/plugins, else ~/.config/kubebuilder/plugins (Linux) or
 # ~/Library/Application Support/kubebuilder/plugins (macOS). It records this checkout
 # in the binary: the Makefiles it scaffolds build controller-gen-default and
-# controller-gen-default-normalize from here (go build, no download), not from the
+# controller-gen-default-objects from here (go build, no download), not from the
 # module proxy, which does not serve a checkout's commits.
 .PHONY: install-plugin
 install-plugin: ## Install the kubebuilder plugin from this checkout where kubebuilder finds it (its scaffolds build the tools from this checkout).
@@ -130,20 +130,20 @@ build-vet: ## Build the go vet tool controller-gen-default-vet into bin/.
 	$(GO) build -o $(LOCALBIN)/ ./cmd/controller-gen-default-vet
 # END lint
 
-# BEGIN mutation (owned by internal/model, internal/decision, markers, internal/golit, internal/jsonnum, normalize/manifest and conversion)
+# BEGIN mutation (owned by internal/model, internal/decision, markers, internal/golit, internal/jsonnum, internal/input/manifest and conversion)
 # Mutation testing of the decision code with gremlins (not part of make test):
 # each package mutated and tested by its own tests only. See docs/testing.md,
 # "Mutation testing". MUTATION_FLAGS=--dry-run lists the mutants only.
 GREMLINS_VERSION ?= v0.6.0
 GREMLINS_DIR ?= $(LOCALBIN)/gremlins-$(GREMLINS_VERSION)
 GREMLINS := $(GREMLINS_DIR)/gremlins
-MUTATION_PKGS ?= ./internal/model ./internal/decision ./markers ./internal/golit ./internal/jsonnum ./normalize/manifest ./conversion
+MUTATION_PKGS ?= ./internal/model ./internal/decision ./markers ./internal/golit ./internal/jsonnum ./internal/input/manifest ./internal/conversion
 
 $(GREMLINS):
 	mkdir -p '$(GREMLINS_DIR)'
 	GOBIN='$(GREMLINS_DIR)' $(GO) install github.com/go-gremlins/gremlins/cmd/gremlins@$(GREMLINS_VERSION)
 
 .PHONY: mutation
-mutation: $(GREMLINS) ## Mutation testing (gremlins, one worker) of internal/model, internal/decision, markers, internal/golit, internal/jsonnum, normalize/manifest and conversion by their own tests; results in out/mutation.
+mutation: $(GREMLINS) ## Mutation testing (gremlins, one worker) of internal/model, internal/decision, markers, internal/golit, internal/jsonnum, internal/input/manifest and conversion by their own tests; results in out/mutation.
 	bash hack/mutation.sh '$(GREMLINS)' $(MUTATION_PKGS)
 # END mutation

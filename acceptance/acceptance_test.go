@@ -27,14 +27,14 @@ import (
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/controller-gen-default/controller-gen-default/conversion"
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/objectpath"
+	"github.com/controller-gen-default/controller-gen-default/internal/conversion"
 	"github.com/controller-gen-default/controller-gen-default/internal/diaglines"
+	"github.com/controller-gen-default/controller-gen-default/internal/input/manifest"
 	"github.com/controller-gen-default/controller-gen-default/internal/mutants"
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis/realapistest"
-	"github.com/controller-gen-default/controller-gen-default/normalize"
-	"github.com/controller-gen-default/controller-gen-default/normalize/manifest"
-	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
 
 // The objects of each served version: its samples (at most maxSamples, the
@@ -334,11 +334,11 @@ func acceptance(t *testing.T, ref, ours string, p *prep, seed uint64, rep *repor
 		rep.stderrLines = strings.Count(s, "\n") + 1
 	}
 
-	refCRDs, err := normalize.LoadCRDs(dirRef)
+	refCRDs, err := crdcheck.LoadCRDs(dirRef)
 	if err != nil {
 		t.Fatal(err)
 	}
-	oursCRDs, err := normalize.LoadCRDs(dirOurs)
+	oursCRDs, err := crdcheck.LoadCRDs(dirOurs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -401,11 +401,11 @@ func acceptance(t *testing.T, ref, ours string, p *prep, seed uint64, rep *repor
 		if approve(rc) && approve(oc) {
 			t.Logf("%s: %s is in a protected group: approved (%s) for the comparison, as the project's release pipeline does", m.Name, rc.Name, apiApproved)
 		}
-		if errs := normalize.ValidateCRD(t.Context(), rc); len(errs) > 0 {
+		if errs := crdcheck.ValidateCRD(t.Context(), rc); len(errs) > 0 {
 			t.Errorf("%s: controller-gen's CRD %s is invalid, not compared: %v", m.Name, rc.Name, errs.ToAggregate())
 			continue
 		}
-		if errs := normalize.ValidateCRD(t.Context(), oc); len(errs) > 0 {
+		if errs := crdcheck.ValidateCRD(t.Context(), oc); len(errs) > 0 {
 			t.Errorf("%s: controller-gen-default's CRD %s is invalid: %v", m.Name, rc.Name, errs.ToAggregate())
 			continue
 		}
@@ -721,7 +721,7 @@ type versionJob struct {
 	ref          *conversion.Version
 	// refPipe and ours are the version's create paths in controller-gen's
 	// and controller-gen-default's CRDs
-	refPipe, ours *pipeline.Pipeline
+	refPipe, ours *objectpath.Pipeline
 	// schema and oursSchema are the version's structural schemas in
 	// controller-gen's and controller-gen-default's CRDs
 	schema, oursSchema *structuralschema.Structural
@@ -771,34 +771,34 @@ func versionJobs(t *testing.T, ref, ours *apiextensionsv1.CustomResourceDefiniti
 		t.Errorf("%s: controller-gen's CRD: %v", ref.Name, err)
 		return nil
 	}
-	internal, err := normalize.ToInternal(ref)
+	internal, err := crdcheck.ToInternal(ref)
 	if err != nil {
 		t.Errorf("%s: %v", ref.Name, err)
 		return nil
 	}
-	oursInternal, err := normalize.ToInternal(ours)
+	oursInternal, err := crdcheck.ToInternal(ours)
 	if err != nil {
 		t.Errorf("%s: %v", ours.Name, err)
 		return nil
 	}
 	var out []versionJob
 	for _, v := range served {
-		p, err := pipeline.New(ours, v)
+		p, err := objectpath.New(ours, v)
 		if err != nil {
 			t.Errorf("%s version %s: controller-gen-default's CRD: %v", ours.Name, v, err)
 			continue
 		}
-		s, err := pipeline.StorageSchema(internal, v)
+		s, err := objectpath.StorageSchema(internal, v)
 		if err != nil {
 			t.Errorf("%s version %s: %v", ref.Name, v, err)
 			continue
 		}
-		oursS, err := pipeline.StorageSchema(oursInternal, v)
+		oursS, err := objectpath.StorageSchema(oursInternal, v)
 		if err != nil {
 			t.Errorf("%s version %s: %v", ours.Name, v, err)
 			continue
 		}
-		refP, err := pipeline.New(ref, v)
+		refP, err := objectpath.New(ref, v)
 		if err != nil {
 			t.Errorf("%s version %s: controller-gen's CRD: %v", ref.Name, v, err)
 			continue
@@ -1084,12 +1084,12 @@ const refusedAsCause = "crd: the apiserver refuses these CRDs, as controller-gen
 // CRD that controller-gen wrote into dir, and controller-gen-default's
 // output says that this is why it wrote nothing; why is the first error.
 func refusedAsWritten(t *testing.T, dir, oursOut string) (why string, ok bool) {
-	crds, err := normalize.LoadCRDs(dir)
+	crds, err := crdcheck.LoadCRDs(dir)
 	if err != nil || !strings.Contains(oursOut, refusedAsCause) {
 		return "", false
 	}
 	for _, c := range crds {
-		if errs := normalize.ValidateCRD(t.Context(), c); len(errs) > 0 {
+		if errs := crdcheck.ValidateCRD(t.Context(), c); len(errs) > 0 {
 			msg := errs[0].Error()
 			if len(msg) > 160 {
 				msg = msg[:160] + "…"

@@ -37,7 +37,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/checkcache"
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/checkcache"
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
 )
 

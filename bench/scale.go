@@ -27,7 +27,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/checkcache"
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/checkcache"
 )
 
 const kubectlValidateVersion = "v0.0.4"

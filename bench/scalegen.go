@@ -43,7 +43,7 @@ var gatewayGroups = []string{"gateway.networking.k8s.io", "gateway.networking.x-
 // manifestSources are the directories of gateway-api's modules whose YAML
 // files hold the objects: the examples of the API module and the
 // conformance module's base, mesh and tests manifests (not its reports),
-// as normalize/impact/realupgrade reads them.
+// as internal/impact/realupgrade reads them.
 var manifestSources = []struct {
 	module string
 	dirs   []string

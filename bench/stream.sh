@@ -4,7 +4,7 @@
 #
 #   bench/stream.sh [N...]        (default: 20000 40000)
 #
-# Objects are Widgets of normalize/impact/testdata (old.yaml, new.yaml),
+# Objects are Widgets of internal/impact/testdata (old.yaml, new.yaml),
 # under unique names, in two shapes: a multi-document YAML stream, and one
 # List (`kubectl get -A -o yaml`'s shape). GNU time (/usr/bin/time) reports
 # the figures. No figure is asserted anywhere.
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 ns=("$@"); [ ${#ns[@]} -gt 0 ] || ns=(20000 40000)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/normalize" ./cmd/controller-gen-default-normalize
-crds=(--old normalize/impact/testdata/old.yaml --new normalize/impact/testdata/new.yaml)
+crds=(--old internal/impact/testdata/old.yaml --new internal/impact/testdata/new.yaml)
 widget() { # i indent
   printf '%sapiVersion: impact.example.com/v1\n%skind: Widget\n%smetadata:\n%s  name: w%d\n%s  namespace: default\n%sspec:\n%s  size: %s\n%s  replicas: %d\n' \
     "$2" "$2" "$2" "$2" "$1" "$2" "$2" "$2" "$([ $(($1 % 2)) = 1 ] && echo S || echo M)" "$2" "$(($1 % 5))"
@@ -31,5 +31,5 @@ for n in "${ns[@]}"; do
     for ((i = 0; i < n; i++)); do widget "$i" '  ' | sed '1s/^  /- /'; done; } >"$tmp/list.yaml"
   measure "impact, stream of $n" "$tmp/normalize" impact "${crds[@]}" -o json "$tmp/stream.yaml"
   measure "impact, List of $n" "$tmp/normalize" impact "${crds[@]}" -o json "$tmp/list.yaml"
-  measure "normalize, stream of $n" "$tmp/normalize" --crd normalize/impact/testdata/old.yaml -o json "$tmp/stream.yaml"
+  measure "normalize, stream of $n" "$tmp/normalize" --crd internal/impact/testdata/old.yaml -o json "$tmp/stream.yaml"
 done

@@ -11,11 +11,11 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/controller-tools/pkg/genall"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/defaultdiff"
 	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
 	"github.com/controller-gen-default/controller-gen-default/internal/engine"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
-	"github.com/controller-gen-default/controller-gen-default/normalize"
-	"github.com/controller-gen-default/controller-gen-default/normalize/defaultdiff"
 )
 
 // noteChanges says, for each CRD file the run replaces, which defaults of b
@@ -42,7 +42,7 @@ func noteChanges(b *engine.Build, w io.Writer, opts model.ReportOptions, rule ge
 				continue // new, or unchanged: nothing to parse
 			}
 		}
-		old, err := normalize.LoadCRDs(path)
+		old, err := crdcheck.LoadCRDs(path)
 		if err != nil || len(old) != 1 || old[0].Name != c.Name {
 			continue
 		}

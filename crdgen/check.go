@@ -12,11 +12,11 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/checkcache"
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/checkcache"
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
 	"github.com/controller-gen-default/controller-gen-default/internal/engine"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
 	"github.com/controller-gen-default/controller-gen-default/internal/refusal"
-	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
 const (
@@ -50,7 +50,7 @@ type checkResult struct {
 
 // ruleError is an apiserver error about a schema, with the rule that
 // reports it: ruleAPIServer for ValidateCRD's, ruleNestedDefaults for
-// normalize.Check's later errors.
+// crdcheck.Check's later errors.
 type ruleError struct {
 	rule string
 	schemaError
@@ -141,7 +141,7 @@ func (ch *checker) start(c *apiextensionsv1.CustomResourceDefinition) {
 		ch.slots <- struct{}{} // here, not before go: the generator must not wait
 		defer func() { <-ch.slots; ch.wg.Done() }()
 		r.errs = checkcache.Run(ch.cache, "generate", []*apiextensionsv1.CustomResourceDefinition{c}, func() []ruleError {
-			invalid, later := normalize.Check(ch.ctx, c)
+			invalid, later := crdcheck.Check(ch.ctx, c)
 			return append(toRuleErrors(c, invalid, ruleAPIServer), toRuleErrors(c, later, ruleNestedDefaults)...)
 		})
 	}()

@@ -12,8 +12,8 @@ import (
 
 	"github.com/controller-gen-default/controller-gen-default/crdgen"
 	"github.com/controller-gen-default/controller-gen-default/defaultgen"
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis/realapistest"
-	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
 // TestDropInShapes: on API shapes of real modules where controller-tools'
@@ -53,7 +53,7 @@ func TestDropInShapes(t *testing.T) {
 		ref[c.Name] = c
 	}
 	for _, c := range decodeCRDs(t, on.files) {
-		if errs := normalize.ValidateCRD(context.Background(), c); len(errs) > 0 {
+		if errs := crdcheck.ValidateCRD(context.Background(), c); len(errs) > 0 {
 			t.Errorf("%s: %v", c.Name, errs.ToAggregate())
 		}
 		r := ref[c.Name]
@@ -108,7 +108,7 @@ func TestRefusedAsControllerGenWritesIt(t *testing.T) {
 	if theirs.failed || len(theirs.files) != 1 {
 		t.Fatalf("controller-tools: failed %v, %d files:\n%s", theirs.failed, len(theirs.files), theirs.diags)
 	}
-	errs := normalize.ValidateCRD(context.Background(), decodeCRDs(t, theirs.files)[0])
+	errs := crdcheck.ValidateCRD(context.Background(), decodeCRDs(t, theirs.files)[0])
 	if len(errs) == 0 || !strings.Contains(errs.ToAggregate().Error(), "must have exactly one version marked as storage version") {
 		t.Fatalf("the apiserver's validation of controller-tools' CRD: %v", errs)
 	}

@@ -20,10 +20,10 @@ import (
 
 	"github.com/controller-gen-default/controller-gen-default/crdgen"
 	"github.com/controller-gen-default/controller-gen-default/defaultgen"
-	"github.com/controller-gen-default/controller-gen-default/internal/checkcache"
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/checkcache"
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
 	"github.com/controller-gen-default/controller-gen-default/internal/genrun"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
-	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -155,7 +155,7 @@ func TestSummarisedFindings(t *testing.T) {
 // TestGoldensPassAPIServerValidation: every CRD generated for testdata
 // passes the apiserver's own CRD validation, run offline.
 func TestGoldensPassAPIServerValidation(t *testing.T) {
-	crds, err := normalize.LoadCRDs("../testdata/golden")
+	crds, err := crdcheck.LoadCRDs("../testdata/golden")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,10 +163,10 @@ func TestGoldensPassAPIServerValidation(t *testing.T) {
 		t.Fatalf("loaded %d golden CRDs", len(crds))
 	}
 	for _, c := range crds {
-		if errs := normalize.ValidateCRD(context.Background(), c); len(errs) > 0 {
+		if errs := crdcheck.ValidateCRD(context.Background(), c); len(errs) > 0 {
 			t.Errorf("%s: %v", c.Name, errs.ToAggregate())
 		}
-		if _, errs := normalize.Check(context.Background(), c); len(errs) > 0 {
+		if _, errs := crdcheck.Check(context.Background(), c); len(errs) > 0 {
 			t.Errorf("%s: %v", c.Name, errs.ToAggregate())
 		}
 	}
@@ -181,12 +181,12 @@ func TestStructPointersAccepted(t *testing.T) {
 	const pkg = "../testdata/api/structpointers/..."
 	theirs := generate(t, crd.Generator{}, false, pkg)
 	crds := decodeCRDs(t, theirs.files)
-	errs := normalize.ValidateCRD(context.Background(), crds[0])
+	errs := crdcheck.ValidateCRD(context.Background(), crds[0])
 	if len(errs) == 0 || !strings.Contains(errs.ToAggregate().Error(), "default.number: Required value") {
 		t.Fatalf("controller-tools' CRD: want the apiserver's default.number: Required value, got %v", errs)
 	}
 	for _, c := range decodeCRDs(t, generate(t, crdgen.Generator{ImplicitDefaults: ptr(false)}, true, pkg).files) {
-		if errs := normalize.ValidateCRD(context.Background(), c); len(errs) > 0 {
+		if errs := crdcheck.ValidateCRD(context.Background(), c); len(errs) > 0 {
 			t.Errorf("ours with implicitDefaults=false: %v", errs.ToAggregate())
 		}
 	}
@@ -209,11 +209,11 @@ func decodeCRDs(t *testing.T, files map[string][]byte) []*apiextensionsv1.Custom
 }
 
 // TestCheckCache: the first run records the CRDs that passed the checks
-// (internal/checkcache), and a second run on the same CRDs reports exactly
+// (internal/apiserver/checkcache), and a second run on the same CRDs reports exactly
 // what the first run reported.
 func TestCheckCache(t *testing.T) {
 	if testing.Short() {
-		// internal/checkcache and normalize's checkcache tests keep the cache in the unit tier
+		// internal/apiserver/checkcache and normalize's checkcache tests keep the cache in the unit tier
 		t.Skip("-short: generates testdata/forbidden three times (about 5 s): run without -short (make test-integration)")
 	}
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())

@@ -4,10 +4,10 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/objectpath"
 	"github.com/controller-gen-default/controller-gen-default/internal/equivtest"
 	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
-	"github.com/controller-gen-default/controller-gen-default/normalize"
-	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
 
 // instancesPerKind is how many random objects of each testdata kind the
@@ -30,11 +30,11 @@ func TestRuleOfThumb(t *testing.T) {
 	f := equivtest.Filler(seed)
 	for _, k := range equivtest.Kinds {
 		t.Run(equivtest.GVK(k).Kind, func(t *testing.T) {
-			crds, err := normalize.LoadCRDs("../testdata/golden/" + k.Golden)
+			crds, err := crdcheck.LoadCRDs("../testdata/golden/" + k.Golden)
 			if err != nil || len(crds) != 1 {
 				t.Fatalf("golden CRD %s: %v", k.Golden, err)
 			}
-			p, err := pipeline.New(crds[0], "v1")
+			p, err := objectpath.New(crds[0], "v1")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -28,12 +28,12 @@ import (
 	"sigs.k8s.io/yaml"
 
 	numbersv1 "github.com/controller-gen-default/controller-gen-default/defaultgen/testdata/numbers/v1"
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
 	"github.com/controller-gen-default/controller-gen-default/internal/decision"
 	"github.com/controller-gen-default/controller-gen-default/internal/golit"
 	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
 	"github.com/controller-gen-default/controller-gen-default/markers"
-	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
 // valuesHarness is testdata/numbers/v1 loaded once, as the crd and defaults
@@ -112,7 +112,7 @@ type valueOutcome struct {
 // schema and the apiserver's validation of defaults), then the defaults
 // generator's emission (setIf). It evaluates the emitted expression as the
 // Go compiler does (evalLit), encodes it, and stores the CRD default
-// through the apiserver's defaulting (normalize.StoredValue).
+// through the apiserver's defaulting (crdcheck.StoredValue).
 func (h *valuesHarness) run(t testing.TB, field, text string) valueOutcome {
 	t.Helper()
 	out := valueOutcome{field: field}
@@ -160,7 +160,7 @@ func (h *valuesHarness) run(t testing.TB, field, text string) valueOutcome {
 	d.Apply(prop)
 	prop = crdYAMLRoundTrip(t, prop, text, field)
 	wrap := &apiextensionsv1.JSONSchemaProps{Type: "object", Properties: map[string]apiextensionsv1.JSONSchemaProps{field: *prop}}
-	stored, err := normalize.StoredValue(wrap, map[string]any{}, true)
+	stored, err := crdcheck.StoredValue(wrap, map[string]any{}, true)
 	if err != nil {
 		t.Fatalf("+default=%s on %s: the apiserver's defaulting: %v", text, field, err)
 	}

@@ -14,7 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 
-	"github.com/controller-gen-default/controller-gen-default/normalize"
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
 )
 
 // badCRD is a CRD whose schema is the generated structpointers CRD with
@@ -42,7 +42,7 @@ func entryOf(spec *apiextensionsv1.JSONSchemaProps) (apiextensionsv1.JSONSchemaP
 var _ = DescribeTable("bad input: refused offline and by the live apiserver",
 	func(name, field string, edit func(spec *apiextensionsv1.JSONSchemaProps)) {
 		c := badCRD(name, edit)
-		offline := normalize.ValidateCRD(context.Background(), c)
+		offline := crdcheck.ValidateCRD(context.Background(), c)
 		Expect(offline).NotTo(BeEmpty(), "the offline check accepts the CRD")
 		live := k8s.Create(bg(), c.DeepCopy())
 		Expect(live).To(HaveOccurred(), "the live apiserver accepts the CRD")
@@ -79,7 +79,7 @@ var _ = DescribeTable("bad input: refused offline and by the live apiserver",
 		}),
 )
 
-// A CRD that only normalize.Check's later errors refuse: the live apiserver accepts it, and
+// A CRD that only crdcheck.Check's later errors refuse: the live apiserver accepts it, and
 // then refuses its objects, with the error they predicted.
 var _ = It("bad input: a nested default the apiserver accepts, then refuses objects for", func() {
 	c := badCRD("nested", func(spec *apiextensionsv1.JSONSchemaProps) {
@@ -87,8 +87,8 @@ var _ = It("bad input: a nested default the apiserver accepts, then refuses obje
 		e.MaxProperties = ptrTo(int64(1)) // pointer-name plus the nested number default make two
 		set(e)
 	})
-	Expect(normalize.ValidateCRD(context.Background(), c)).To(BeEmpty(), "the apiserver's own validation should accept it")
-	_, offline := normalize.Check(context.Background(), c)
+	Expect(crdcheck.ValidateCRD(context.Background(), c)).To(BeEmpty(), "the apiserver's own validation should accept it")
+	_, offline := crdcheck.Check(context.Background(), c)
 	Expect(offline).NotTo(BeEmpty())
 	Expect(k8s.Create(bg(), c.DeepCopy())).To(Succeed())
 	var err error

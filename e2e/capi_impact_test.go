@@ -18,8 +18,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/impact"
 	"github.com/controller-gen-default/controller-gen-default/internal/testkit"
-	"github.com/controller-gen-default/controller-gen-default/normalize/impact"
 )
 
 // capiRecord is the part of an `impact -o json` record the capi e2e
@@ -59,7 +59,7 @@ func (r *capiRecord) key() string { return fmt.Sprintf("%s %s/%s", r.Kind, r.Nam
 // these predictions yet, why (pending).
 func (s *capiScenario) runImpact() (recs map[string]*capiRecord, pending string) {
 	GinkgoHelper()
-	bin := testkit.Binary(GinkgoT(), testkit.Normalize)
+	bin := testkit.Binary(GinkgoT(), testkit.Objects)
 	help, _ := exec.Command(bin, "impact", "--help").CombinedOutput()
 	if !bytes.Contains(help, []byte("--setup")) {
 		return nil, "this impact has no --setup flag, so --convert cannot run cluster-api's Converters (registered with WithConverter, their APIVersionGetter set by a setup function)"
@@ -486,7 +486,7 @@ func capiChanges(stored, read map[string]any) impact.Changes {
 	return ch
 }
 
-// impactPath is impact's path notation (normalize/impact/paths.go).
+// impactPath is impact's path notation (internal/impact/paths.go).
 func impactPath(p, k string) string {
 	ok := k != ""
 	for i, r := range k {

@@ -34,7 +34,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
-	"github.com/controller-gen-default/controller-gen-default/normalize"
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
 )
 
 // The modules of the cluster-api upgrade: OLD's CRDs, NEW's CRDs and
@@ -266,7 +266,7 @@ func kustomizedCRDs(mod string, dirs ...string) []*apiextensionsv1.CustomResourc
 		for key, v := range k.CommonLabels {
 			labels[key] = v
 		}
-		crds, err := normalize.LoadCRDs(filepath.Join(mod, dir, "bases"))
+		crds, err := crdcheck.LoadCRDs(filepath.Join(mod, dir, "bases"))
 		Expect(err).NotTo(HaveOccurred())
 		for _, c := range crds {
 			c = c.DeepCopy()

@@ -24,7 +24,7 @@ import (
 var _ = Describe("conversion webhook: defaults and conversion on the live apiserver", Ordered, func() {
 	var hook *convWebhook
 	var etcd etcdStore
-	var tool string // the generator, with controller-gen-default-normalize next to it
+	var tool string // the generator, with controller-gen-default-objects next to it
 
 	BeforeAll(func() {
 		By("building and starting testdata/convapi's conversion webhook")

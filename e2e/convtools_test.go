@@ -142,13 +142,13 @@ func writeObjects(dir, name string, objects []map[string]any) string {
 }
 
 // withNormalize is the generator binary with
-// controller-gen-default-normalize next to it: its impact and conversion
+// controller-gen-default-objects next to it: its impact and conversion
 // subcommands run that binary. internal/testkit builds the two into one
 // directory.
 func withNormalize() string {
 	GinkgoHelper()
-	bin := filepath.Join(filepath.Dir(generator), testkit.Normalize)
-	Expect(testkit.Binary(GinkgoT(), testkit.Normalize)).To(Equal(bin), "controller-gen-default-normalize is not next to %s", generator)
+	bin := filepath.Join(filepath.Dir(generator), testkit.Objects)
+	Expect(testkit.Binary(GinkgoT(), testkit.Objects)).To(Equal(bin), "controller-gen-default-objects is not next to %s", generator)
 	return generator
 }
 

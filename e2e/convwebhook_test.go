@@ -28,7 +28,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/yaml"
 
-	"github.com/controller-gen-default/controller-gen-default/normalize"
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
 )
 
 // convapiDir is the test API whose Go conversions the webhook serves:
@@ -155,7 +155,7 @@ func (h *convWebhook) probe() error {
 // and the Webhook conversion strategy, served by h.
 func widgetCRD(h *convWebhook, storage string) *apiextensionsv1.CustomResourceDefinition {
 	GinkgoHelper()
-	crds, err := normalize.LoadCRDs(filepath.Join(convapiDir, "config", "crd"))
+	crds, err := crdcheck.LoadCRDs(filepath.Join(convapiDir, "config", "crd"))
 	Expect(err).NotTo(HaveOccurred())
 	Expect(crds).To(HaveLen(1))
 	c := crds[0].DeepCopy()

@@ -15,8 +15,8 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/controller-gen-default/controller-gen-default/normalize"
-	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/objectpath"
 )
 
 // objectsPerRun is the size of the differential corpus, over all CRDs.
@@ -37,15 +37,15 @@ var _ = Describe("differential: offline normaliser against the live apiserver", 
 		fmt.Fprintf(GinkgoWriter, "differential seed: %d (replay with E2E_SEED=%d)\n", seed, seed)
 		AddReportEntry("differential seed", seed)
 
-		crds, err := normalize.LoadCRDs(crdDir)
+		crds, err := crdcheck.LoadCRDs(crdDir)
 		Expect(err).NotTo(HaveOccurred())
 		type target struct {
 			crd *apiextensionsv1.CustomResourceDefinition
-			p   *pipeline.Pipeline
+			p   *objectpath.Pipeline
 		}
 		var targets []target
 		for _, c := range crds {
-			p, err := pipeline.New(c, c.Spec.Versions[0].Name)
+			p, err := objectpath.New(c, c.Spec.Versions[0].Name)
 			Expect(err).NotTo(HaveOccurred())
 			targets = append(targets, target{c, p})
 		}
@@ -87,7 +87,7 @@ type verdict struct {
 }
 
 // compare creates body through the live apiserver and the offline pipeline.
-func compare(c *apiextensionsv1.CustomResourceDefinition, p *pipeline.Pipeline, name string, body map[string]any) verdict {
+func compare(c *apiextensionsv1.CustomResourceDefinition, p *objectpath.Pipeline, name string, body map[string]any) verdict {
 	obj := map[string]any{
 		"apiVersion": c.Spec.Group + "/" + c.Spec.Versions[0].Name,
 		"kind":       c.Spec.Names.Kind,
@@ -132,7 +132,7 @@ func withoutMetadata(o map[string]any) map[string]any {
 
 // shrink removes fields from body, one at a time, while the disagreement
 // persists, and returns the smallest body found.
-func shrink(c *apiextensionsv1.CustomResourceDefinition, p *pipeline.Pipeline, name string, body map[string]any) map[string]any {
+func shrink(c *apiextensionsv1.CustomResourceDefinition, p *objectpath.Pipeline, name string, body map[string]any) map[string]any {
 	attempts := 0
 	for changed := true; changed && attempts < 300; {
 		changed = false

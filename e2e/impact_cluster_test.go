@@ -33,9 +33,9 @@ import (
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"sigs.k8s.io/yaml"
 
-	"github.com/controller-gen-default/controller-gen-default/normalize"
-	"github.com/controller-gen-default/controller-gen-default/normalize/impact"
-	"github.com/controller-gen-default/controller-gen-default/normalize/impact/source"
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
+	"github.com/controller-gen-default/controller-gen-default/internal/impact"
+	"github.com/controller-gen-default/controller-gen-default/internal/input/source"
 )
 
 // impact against a cluster, as an operator runs it before an upgrade:
@@ -55,11 +55,11 @@ var _ = Describe("impact --old kube:// --objects kube://: as the documented Clus
 		forbiddenGroup := "forbidden" + suffix + ".impact.example.com"
 		token := "p" + suffix
 
-		oldFile, err := normalize.LoadCRDs("../normalize/impact/testdata/old.yaml")
+		oldFile, err := crdcheck.LoadCRDs("../internal/impact/testdata/old.yaml")
 		Expect(err).NotTo(HaveOccurred())
-		newFile, err := normalize.LoadCRDs("../normalize/impact/testdata/new.yaml")
+		newFile, err := crdcheck.LoadCRDs("../internal/impact/testdata/new.yaml")
 		Expect(err).NotTo(HaveOccurred())
-		objects := regroupObjects(readObjects("../normalize/impact/testdata/objects.yaml", "../normalize/impact/testdata/list.yaml"), group)
+		objects := regroupObjects(readObjects("../internal/impact/testdata/objects.yaml", "../internal/impact/testdata/list.yaml"), group)
 		old := append(regroup(oldFile, group), thingCRD(forbiddenGroup))
 		new := withProbe(append(regroup(newFile, group), thingCRD(forbiddenGroup)), token)
 		objects = append(objects, map[string]any{"apiVersion": forbiddenGroup + "/v1", "kind": "Thing",

@@ -19,9 +19,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/controller-gen-default/controller-gen-default/normalize"
-	"github.com/controller-gen-default/controller-gen-default/normalize/impact"
-	"github.com/controller-gen-default/controller-gen-default/normalize/manifest"
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
+	"github.com/controller-gen-default/controller-gen-default/internal/impact"
+	"github.com/controller-gen-default/controller-gen-default/internal/input/manifest"
 )
 
 // randomUpgrades is the number of random CRD upgrades per run.
@@ -33,12 +33,12 @@ const randomUpgrades = 10
 // only by ratcheting. What GET returns and whether each update is refused
 // (and for which fields) must be what impact predicted.
 var _ = Describe("impact: predictions against the live apiserver", func() {
-	It("agrees on the fixed upgrade of normalize/impact/testdata", func() {
-		old, err := normalize.LoadCRDs("../normalize/impact/testdata/old.yaml")
+	It("agrees on the fixed upgrade of internal/impact/testdata", func() {
+		old, err := crdcheck.LoadCRDs("../internal/impact/testdata/old.yaml")
 		Expect(err).NotTo(HaveOccurred())
-		new, err := normalize.LoadCRDs("../normalize/impact/testdata/new.yaml")
+		new, err := crdcheck.LoadCRDs("../internal/impact/testdata/new.yaml")
 		Expect(err).NotTo(HaveOccurred())
-		objects := readObjects("../normalize/impact/testdata/objects.yaml", "../normalize/impact/testdata/list.yaml")
+		objects := readObjects("../internal/impact/testdata/objects.yaml", "../internal/impact/testdata/list.yaml")
 		n := checkUpgrade("fixed", old, new, objects, map[string]int{})
 		fmt.Fprintf(GinkgoWriter, "impact fixed upgrade: %d objects checked\n", n)
 	})
@@ -47,11 +47,11 @@ var _ = Describe("impact: predictions against the live apiserver", func() {
 		// new-refused.yaml drops Gadget's v1beta1, OLD's storage version;
 		// new-removed.yaml holds NEW's Widget. Another group than the case
 		// above, whose CRDs may still be terminating.
-		old, err := normalize.LoadCRDs("../normalize/impact/testdata/old.yaml")
+		old, err := crdcheck.LoadCRDs("../internal/impact/testdata/old.yaml")
 		Expect(err).NotTo(HaveOccurred())
-		new, err := normalize.LoadCRDs("../normalize/impact/testdata/new-removed.yaml", "../normalize/impact/testdata/new-refused.yaml")
+		new, err := crdcheck.LoadCRDs("../internal/impact/testdata/new-removed.yaml", "../internal/impact/testdata/new-refused.yaml")
 		Expect(err).NotTo(HaveOccurred())
-		objects := readObjects("../normalize/impact/testdata/objects.yaml")
+		objects := readObjects("../internal/impact/testdata/objects.yaml")
 		const group = "refused.impact.example.com"
 		old, new, objects = regroup(old, group), regroup(new, group), regroupObjects(objects, group)
 		n := checkUpgrade("refused", old, new, objects, map[string]int{})
@@ -80,7 +80,7 @@ var _ = Describe("impact: predictions against the live apiserver", func() {
 })
 
 // readObjects reads the objects of files as the command reads them
-// (normalize/manifest).
+// (internal/input/manifest).
 func readObjects(files ...string) []map[string]any {
 	GinkgoHelper()
 	var out []map[string]any

@@ -3,9 +3,11 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -17,8 +19,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
-	"github.com/controller-gen-default/controller-gen-default/cmd/controller-gen-default-normalize/normalizecmd"
-	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
+	"github.com/controller-gen-default/controller-gen-default/internal/normalize"
+	"github.com/controller-gen-default/controller-gen-default/internal/testkit"
 )
 
 // The file differential: the same file given to `kubectl create -f` (the
@@ -29,7 +31,7 @@ import (
 // (the live apiserver then stores what normalize prints), refuse what
 // kubectl refuses with the same words, and warn as the apiserver warns.
 var _ = Describe("requests through kubectl: documents, Lists and namespaces", Ordered, func() {
-	crdArgs := []string{"--crd", "testdata/notes.yaml", "--crd", "../normalize/pipeline/testdata/crds/clusterthings.yaml"}
+	crdArgs := []string{"--crd", "testdata/notes.yaml", "--crd", "../internal/apiserver/objectpath/testdata/crds/clusterthings.yaml"}
 	var dir string
 	// kubectl runs kubectl as a cluster admin (system:masters), as envtest's
 	// own client is
@@ -49,7 +51,7 @@ var _ = Describe("requests through kubectl: documents, Lists and namespaces", Or
 		Expect(err).NotTo(HaveOccurred())
 		kubectl = k.Run
 		// the request tests install the CRDs too; whichever runs first does
-		for _, f := range []string{"testdata/notes.yaml", "../normalize/pipeline/testdata/crds/clusterthings.yaml"} {
+		for _, f := range []string{"testdata/notes.yaml", "../internal/apiserver/objectpath/testdata/crds/clusterthings.yaml"} {
 			stdout, stderr, err := kubectl("apply", "--server-side", "-f", f)
 			Expect(err).NotTo(HaveOccurred(), "%s%s", read(stdout), read(stderr))
 		}
@@ -82,8 +84,15 @@ var _ = Describe("requests through kubectl: documents, Lists and namespaces", Or
 		stdout, stderr, err := kubectl(append(kubectlFlags, validate)...)
 		live = fileRun{ok: err == nil, stdout: read(stdout), stderr: read(stderr)}
 		var out, errb bytes.Buffer
-		code := normalizecmd.Run(append(normalizeFlags, file), nil, &out, &errb)
-		offline = fileRun{ok: code == pipeline.ExitOK, code: code, stdout: out.String(), stderr: errb.String()}
+		cmd := exec.Command(testkit.Binary(GinkgoT(), testkit.Objects), append([]string{"normalize"}, append(normalizeFlags, file)...)...)
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		code := 0
+		if err := cmd.Run(); err != nil {
+			ee, ok := errors.AsType[*exec.ExitError](err)
+			Expect(ok).To(BeTrue(), "normalize: %v", err)
+			code = ee.ExitCode()
+		}
+		offline = fileRun{ok: code == normalize.ExitOK, code: code, stdout: out.String(), stderr: errb.String()}
 		fmt.Fprintf(GinkgoWriter, "%s\n  kubectl:   ok=%v %q %q\n  normalize: exit %d %q\n", name, live.ok, live.stdout, live.stderr, code, offline.stderr)
 		return live, offline
 	}
@@ -110,7 +119,7 @@ var _ = Describe("requests through kubectl: documents, Lists and namespaces", Or
 		live, offline := both("empty-documents", "---\n---\n# only a comment\n---\nnull\n---\n"+
 			"apiVersion: requests.example.com/v1\nkind: Note\nmetadata:\n  name: among-empty-documents\n---\n---\n")
 		Expect(live.ok).To(BeTrue())
-		Expect(offline.code).To(Equal(pipeline.ExitOK))
+		Expect(offline.code).To(Equal(normalize.ExitOK))
 		Expect(live.stdout).To(Equal("note.requests.example.com/among-empty-documents created\n"))
 		Expect(storedAsPrinted(offline)).To(Equal(1))
 	})
@@ -120,7 +129,7 @@ var _ = Describe("requests through kubectl: documents, Lists and namespaces", Or
 		// kubectl then complains that there was nothing to create;
 		// normalize prints nothing (no JSON line) and exits 0
 		Expect(live.stderr).To(Equal("error: no objects passed to create\n"))
-		Expect(offline.code).To(Equal(pipeline.ExitOK))
+		Expect(offline.code).To(Equal(normalize.ExitOK))
 		Expect(offline.stdout).To(BeEmpty())
 	})
 
@@ -152,14 +161,14 @@ items:
     size: L
 `)
 		Expect(live.ok).To(BeTrue())
-		Expect(offline.code).To(Equal(pipeline.ExitOK))
+		Expect(offline.code).To(Equal(normalize.ExitOK))
 		Expect(storedAsPrinted(offline)).To(Equal(3))
 	})
 
 	It("sends an object without a namespace to -n's", func() {
 		live, offline := both("namespace-flag", "apiVersion: requests.example.com/v1\nkind: Note\nmetadata:\n  name: in-team\n", "-n", "team")
 		Expect(live.ok).To(BeTrue())
-		Expect(offline.code).To(Equal(pipeline.ExitOK))
+		Expect(offline.code).To(Equal(normalize.ExitOK))
 		Expect(storedAsPrinted(offline)).To(Equal(1))
 		Expect(printedObjects(offline.stdout)[0]["metadata"].(map[string]any)["namespace"]).To(Equal("team"))
 	})
@@ -167,7 +176,7 @@ items:
 	It("refuses, with -n, an object of another namespace, in kubectl's words", func() {
 		live, offline := both("namespace-mismatch", "apiVersion: requests.example.com/v1\nkind: Note\nmetadata:\n  name: mismatch\n  namespace: team\n", "-n", "default")
 		Expect(live.ok).To(BeFalse())
-		Expect(offline.code).To(Equal(pipeline.ExitUnusable))
+		Expect(offline.code).To(Equal(normalize.ExitUnusable))
 		msg := strings.TrimPrefix(strings.TrimSpace(live.stderr), "error: ")
 		Expect(offline.stderr).To(HaveSuffix(": " + msg + "\n"))
 	})
@@ -176,14 +185,14 @@ items:
 		obj := "apiVersion: requests.example.com/v1\nkind: Note\nmetadata:\n  name: %s\nspec:\n  extra: 1\n  text: t\n"
 		live, offline := both("unknown-warn", fmt.Sprintf(obj, "unknown-warn"))
 		Expect(live.ok).To(BeTrue())
-		Expect(offline.code).To(Equal(pipeline.ExitOK))
+		Expect(offline.code).To(Equal(normalize.ExitOK))
 		Expect(warnings(offline.stderr)).To(Equal(warnings(live.stderr)))
 		Expect(warnings(live.stderr)).To(Equal([]string{`unknown field "spec.extra"`}))
 		Expect(storedAsPrinted(offline)).To(Equal(1))
 
 		live, offline = both("unknown-strict", fmt.Sprintf(obj, "unknown-strict"), "--strict")
 		Expect(live.ok).To(BeFalse())
-		Expect(offline.code).To(Equal(pipeline.ExitInvalid))
+		Expect(offline.code).To(Equal(normalize.ExitInvalid))
 		Expect(live.stderr).To(ContainSubstring(`strict decoding error: unknown field "spec.extra"`))
 		Expect(offline.stderr).To(HaveSuffix(`: error: unknown field "spec.extra"` + "\n"))
 
@@ -193,13 +202,13 @@ items:
 		list := "apiVersion: v1\nkind: List\nitems:\n- apiVersion: requests.example.com/v1\n  kind: Note\n  metadata:\n    name: %s\n  spec:\n    extra: 1\n"
 		live, offline = both("unknown-strict-list", fmt.Sprintf(list, "unknown-strict-list"), "--strict")
 		Expect(live.ok).To(BeFalse())
-		Expect(offline.code).To(Equal(pipeline.ExitInvalid))
+		Expect(offline.code).To(Equal(normalize.ExitInvalid))
 		Expect(live.stderr).To(ContainSubstring(`ValidationError(Note.spec): unknown field "extra"`))
 		Expect(offline.stderr).To(HaveSuffix(`:1:1: error: unknown field "spec.extra"` + "\n"))
 
 		live, offline = both("unknown-warn-list", fmt.Sprintf(list, "unknown-warn-list"))
 		Expect(live.ok).To(BeTrue())
-		Expect(offline.code).To(Equal(pipeline.ExitOK))
+		Expect(offline.code).To(Equal(normalize.ExitOK))
 		Expect(warnings(offline.stderr)).To(Equal(warnings(live.stderr)))
 		Expect(warnings(live.stderr)).To(Equal([]string{`unknown field "spec.extra"`}))
 		Expect(storedAsPrinted(offline)).To(Equal(1))
@@ -214,14 +223,14 @@ items:
 		live, offline := both("duplicate-warn", fmt.Sprintf(obj, "duplicate-warn"))
 		Expect(live.ok).To(BeTrue())
 		Expect(warnings(live.stderr)).To(BeEmpty())
-		Expect(offline.code).To(Equal(pipeline.ExitOK))
+		Expect(offline.code).To(Equal(normalize.ExitOK))
 		Expect(warnings(offline.stderr)).To(Equal([]string{`duplicate field "spec.text"`}))
 		Expect(storedAsPrinted(offline)).To(Equal(1))
 		Expect(printedObjects(offline.stdout)[0]["spec"].(map[string]any)["text"]).To(Equal("b"))
 
 		live, offline = both("duplicate-strict", fmt.Sprintf(obj, "duplicate-strict"), "--strict")
 		Expect(live.ok).To(BeTrue(), "kubectl --validate=strict sends no duplicate")
-		Expect(offline.code).To(Equal(pipeline.ExitInvalid))
+		Expect(offline.code).To(Equal(normalize.ExitInvalid))
 		Expect(offline.stderr).To(HaveSuffix(`: error: duplicate field "spec.text"` + "\n"))
 	})
 })

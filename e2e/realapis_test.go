@@ -20,8 +20,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
-	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
 // Required fields of APIs that others wrote must stay required: the CRDs
@@ -67,7 +67,7 @@ var _ = Describe("real APIs: required fields stay required under both generators
 				cancel()
 				Expect(err).NotTo(HaveOccurred(), "%s %s:\n%s", name, strings.Join(m.Args(dir), " "), out.String())
 				fmt.Fprintf(GinkgoWriter, "%s on %s: %s\n", name, m, time.Since(start).Round(time.Millisecond))
-				all, err := normalize.LoadCRDs(dir)
+				all, err := crdcheck.LoadCRDs(dir)
 				Expect(err).NotTo(HaveOccurred())
 				for _, c := range all {
 					if wanted[c.Name] {

@@ -23,30 +23,30 @@ import (
 	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/client-go/rest"
 
-	"github.com/controller-gen-default/controller-gen-default/normalize"
-	"github.com/controller-gen-default/controller-gen-default/normalize/manifest"
-	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/objectpath"
+	"github.com/controller-gen-default/controller-gen-default/internal/input/manifest"
 )
 
 // The request differential: the same create request, with the same body
-// bytes, to the live apiserver and to pipeline.Create. The answer (status
+// bytes, to the live apiserver and to objectpath.Create. The answer (status
 // code, message, field errors, warnings) and the stored object must be the
 // same. Cases cover what a request adds to an object: the URL's namespace,
 // metadata the server sets or checks, fieldValidation, and the size of the
 // body and of the object in etcd, just under and just over each limit.
 var _ = Describe("requests: offline create against the live apiserver", Ordered, func() {
-	var notes, things *pipeline.Pipeline // namespaced, and cluster-scoped (stored at v2)
-	var thingsV1 *pipeline.Pipeline
+	var notes, things *objectpath.Pipeline // namespaced, and cluster-scoped (stored at v2)
+	var thingsV1 *objectpath.Pipeline
 	var memberID uint64
 	var etcd *clientv3.Client
 
 	BeforeAll(func() {
-		for _, f := range []string{"testdata/notes.yaml", "../normalize/pipeline/testdata/crds/clusterthings.yaml"} {
-			crds, err := normalize.LoadCRDs(f)
+		for _, f := range []string{"testdata/notes.yaml", "../internal/apiserver/objectpath/testdata/crds/clusterthings.yaml"} {
+			crds, err := crdcheck.LoadCRDs(f)
 			Expect(err).NotTo(HaveOccurred())
 			ensureCRD(crds[0]) // the kubectl tests install them too
 			for _, v := range crds[0].Spec.Versions {
-				p, err := pipeline.New(crds[0], v.Name)
+				p, err := objectpath.New(crds[0], v.Name)
 				Expect(err).NotTo(HaveOccurred())
 				switch p.GVK().Kind + "/" + v.Name {
 				case "Note/v1":
@@ -82,8 +82,8 @@ var _ = Describe("requests: offline create against the live apiserver", Ordered,
 
 	DescribeTable("metadata, namespaces and fieldValidation",
 		func(kind string, namespace string, strict bool, obj func() map[string]any) {
-			p := map[string]*pipeline.Pipeline{"note": notes, "thing": things, "thing/v1": thingsV1}[kind]
-			checkRequest(p, obj(), pipeline.Request{Namespace: namespace, Strict: strict}, pipeline.Limits{})
+			p := map[string]*objectpath.Pipeline{"note": notes, "thing": things, "thing/v1": thingsV1}[kind]
+			checkRequest(p, obj(), objectpath.Request{Namespace: namespace, Strict: strict}, objectpath.Limits{})
 		},
 		Entry("a cluster-scoped object with a namespace (kustomize's namespace:)", "thing", "", false,
 			func() map[string]any {
@@ -163,7 +163,7 @@ var _ = Describe("requests: offline create against the live apiserver", Ordered,
 	// sends the duplicates, which the apiserver's strict decoding reports
 	DescribeTable("a body with duplicate fields, as it is",
 		func(strict bool, body string) {
-			checkRequestBody(notes, []byte(body), pipeline.Request{Namespace: "default", Strict: strict})
+			checkRequestBody(notes, []byte(body), objectpath.Request{Namespace: "default", Strict: strict})
 		},
 		Entry("Warn: a warning, the last value stored", false,
 			`{"apiVersion":"requests.example.com/v1","kind":"Note","metadata":{"name":"req-dup-warn","namespace":"default"},"spec":{"text":"a","text":"b"}}`),
@@ -174,24 +174,24 @@ var _ = Describe("requests: offline create against the live apiserver", Ordered,
 	)
 
 	It("agrees on request bodies just under and over 3 MiB", func() {
-		base, err := pipeline.RequestBody(note(map[string]any{"name": "req-body", "namespace": "default"}, map[string]any{"text": ""}))
+		base, err := objectpath.RequestBody(note(map[string]any{"name": "req-body", "namespace": "default"}, map[string]any{"text": ""}))
 		Expect(err).NotTo(HaveOccurred())
-		exact := pipeline.DefaultMaxRequestBodyBytes - len(base)
+		exact := objectpath.DefaultMaxRequestBodyBytes - len(base)
 		for _, n := range []int{exact - 1, exact, exact + 1} {
 			obj := note(map[string]any{"name": "req-body", "namespace": "default"}, map[string]any{"text": strings.Repeat("x", n)})
-			b, _ := pipeline.RequestBody(obj)
+			b, _ := objectpath.RequestBody(obj)
 			fmt.Fprintf(GinkgoWriter, "body of %d bytes\n", len(b))
-			checkRequest(notes, obj, pipeline.Request{Namespace: "default"}, pipeline.Limits{EtcdMemberID: memberID})
+			checkRequest(notes, obj, objectpath.Request{Namespace: "default"}, objectpath.Limits{EtcdMemberID: memberID})
 		}
 	})
 
 	It("agrees on objects just under and over etcd's limits", func() {
-		limits := pipeline.Limits{EtcdMemberID: memberID}
+		limits := objectpath.Limits{EtcdMemberID: memberID}
 		obj := func(n int) map[string]any {
 			return thing("example.com/v2", map[string]any{"name": "req-etcd"}, map[string]any{"data": strings.Repeat("x", n)})
 		}
 		refusal := func(n int) string {
-			res := things.Create(bg(), obj(n), pipeline.Request{Limits: limits})
+			res := things.Create(bg(), obj(n), objectpath.Request{Limits: limits})
 			if res.Refused == nil {
 				return ""
 			}
@@ -214,7 +214,7 @@ var _ = Describe("requests: offline create against the live apiserver", Ordered,
 		sent := largest(func(r string) bool { return !strings.HasPrefix(r, "rpc error") })
 		fmt.Fprintf(GinkgoWriter, "offline: etcd stores up to %d bytes of data, the client sends up to %d\n", stored, sent)
 		for _, n := range []int{stored, stored + 1, sent, sent + 1} {
-			checkRequest(things, obj(n), pipeline.Request{}, limits)
+			checkRequest(things, obj(n), objectpath.Request{}, limits)
 		}
 	})
 
@@ -222,10 +222,10 @@ var _ = Describe("requests: offline create against the live apiserver", Ordered,
 		// created at v1, stored at v2: converted, and pruned by v2's schema
 		obj := thing("example.com/v1", map[string]any{"name": "req-raw", "labels": map[string]any{"a": "b"}},
 			map[string]any{"data": "<&> \u00e9", "legacy": "pruned by v2"})
-		res := thingsV1.Create(bg(), obj, pipeline.Request{})
+		res := thingsV1.Create(bg(), obj, objectpath.Request{})
 		Expect(res.Refused).To(BeNil())
 		Expect(res.Errors).To(BeEmpty())
-		live := post(thingsV1, obj, pipeline.Request{})
+		live := post(thingsV1, obj, objectpath.Request{})
 		Expect(live.code).To(Equal(http.StatusCreated), live.message)
 		DeferCleanup(deleteLive, things, live.object)
 
@@ -285,7 +285,7 @@ func truncate(s string, n int) string {
 
 // checkRequest sends obj as it is (the body RequestBody encodes) to the
 // live apiserver and to p.Create, and expects the same answer.
-func checkRequest(p *pipeline.Pipeline, obj map[string]any, req pipeline.Request, limits pipeline.Limits) {
+func checkRequest(p *objectpath.Pipeline, obj map[string]any, req objectpath.Request, limits objectpath.Limits) {
 	GinkgoHelper()
 	req.Limits = limits
 	offline := offlineAnswer(p, p.Create(bg(), obj, req), req.Strict)
@@ -336,7 +336,7 @@ func replaceGeneratedSuffix(s string) string {
 }
 
 // offlineAnswer is a Result as the apiserver answers it.
-func offlineAnswer(p *pipeline.Pipeline, res pipeline.Result, strict bool) answer {
+func offlineAnswer(p *objectpath.Pipeline, res objectpath.Result, strict bool) answer {
 	var a answer
 	if !strict || res.Refused == nil {
 		for _, path := range res.Duplicates {
@@ -371,9 +371,9 @@ func offlineAnswer(p *pipeline.Pipeline, res pipeline.Result, strict bool) answe
 
 // post sends obj, encoded as RequestBody encodes it, to the URL a client
 // posts it to: the request's namespace for a namespaced kind.
-func post(p *pipeline.Pipeline, obj map[string]any, req pipeline.Request) answer {
+func post(p *objectpath.Pipeline, obj map[string]any, req objectpath.Request) answer {
 	GinkgoHelper()
-	body, err := pipeline.RequestBody(obj)
+	body, err := objectpath.RequestBody(obj)
 	Expect(err).NotTo(HaveOccurred())
 	return postBody(p, body, req)
 }
@@ -381,7 +381,7 @@ func post(p *pipeline.Pipeline, obj map[string]any, req pipeline.Request) answer
 // checkRequestBody sends body as it is to the live apiserver, and reads it
 // as normalize reads a file (manifest.Reader: the object, with its
 // duplicate fields) for p.Create, and expects the same answer.
-func checkRequestBody(p *pipeline.Pipeline, body []byte, req pipeline.Request) {
+func checkRequestBody(p *objectpath.Pipeline, body []byte, req objectpath.Request) {
 	GinkgoHelper()
 	var objs []manifest.Object
 	for o, err := range manifest.All("body", bytes.NewReader(body)) {
@@ -400,7 +400,7 @@ func checkRequestBody(p *pipeline.Pipeline, body []byte, req pipeline.Request) {
 }
 
 // postBody sends body as it is, as post does.
-func postBody(p *pipeline.Pipeline, body []byte, req pipeline.Request) answer {
+func postBody(p *objectpath.Pipeline, body []byte, req objectpath.Request) answer {
 	GinkgoHelper()
 	gvk := p.GVK()
 	path := "/apis/" + gvk.Group + "/" + gvk.Version
@@ -455,7 +455,7 @@ func postBody(p *pipeline.Pipeline, body []byte, req pipeline.Request) answer {
 }
 
 // resourceOf is the plural of p's kind, from its etcd key.
-func resourceOf(p *pipeline.Pipeline) string {
+func resourceOf(p *objectpath.Pipeline) string {
 	parts := strings.Split(p.Key("ns", "name"), "/")
 	if p.Namespaced() {
 		return parts[len(parts)-3]
@@ -478,7 +478,7 @@ func withoutServerSet(o map[string]any) map[string]any {
 }
 
 // deleteLive deletes an object the server created.
-func deleteLive(p *pipeline.Pipeline, obj map[string]any) {
+func deleteLive(p *objectpath.Pipeline, obj map[string]any) {
 	u := &unstructured.Unstructured{Object: runtime.DeepCopyJSON(obj)}
 	u.SetGroupVersionKind(p.GVK())
 	m := obj["metadata"].(map[string]any)

@@ -55,7 +55,7 @@ var _ = BeforeSuite(func() {
 
 	By("building controller-gen-default and generating the testdata CRDs with it")
 	// built once for the go test run (internal/testkit), with
-	// controller-gen-default-normalize next to it
+	// controller-gen-default-objects next to it
 	generator = testkit.Binary(GinkgoT(), testkit.Generator)
 	crdDir = filepath.Join(tmp, "crd")
 	run("..", generator, "crd", "paths=./testdata/api/...", "output:crd:dir="+crdDir)

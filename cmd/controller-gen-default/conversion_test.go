@@ -6,7 +6,7 @@ import (
 )
 
 // TestConversionSubcommand: `controller-gen-default conversion` runs
-// `controller-gen-default-normalize conversion`, which is conversioncmd.Run
+// `controller-gen-default-objects conversion`, which is conversioncmd.Run
 // (its flags tested in package conversioncmd, its run in package
 // conversion, on testdata/convapi): like normalize and
 // impact it creates objects with the apiserver's registry strategy, which

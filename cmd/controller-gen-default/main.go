@@ -7,7 +7,7 @@
 //	controller-gen-default impact --old old/crds --new config/crd/bases objects.yaml
 //	controller-gen-default conversion ./api/...
 //
-// normalize, impact and conversion run controller-gen-default-normalize, a
+// normalize, impact and conversion run controller-gen-default-objects, a
 // separate command (see normalize.go).
 package main
 
@@ -125,9 +125,9 @@ func mainCode() (code int) {
 // subcommands are the commands that are not controller-gen's, by name;
 // each is given the arguments after its name.
 var subcommands = map[string]func(args []string) int{
-	"normalize":  func(args []string) int { return runNormalize("normalize", args) },
-	"impact":     func(args []string) int { return runNormalize("impact", args) },
-	"conversion": func(args []string) int { return runNormalize("conversion", args) },
+	"normalize":  func(args []string) int { return runObjects("normalize", args) },
+	"impact":     func(args []string) int { return runObjects("impact", args) },
+	"conversion": func(args []string) int { return runObjects("conversion", args) },
 	"lint":       func(args []string) int { return lintCommand(args, os.Stdout, os.Stderr) },
 }
 

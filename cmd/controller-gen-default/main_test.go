@@ -14,7 +14,7 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/internal/testkit"
 )
 
-// binary is the command, with controller-gen-default-normalize next to
+// binary is the command, with controller-gen-default-objects next to
 // it as go install and make build put them, built once for the go test
 // run (internal/testkit). Under -short it skips the test: building the two
 // takes about 15 s on 2 cores, and the generators' own tests
@@ -23,7 +23,7 @@ import (
 func binary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("-short: builds controller-gen-default and controller-gen-default-normalize: run without -short (make test-integration)")
+		t.Skip("-short: builds controller-gen-default and controller-gen-default-objects: run without -short (make test-integration)")
 	}
 	return testkit.Binary(t, testkit.Generator)
 }
@@ -136,10 +136,10 @@ func TestCLI(t *testing.T) {
 		}
 	})
 
-	t.Run("normalize runs controller-gen-default-normalize", func(t *testing.T) {
+	t.Run("normalize runs controller-gen-default-objects", func(t *testing.T) {
 		crd := "testdata/golden/features.example.com_gadgets.yaml"
-		stdout, stderr, code := run(t, bin, "normalize", "--crd", crd, "normalize/pipeline/testdata/broken.yaml")
-		if code != 2 || !strings.Contains(stderr, "normalize/pipeline/testdata/broken.yaml") || stdout != "" {
+		stdout, stderr, code := run(t, bin, "normalize", "--crd", crd, "internal/apiserver/objectpath/testdata/broken.yaml")
+		if code != 2 || !strings.Contains(stderr, "internal/apiserver/objectpath/testdata/broken.yaml") || stdout != "" {
 			t.Errorf("unparsable input: exit %d, stdout %q, stderr %q; want exit 2 naming the file", code, stdout, stderr)
 		}
 		// An invalid object: its exit status (1), stdout and stderr come through.
@@ -154,19 +154,19 @@ func TestCLI(t *testing.T) {
 		}
 	})
 
-	t.Run("impact runs controller-gen-default-normalize impact", func(t *testing.T) {
-		old, new := "normalize/impact/testdata/old.yaml", "normalize/impact/testdata/new.yaml"
-		stdout, stderr, code := run(t, bin, "impact", "--old", old, "--new", new, "normalize/impact/testdata/objects.yaml")
-		if code != 1 || stderr != "" || !strings.Contains(stdout, "normalize/impact/testdata/objects.yaml:3: Widget default/legacy (impact.example.com/v1): loses fields\n") {
+	t.Run("impact runs controller-gen-default-objects impact", func(t *testing.T) {
+		old, new := "internal/impact/testdata/old.yaml", "internal/impact/testdata/new.yaml"
+		stdout, stderr, code := run(t, bin, "impact", "--old", old, "--new", new, "internal/impact/testdata/objects.yaml")
+		if code != 1 || stderr != "" || !strings.Contains(stdout, "internal/impact/testdata/objects.yaml:3: Widget default/legacy (impact.example.com/v1): loses fields\n") {
 			t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant exit 1 and a line for the object that loses spec.legacy", code, stderr, stdout)
 		}
-		_, stderr, code = run(t, bin, "impact", "--old", old, "--new", new, "normalize/impact/testdata/nocrd.yaml")
+		_, stderr, code = run(t, bin, "impact", "--old", old, "--new", new, "internal/impact/testdata/nocrd.yaml")
 		if code != 2 || !strings.Contains(stderr, "no served CRD version") {
 			t.Errorf("an object without a CRD: exit %d, stderr %q; want exit 2", code, stderr)
 		}
 	})
 
-	t.Run("normalize and impact without controller-gen-default-normalize say how to install it", func(t *testing.T) {
+	t.Run("normalize and impact without controller-gen-default-objects say how to install it", func(t *testing.T) {
 		alone := filepath.Join(t.TempDir(), "controller-gen-default")
 		b, err := os.ReadFile(bin)
 		if err != nil {
@@ -182,7 +182,7 @@ func TestCLI(t *testing.T) {
 			cmd.Stderr = &e
 			err = cmd.Run()
 			if ee, ok := errors.AsType[*exec.ExitError](err); !ok || ee.ExitCode() != 2 || !strings.HasPrefix(e.String(), "controller-gen-default "+sub+": ") ||
-				!strings.Contains(e.String(), "go install github.com/controller-gen-default/controller-gen-default/cmd/controller-gen-default-normalize@") {
+				!strings.Contains(e.String(), "go install github.com/controller-gen-default/controller-gen-default/cmd/controller-gen-default-objects@") {
 				t.Errorf("%s: err %v, stderr %q; want exit 2 and the go install line", sub, err, e.String())
 			}
 		}
@@ -190,7 +190,7 @@ func TestCLI(t *testing.T) {
 }
 
 // TestNoStorageLayer keeps the apiserver's storage layer, which only
-// controller-gen-default-normalize needs, out of the generator: linking it
+// controller-gen-default-objects needs, out of the generator: linking it
 // costs every run 13 MiB of resident memory (see normalize.prepareForCreate).
 func TestNoStorageLayer(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", ".").Output()

@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/controller-gen-default/controller-gen-default/normalize/manifest"
+	"github.com/controller-gen-default/controller-gen-default/internal/input/manifest"
 )
 
 // answerFactor bounds how much longer than the objects it converts an

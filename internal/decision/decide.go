@@ -28,10 +28,10 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/loader"
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
 	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
 	"github.com/controller-gen-default/controller-gen-default/internal/refusal"
-	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
 // Options are model.Options and what the decisions keep.
@@ -484,7 +484,7 @@ func (m *Model) decideSentStruct(d *Decision, prop *apiextensionsv1.JSONSchemaPr
 		return
 	}
 	if defaultsBelow(prop) {
-		if applied, err := normalize.StoredValue(prop, map[string]any{}, true); err == nil && len(applied) > 0 {
+		if applied, err := crdcheck.StoredValue(prop, map[string]any{}, true); err == nil && len(applied) > 0 {
 			if raw, errs := tryStruct(prop, applied); len(errs) == 0 {
 				d.Default, d.value, d.Source = raw, applied, source+": {} is refused, so {} with the defaults below it applied"
 				return
@@ -529,8 +529,8 @@ func (m *Model) decideOmitZeroStruct(d *Decision, prop *apiextensionsv1.JSONSche
 		d.Why = "omitzero, and the JSON of the zero struct is not known"
 		return
 	}
-	base, err1 := normalize.StoredValue(prop, zero, false)
-	stored, err2 := normalize.StoredValue(prop, zero, true)
+	base, err1 := crdcheck.StoredValue(prop, zero, false)
+	stored, err2 := crdcheck.StoredValue(prop, zero, true)
 	if err1 != nil || err2 != nil {
 		d.Why = fmt.Sprintf("omitzero, and the schema cannot be read: %v", firstErr(err1, err2))
 		return
@@ -540,7 +540,7 @@ func (m *Model) decideOmitZeroStruct(d *Decision, prop *apiextensionsv1.JSONSche
 		return
 	}
 	candidates := []map[string]any{stored}
-	if empty, err := normalize.StoredValue(prop, map[string]any{}, true); err == nil && jsonnum.Equal(empty, stored) {
+	if empty, err := crdcheck.StoredValue(prop, map[string]any{}, true); err == nil && jsonnum.Equal(empty, stored) {
 		candidates = []map[string]any{{}, stored}
 	}
 	var first field.ErrorList
@@ -616,7 +616,7 @@ func structFix(prop *apiextensionsv1.JSONSchemaProps, errs field.ErrorList) stri
 }
 
 // defaultPath is the path of the default itself in the errors of
-// normalize.ValidateDefaultInIsolation; a child's is below it.
+// crdcheck.ValidateDefaultInIsolation; a child's is below it.
 var defaultPath = field.NewPath("default").String()
 
 // tooFewProperties is the rule by which the apiserver's error e says that
@@ -648,7 +648,7 @@ func tryDefault(prop *apiextensionsv1.JSONSchemaProps, raw []byte, full bool) fi
 	trial := *prop
 	trial.Required = slices.Clone(prop.Required)
 	dropRequiredCoveredByDefaults(&trial, decode(raw))
-	return normalize.ValidateDefaultInIsolation(context.Background(), slim(&trial, raw, full))
+	return crdcheck.ValidateDefaultInIsolation(context.Background(), slim(&trial, raw, full))
 }
 
 // decode decodes a default as the model holds values: numbers exact
@@ -671,8 +671,8 @@ func firstErr(errs ...error) error {
 // value of a property whose schema is s (nested defaults applied).
 func storedAlike(s *apiextensionsv1.JSONSchemaProps, a, b any) bool {
 	wrap := &apiextensionsv1.JSONSchemaProps{Type: "object", Properties: map[string]apiextensionsv1.JSONSchemaProps{"v": *s}}
-	sa, err1 := normalize.StoredValue(wrap, map[string]any{"v": a}, true)
-	sb, err2 := normalize.StoredValue(wrap, map[string]any{"v": b}, true)
+	sa, err1 := crdcheck.StoredValue(wrap, map[string]any{"v": a}, true)
+	sb, err2 := crdcheck.StoredValue(wrap, map[string]any{"v": b}, true)
 	return err1 == nil && err2 == nil && jsonnum.Equal(sa, sb)
 }
 

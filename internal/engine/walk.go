@@ -13,9 +13,9 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/loader"
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/defaultdiff"
 	"github.com/controller-gen-default/controller-gen-default/internal/decision"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
-	"github.com/controller-gen-default/controller-gen-default/normalize/defaultdiff"
 )
 
 type options struct {

@@ -7,7 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/objectpath"
 )
 
 // RootField stands for the object's root in field paths (field.Path
@@ -36,7 +36,7 @@ func (a Answer) String() string {
 // Create sends obj as kubectl create sends it (KubectlRequest: namespace
 // default) through p's create path; dups are the fields the body gives
 // twice (Request.DuplicateFields).
-func Create(ctx context.Context, p *pipeline.Pipeline, obj map[string]any, dups []string) Answer {
+func Create(ctx context.Context, p *objectpath.Pipeline, obj map[string]any, dups []string) Answer {
 	sent, req, err := p.KubectlRequest(obj, "default", false)
 	if err != nil {
 		return Answer{Fields: []string{"(kubectl: " + err.Error() + ")"}, Errs: []string{err.Error()}}

@@ -19,9 +19,9 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis/realapistest"
-	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
 // dropInRuns are controller-gen v0.23.0's `object crd` and ours with
@@ -106,7 +106,7 @@ func (w *workspace) dropIn(ctx context.Context, dir string, api *API, ref string
 		dir string
 		to  *map[string]*apiextensionsv1.CustomResourceDefinition
 	}{{refDir, &d.refCRDs}, {oursDir, &d.oursCRDs}} {
-		crds, err := normalize.LoadCRDs(filepath.Join(m.dir, "crds"))
+		crds, err := crdcheck.LoadCRDs(filepath.Join(m.dir, "crds"))
 		if err != nil {
 			d.err = err
 			return d

@@ -25,13 +25,13 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/objectpath"
 	"github.com/controller-gen-default/controller-gen-default/internal/equivtest"
 	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
 	"github.com/controller-gen-default/controller-gen-default/internal/realapis/realapistest"
 	"github.com/controller-gen-default/controller-gen-default/internal/testkit"
-	"github.com/controller-gen-default/controller-gen-default/normalize"
-	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
 
 var (
@@ -233,7 +233,7 @@ func checkRandomAPI(t *testing.T, cfg Config, replay, ref string) {
 
 	// Check 1: the apiserver accepts every CRD.
 	for _, c := range gen.crdList {
-		if errs := normalize.ValidateCRD(t.Context(), c); len(errs) > 0 {
+		if errs := crdcheck.ValidateCRD(t.Context(), c); len(errs) > 0 {
 			t.Errorf("seed %d, CRD %s: the apiserver rejects it: %v", seed, c.Name, errs.ToAggregate())
 		}
 	}
@@ -250,7 +250,7 @@ func checkRandomAPI(t *testing.T, cfg Config, replay, ref string) {
 	checkers := map[string]*checker{}
 	skip := skippedFields(gen.stderr)
 	for _, k := range kinds {
-		p, err := pipeline.New(gen.crds[k.CRD()], k.Pkg.Version)
+		p, err := objectpath.New(gen.crds[k.CRD()], k.Pkg.Version)
 		if err != nil {
 			t.Fatalf("kind %s: %v", k.Key(), err)
 		}
@@ -411,7 +411,7 @@ type checker struct {
 	// split are the fields the generator warned default-differs-by-use
 	// about, as Type.Field
 	split map[string]bool
-	p     *pipeline.Pipeline
+	p     *objectpath.Pipeline
 	// ins are the harness's random objects, as a Go client sends them
 	ins [][]byte
 }
@@ -647,7 +647,7 @@ func (w *workspace) generate(ctx context.Context, dir string, pkgs []*Package, k
 		return nil, fmt.Errorf("controller-gen-default %s: %w\n%s", strings.Join(args[:4], " "), err, errorLines(stderr.String()))
 	}
 	g := &generated{crds: map[string]*apiextensionsv1.CustomResourceDefinition{}, stderr: stderr.String()}
-	crds, err := normalize.LoadCRDs(crdDir)
+	crds, err := crdcheck.LoadCRDs(crdDir)
 	if err != nil {
 		return nil, err
 	}
@@ -797,10 +797,10 @@ func (w *workspace) shrinkType(t *testing.T, k *Kind, f failure, opts []string) 
 			return nil
 		}
 		crd := gen.crds[nk.CRD()]
-		if len(normalize.ValidateCRD(t.Context(), crd)) > 0 {
+		if len(crdcheck.ValidateCRD(t.Context(), crd)) > 0 {
 			return nil
 		}
-		p, err := pipeline.New(crd, nk.Pkg.Version)
+		p, err := objectpath.New(crd, nk.Pkg.Version)
 		if err != nil {
 			return nil
 		}

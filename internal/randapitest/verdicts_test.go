@@ -18,10 +18,10 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/objectpath"
 	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
 	"github.com/controller-gen-default/controller-gen-default/internal/mutants"
-	"github.com/controller-gen-default/controller-gen-default/normalize"
-	"github.com/controller-gen-default/controller-gen-default/normalize/pipeline"
 )
 
 // Check 4's objects: of each kind, the first verdictObjects of the
@@ -49,7 +49,7 @@ func (w *workspace) generateNoImplicit(ctx context.Context, dir string, opts []s
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("controller-gen-default %s paths=./api/...: %w\n%s", arg, err, errorLines(string(out)))
 	}
-	crds, err := normalize.LoadCRDs(crdDir)
+	crds, err := crdcheck.LoadCRDs(crdDir)
 	if err != nil {
 		return nil, err
 	}
@@ -148,11 +148,11 @@ func sameVerdicts(ctx context.Context, seed uint64, jobs []verdictKind) (map[str
 
 func (j verdictKind) run(ctx context.Context, seed uint64) ([]verdictDiff, verdictCounts, error) {
 	var c verdictCounts
-	pRef, err := pipeline.New(j.ref, j.version)
+	pRef, err := objectpath.New(j.ref, j.version)
 	if err != nil {
 		return nil, c, fmt.Errorf("the crd:implicitDefaults=false CRD: %w", err)
 	}
-	pOurs, err := pipeline.New(j.ours, j.version)
+	pOurs, err := objectpath.New(j.ours, j.version)
 	if err != nil {
 		return nil, c, err
 	}
@@ -256,11 +256,11 @@ func (j verdictKind) run(ctx context.Context, seed uint64) ([]verdictDiff, verdi
 
 // storageSchema is the structural schema of crd's version.
 func storageSchema(crd *apiextensionsv1.CustomResourceDefinition, version string) (*structuralschema.Structural, error) {
-	internal, err := normalize.ToInternal(crd)
+	internal, err := crdcheck.ToInternal(crd)
 	if err != nil {
 		return nil, err
 	}
-	return pipeline.StorageSchema(internal, version)
+	return objectpath.StorageSchema(internal, version)
 }
 
 // reportVerdicts fails the test for each kind whose CRDs answer an object

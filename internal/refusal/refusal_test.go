@@ -9,12 +9,12 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
 	"github.com/controller-gen-default/controller-gen-default/internal/refusal"
-	"github.com/controller-gen-default/controller-gen-default/normalize"
 )
 
 // TestText: each refusal of a default that the apiserver's own validation
-// makes (normalize.ValidateDefaultInIsolation, defaulting.ValidateDefaults
+// makes (crdcheck.ValidateDefaultInIsolation, defaulting.ValidateDefaults
 // as on CRD create), in words: the value, what the schema asks, and the
 // schema keyword; the path kept where it says more than "default".
 func TestText(t *testing.T) {
@@ -58,7 +58,7 @@ func TestText(t *testing.T) {
 			if err := yaml.Unmarshal([]byte(tc.schema), &s); err != nil {
 				t.Fatal(err)
 			}
-			errs := normalize.ValidateDefaultInIsolation(context.Background(), &s)
+			errs := crdcheck.ValidateDefaultInIsolation(context.Background(), &s)
 			if len(errs) == 0 {
 				t.Fatalf("the apiserver accepts %s", tc.schema)
 			}

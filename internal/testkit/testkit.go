@@ -1,7 +1,7 @@
 // Package testkit is test support, for the tests of this module only (and
 // for test helper packages such as internal/realapis/realapistest): the
 // module's two commands, controller-gen-default and
-// controller-gen-default-normalize, built once per go test run instead of
+// controller-gen-default-objects, built once per go test run instead of
 // once per package that runs them.
 //
 // A go test run is one process per package, so a sync.Once alone would
@@ -39,17 +39,17 @@ import (
 // module is the path of this module, whose go.mod moduleRoot looks for.
 const module = "github.com/controller-gen-default/controller-gen-default"
 
-// Generator and Normalize are the commands Binary builds: both at once,
+// Generator and Objects are the commands Binary builds: both at once,
 // into one directory, as make build and go install lay them out, so that
 // controller-gen-default's normalize, impact and conversion subcommands
-// find controller-gen-default-normalize next to it whichever a test asked
+// find controller-gen-default-objects next to it whichever a test asked
 // for first.
 const (
 	Generator = "controller-gen-default"
-	Normalize = "controller-gen-default-normalize"
+	Objects   = "controller-gen-default-objects"
 )
 
-var commands = []string{Generator, Normalize}
+var commands = []string{Generator, Objects}
 
 // keepFor is how long a build directory that no test process has used is
 // kept: longer than the longest test timeout (30 minutes in the Makefile),
@@ -65,7 +65,7 @@ type TB interface {
 	Fatalf(format string, args ...any)
 }
 
-// Binary returns the path of the command name (Generator or Normalize)
+// Binary returns the path of the command name (Generator or Objects)
 // built from this checkout, building both commands if this go test run
 // has not yet; it fails the test when they do not build.
 func Binary(t TB, name string) string {
@@ -205,7 +205,7 @@ var embedDirective = regexp.MustCompile(`(?m)^//go:embed\s`)
 // syso files, and the whole directory of a package that embeds files). It
 // reads more than the two commands need (every package of the module, not
 // their imports alone): a key that changes too often costs a build, one
-// that changes too rarely would test stale code. internal/codeid names the
+// that changes too rarely would test stale code. internal/apiserver/checkcache/codeid names the
 // running executable, a different test binary in each package, so it
 // cannot key a directory that the packages share.
 func sourceKey(root string) (string, error) {

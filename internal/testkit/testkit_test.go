@@ -80,11 +80,11 @@ func TestBuildRefusesOtherCommands(t *testing.T) {
 // each other.
 func TestBinary(t *testing.T) {
 	if testing.Short() {
-		t.Skip("-short: builds controller-gen-default and controller-gen-default-normalize; run without -short (make test-integration)")
+		t.Skip("-short: builds controller-gen-default and controller-gen-default-objects; run without -short (make test-integration)")
 	}
-	gen, norm := Binary(t, Generator), Binary(t, Normalize)
-	if filepath.Dir(gen) != filepath.Dir(norm) || filepath.Base(gen) != Generator || filepath.Base(norm) != Normalize {
-		t.Fatalf("Binary: %s and %s, want %s and %s in one directory", gen, norm, Generator, Normalize)
+	gen, norm := Binary(t, Generator), Binary(t, Objects)
+	if filepath.Dir(gen) != filepath.Dir(norm) || filepath.Base(gen) != Generator || filepath.Base(norm) != Objects {
+		t.Fatalf("Binary: %s and %s, want %s and %s in one directory", gen, norm, Generator, Objects)
 	}
 	for _, bin := range []string{gen, norm} {
 		if info, err := os.Stat(bin); err != nil || info.Mode()&0o111 == 0 {

@@ -24,7 +24,7 @@ var forbidden = []string{
 	"github.com/google/cel-go/",
 	"cel.dev/expr",
 	"google.golang.org/genproto",
-	"github.com/controller-gen-default/controller-gen-default/normalize",
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck",
 	"github.com/controller-gen-default/controller-gen-default/internal/decision",
 	"github.com/controller-gen-default/controller-gen-default/internal/engine",
 	"github.com/controller-gen-default/controller-gen-default/crdgen",

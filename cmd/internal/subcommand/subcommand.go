@@ -1,11 +1,11 @@
 // Package subcommand is the one flag front end of the subcommands of
-// controller-gen-default-normalize (normalize, impact and conversion): the
+// controller-gen-default-objects (normalize, impact and conversion): the
 // same command line read the same way, as kubectl and controller-gen read
 // theirs.
 //
 //   - Flags may come before, between or after the arguments (a file name
 //     does not end the flags); "--" does, and "-" alone is an argument
-//     (standard input). See internal/interspersed.
+//     (standard input). See cmd/internal/interspersed.
 //   - -h or --help prints the usage on standard output, exit 0.
 //   - A usage error (an unknown flag, a flag without its value or with a
 //     bad one, a missing or contradictory flag) prints "NAME: what is
@@ -22,7 +22,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/interspersed"
+	"github.com/controller-gen-default/controller-gen-default/cmd/internal/interspersed"
 )
 
 // ExitUsage is the exit status of a usage error.

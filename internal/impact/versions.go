@@ -1,0 +1,111 @@
+package impact
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/install"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
+	"k8s.io/apimachinery/pkg/runtime"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/rest"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
+)
+
+// What a Finding is about.
+const (
+	// FindingRemoved: NEW has no such CRD. Deleting a CRD deletes its
+	// objects.
+	FindingRemoved = "crd-removed"
+	// FindingUpdateRefused: the apiserver refuses NEW as an update of OLD.
+	FindingUpdateRefused = "crd-update-refused"
+	// FindingNotServed: a version OLD serves is not served by NEW.
+	FindingNotServed = "version-not-served"
+	// FindingStorageVersion: NEW stores objects at another version.
+	FindingStorageVersion = "storage-version-changed"
+	// FindingWebhook: OLD or NEW converts with a webhook, which is not
+	// called.
+	FindingWebhook = "conversion-webhook"
+	// FindingUnreadable: the cluster did not list the CRD's objects
+	// (--objects kube://: RBAC, a conversion webhook that fails); the
+	// command exits 1.
+	FindingUnreadable = "objects-unreadable"
+)
+
+// Finding is a change of a CRD that concerns all its objects (step 4, and
+// whether the CRD update itself is accepted).
+type Finding struct {
+	CRD      string    `json:"crd"`
+	Finding  string    `json:"finding"`
+	Version  string    `json:"version,omitempty"`
+	Message  string    `json:"message"`
+	Problems []Problem `json:"problems,omitempty"`
+}
+
+// crdFindings compares a CRD of OLD with its NEW (nil if NEW has none).
+func crdFindings(ctx context.Context, cache *crdcheck.CheckCache, old, new *definition) []Finding {
+	name := old.crd.Name
+	if new == nil {
+		return []Finding{{CRD: name, Finding: FindingRemoved,
+			Message: "NEW has no such CRD: deleting a CRD deletes all its objects"}}
+	}
+	var out []Finding
+	// the update's validation compiles NEW's CEL rules again: a clean
+	// outcome for these two CRDs is cached, as ValidateCRD's
+	problems := crdcheck.Cached(cache, "update", []*apiextensionsv1.CustomResourceDefinition{old.crd, new.crd},
+		func() []Problem { return crdUpdateProblems(ctx, old.crd, new.crd) })
+	if len(problems) > 0 {
+		out = append(out, Finding{CRD: name, Finding: FindingUpdateRefused, Problems: problems,
+			Message: "the apiserver refuses NEW as an update of OLD (with status.storedVersions [" + old.storageVersion + "])"})
+	}
+	for _, v := range old.crd.Spec.Versions {
+		if nv := new.versions[v.Name]; v.Served && (nv == nil || !nv.served) {
+			out = append(out, Finding{CRD: name, Finding: FindingNotServed, Version: v.Name,
+				Message: fmt.Sprintf("NEW no longer serves %s: requests at it are refused (404)", v.Name)})
+		}
+	}
+	if old.storageVersion != new.storageVersion {
+		out = append(out, Finding{CRD: name, Finding: FindingStorageVersion, Version: new.storageVersion,
+			Message: fmt.Sprintf("NEW stores objects as %s (OLD: %s): stored objects stay %s until their next write", new.storageVersion, old.storageVersion, old.storageVersion)})
+	}
+	for _, d := range []*definition{old, new} {
+		if c := d.crd.Spec.Conversion; c != nil && c.Strategy == apiextensionsv1.WebhookConverter {
+			out = append(out, Finding{CRD: name, Finding: FindingWebhook,
+				Message: "conversion webhooks are out of scope: objects are converted as with the None strategy (only apiVersion changes)"})
+			break
+		}
+	}
+	return out
+}
+
+// crdScheme types the internal CRD objects for the CRD registry strategy;
+// built on first use, not at start-up (normalize links this package too).
+var crdScheme = sync.OnceValue(func() *runtime.Scheme {
+	s := runtime.NewScheme()
+	install.Install(s)
+	return s
+})
+
+// crdUpdateProblems are the errors of an update of the CRD from old to new,
+// as the apiserver's CRD registry strategy (registry/customresourcedefinition)
+// handles it through rest.BeforeUpdate: PrepareForUpdate (status kept,
+// NEW's storage version added to status.storedVersions), then
+// ValidateCustomResourceDefinitionUpdate. OLD is taken as created from its
+// file: status.storedVersions lists its storage version only.
+func crdUpdateProblems(ctx context.Context, old, new *apiextensionsv1.CustomResourceDefinition) []Problem {
+	oldInternal, err := crdcheck.ToInternal(old)
+	if err != nil {
+		return []Problem{{Message: err.Error()}}
+	}
+	newInternal, err := crdcheck.ToInternal(new)
+	if err != nil {
+		return []Problem{{Message: err.Error()}}
+	}
+	oldInternal, newInternal = oldInternal.DeepCopy(), newInternal.DeepCopy()
+	oldInternal.ResourceVersion, newInternal.ResourceVersion = "1", "1"
+	ctx = genericapirequest.WithNamespace(ctx, "")
+	return fromError(rest.BeforeUpdate(customresourcedefinition.NewStrategy(crdScheme()), ctx, newInternal, oldInternal))
+}
