@@ -33,17 +33,17 @@ test: vet lint test-integration test-e2e ## Run every test: unit, golden, compat
 # rerun with nothing changed has nothing new to say.
 .PHONY: test-unit
 test-unit: ## Fast tests: every package but e2e with -short, cached (under 2 minutes on 2 cores, warm build cache).
-	$(GO) test -short $$($(GO) list ./... | grep -v /e2e) -timeout 10m
+	$(GO) test -short $$($(GO) list ./... | grep -v /test/e2e) -timeout 10m
 
 # envtest-assets: cmd/kubebuilder-plugin's e2e test runs the scaffold's
 # envtest suite on bin/k8s (it skips that step without them).
 .PHONY: test-integration
 test-integration: envtest-assets controller-gen-ref golangci-lint-kepdefaults ## Every package but e2e without -short, uncached: test-unit's tests and the slow ones (module proxy, builds).
-	$(GO) test $$($(GO) list ./... | grep -v /e2e) -count=1 -timeout 30m
+	$(GO) test $$($(GO) list ./... | grep -v /test/e2e) -count=1 -timeout 30m
 
 .PHONY: test-e2e
 test-e2e: envtest-assets ## The e2e tests on envtest's kube-apiserver and etcd.
-	KUBEBUILDER_ASSETS="$$(e2e/assets/build.sh | tail -n 1)" $(GO) test ./e2e -count=1 -timeout 30m -v -ginkgo.v=false
+	KUBEBUILDER_ASSETS="$$(e2e/assets/build.sh | tail -n 1)" $(GO) test ./test/e2e -count=1 -timeout 30m -v -ginkgo.v=false
 
 # BEGIN envtest-assets (owned by e2e/assets; see e2e/assets/README.md)
 # Exported so that e2e/assets/build.sh, run directly from other recipes, agrees.
@@ -54,10 +54,10 @@ envtest-assets: ## Build kube-apiserver and etcd for envtest (only when missing)
 	@bash e2e/assets/build.sh "$(ENVTEST_ASSETS_ROOT)"
 # END envtest-assets
 
-# BEGIN compat (owned by compat/ and bench/)
-# controller-gen v0.23.0, the reference for the byte-identity test (compat/)
-# and the benchmarks (bench/). Wire it into the tests with `test: controller-gen-ref`;
-# CONTROLLER_GEN_REF is exported so that `go test ./compat/` finds it.
+# BEGIN compat (owned by test/compat/ and test/bench/)
+# controller-gen v0.23.0, the reference for the byte-identity test (test/compat/)
+# and the benchmarks (test/bench/). Wire it into the tests with `test: controller-gen-ref`;
+# CONTROLLER_GEN_REF is exported so that `go test ./test/compat/` finds it.
 CONTROLLER_GEN_REF_VERSION ?= v0.23.0
 CONTROLLER_GEN_REF_DIR ?= $(LOCALBIN)/controller-gen-$(CONTROLLER_GEN_REF_VERSION)
 export CONTROLLER_GEN_REF := $(CONTROLLER_GEN_REF_DIR)/controller-gen
@@ -71,22 +71,22 @@ $(CONTROLLER_GEN_REF):
 
 .PHONY: compat
 compat: controller-gen-ref ## Byte-identity test against controller-gen v0.23.0 on real API modules.
-	$(GO) test ./compat/ -count=1 -v -timeout 15m
+	$(GO) test ./test/compat/ -count=1 -v -timeout 15m
 
 BENCH_ROUNDS ?= 5
 BENCH_FLAGS ?=
 .PHONY: bench
 bench: controller-gen-ref ## Benchmark against controller-gen v0.23.0 on real API modules (not part of make test).
-	$(GO) run ./bench -rounds $(BENCH_ROUNDS) -controller-gen '$(CONTROLLER_GEN_REF)' $(BENCH_FLAGS)
+	$(GO) run ./test/bench -rounds $(BENCH_ROUNDS) -controller-gen '$(CONTROLLER_GEN_REF)' $(BENCH_FLAGS)
 
 BENCH_SCALE_FLAGS ?=
 .PHONY: bench-scale
-bench-scale: ## normalize and impact on a kubectl get -A -o yaml dump of 20,000 and 40,000 gateway-api objects, normalize against kubectl-validate on one (bench/README.md; not part of make test).
-	$(GO) run ./bench scale $(BENCH_SCALE_FLAGS)
+bench-scale: ## normalize and impact on a kubectl get -A -o yaml dump of 20,000 and 40,000 gateway-api objects, normalize against kubectl-validate on one (test/bench/README.md; not part of make test).
+	$(GO) run ./test/bench scale $(BENCH_SCALE_FLAGS)
 
 .PHONY: bench-scale-cluster
-bench-scale-cluster: envtest-assets ## impact reading 20,000 and 40,000 gateway-api objects from envtest's apiserver, against impact on the same objects as a dump (bench/README.md; not part of make test).
-	KUBEBUILDER_ASSETS="$$(e2e/assets/build.sh | tail -n 1)" $(GO) run ./bench scale-cluster $(BENCH_SCALE_CLUSTER_FLAGS)
+bench-scale-cluster: envtest-assets ## impact reading 20,000 and 40,000 gateway-api objects from envtest's apiserver, against impact on the same objects as a dump (test/bench/README.md; not part of make test).
+	KUBEBUILDER_ASSETS="$$(e2e/assets/build.sh | tail -n 1)" $(GO) run ./test/bench scale-cluster $(BENCH_SCALE_CLUSTER_FLAGS)
 # END compat
 
 # BEGIN plugin (owned by cmd/kubebuilder-plugin)
@@ -130,20 +130,20 @@ build-vet: ## Build the go vet tool controller-gen-default-vet into bin/.
 	$(GO) build -o $(LOCALBIN)/ ./cmd/controller-gen-default-vet
 # END lint
 
-# BEGIN mutation (owned by internal/model, internal/decision, markers, internal/golit, internal/jsonnum, internal/input/manifest and conversion)
+# BEGIN mutation (owned by internal/model, internal/decision, markers, internal/encoding/golit, internal/encoding/jsonnum, internal/input/manifest and conversion)
 # Mutation testing of the decision code with gremlins (not part of make test):
 # each package mutated and tested by its own tests only. See docs/testing.md,
 # "Mutation testing". MUTATION_FLAGS=--dry-run lists the mutants only.
 GREMLINS_VERSION ?= v0.6.0
 GREMLINS_DIR ?= $(LOCALBIN)/gremlins-$(GREMLINS_VERSION)
 GREMLINS := $(GREMLINS_DIR)/gremlins
-MUTATION_PKGS ?= ./internal/model ./internal/decision ./markers ./internal/golit ./internal/jsonnum ./internal/input/manifest ./internal/conversion
+MUTATION_PKGS ?= ./internal/model ./internal/decision ./markers ./internal/encoding/golit ./internal/encoding/jsonnum ./internal/input/manifest ./internal/conversion
 
 $(GREMLINS):
 	mkdir -p '$(GREMLINS_DIR)'
 	GOBIN='$(GREMLINS_DIR)' $(GO) install github.com/go-gremlins/gremlins/cmd/gremlins@$(GREMLINS_VERSION)
 
 .PHONY: mutation
-mutation: $(GREMLINS) ## Mutation testing (gremlins, one worker) of internal/model, internal/decision, markers, internal/golit, internal/jsonnum, internal/input/manifest and conversion by their own tests; results in out/mutation.
+mutation: $(GREMLINS) ## Mutation testing (gremlins, one worker) of internal/model, internal/decision, markers, internal/encoding/golit, internal/encoding/jsonnum, internal/input/manifest and conversion by their own tests; results in out/mutation.
 	bash hack/mutation.sh '$(GREMLINS)' $(MUTATION_PKGS)
 # END mutation

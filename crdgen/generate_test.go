@@ -56,7 +56,7 @@ func TestForbidden(t *testing.T) {
 // TestImplicitOffIsControllerGen: with implicitDefaults=false and no
 // type-level defaults, the output is controller-tools' crd generator's,
 // byte for byte. (Struct pointers is left out on purpose: controller-tools
-// writes a CRD there that the apiserver rejects; see TestStructPointersAccepted.) (compat/ checks the same on real API modules against the
+// writes a CRD there that the apiserver rejects; see TestStructPointersAccepted.) (test/compat/ checks the same on real API modules against the
 // released controller-gen binary.)
 func TestImplicitOffIsControllerGen(t *testing.T) {
 	if testing.Short() {

@@ -305,7 +305,7 @@ func (g Generator) write(ctx *genall.GenerationContext, crds []apiextensionsv1.C
 // the root metadata description. For v1, the version c is in, it is a copy
 // that shares all but the root schemas with c, rather than crd.AsVersion's
 // round trip through the internal type, which for v1 is the identity
-// (compat/ checks the bytes against controller-gen's) and costs a third of
+// (test/compat/ checks the bytes against controller-gen's) and costs a third of
 // what writing the CRDs allocates.
 func asVersion(c *apiextensionsv1.CustomResourceDefinition, ver string) (*apiextensionsv1.CustomResourceDefinition, error) {
 	if ver != apiextensionsv1.SchemeGroupVersion.Version {

@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/crd"
 	"sigs.k8s.io/yaml"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/jsontag"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/jsontag"
 )
 
 // TestControllerGenReading: jsontag.ControllerGen, the reading of json tags

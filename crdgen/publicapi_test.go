@@ -25,7 +25,8 @@ func TestPublicAPINamesNoInternalType(t *testing.T) {
 	}
 	var found, public []string
 	for _, p := range pkgs {
-		if isInternal(p.PkgPath) || p.Name == "main" || p.Types == nil || len(p.GoFiles) == 0 {
+		if isInternal(p.PkgPath) || p.Name == "main" || p.Types == nil || len(p.GoFiles) == 0 ||
+			strings.HasPrefix(p.PkgPath, module+"test/") { // the module's own tests, not a library
 			continue
 		}
 		if len(p.Errors) > 0 {
@@ -47,7 +48,7 @@ func TestPublicAPINamesNoInternalType(t *testing.T) {
 // publicAPI are the packages a caller outside the module may import,
 // sorted: the markers, the two generators and the analyzer with its
 // golangci-lint plugin. Every other library package is under internal/.
-var publicAPI = []string{"acceptance", "compat", "crdgen", "defaultgen", "findings", "lint", "lint/plugin", "markers"}
+var publicAPI = []string{"crdgen", "defaultgen", "lint", "lint/plugin", "markers"}
 
 // module is the module's path, with a slash.
 const module = "github.com/controller-gen-default/controller-gen-default/"
@@ -194,4 +195,52 @@ func internalNames(t types.Type, seen map[types.Type]bool) []string {
 		}
 	}
 	return out
+}
+
+// TestImportDirection pins the layers of docs/architecture.md: no package
+// under internal/ imports a command (cmd/) or a test package (test/); the
+// leaves under internal/encoding import no other package of the module but
+// each other; and the core (markers, internal/model, internal/decision,
+// internal/engine) imports none of the layers above it: the generators,
+// the wiring, the object path, the inputs and the object commands.
+func TestImportDirection(t *testing.T) {
+	cfg := &packages.Config{Dir: "..", Mode: packages.NeedName | packages.NeedImports}
+	pkgs, err := packages.Load(cfg, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	core := []string{"markers", "internal/model", "internal/decision", "internal/engine"}
+	above := []string{"crdgen", "defaultgen", "lint", "internal/genrun", "internal/apiserver/objectpath", "internal/input/source",
+		"internal/normalize", "internal/impact", "internal/conversion", "internal/convprog", "cmd/", "test/"}
+	under := func(p string, dirs ...string) bool {
+		for _, d := range dirs {
+			if p == d || strings.HasPrefix(p, strings.TrimSuffix(d, "/")+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	checked := 0
+	for _, p := range pkgs {
+		from, ok := strings.CutPrefix(p.PkgPath, module)
+		if !ok || !under(from, "internal", "markers") {
+			continue
+		}
+		checked++
+		for imp := range p.Imports {
+			to, ok := strings.CutPrefix(imp, module)
+			switch {
+			case !ok:
+			case under(to, "cmd", "test"):
+				t.Errorf("%s imports %s: nothing under internal/ imports a command or a test package", from, to)
+			case under(from, "internal/encoding") && !under(to, "internal/encoding"):
+				t.Errorf("%s imports %s: internal/encoding's leaves import only each other", from, to)
+			case under(from, core...) && under(to, above...):
+				t.Errorf("%s imports %s: the core imports no layer above it", from, to)
+			}
+		}
+	}
+	if checked < 30 {
+		t.Fatalf("checked %d packages under internal/ and markers, want every one (at least 30)", checked)
+	}
 }

@@ -6,8 +6,8 @@ import (
 
 	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
 	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/objectpath"
-	"github.com/controller-gen-default/controller-gen-default/internal/equivtest"
-	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/jsonnum"
+	"github.com/controller-gen-default/controller-gen-default/internal/testsupport/equivtest"
 )
 
 // instancesPerKind is how many random objects of each testdata kind the

@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/genall"
 
 	"github.com/controller-gen-default/controller-gen-default/defaultgen"
-	"github.com/controller-gen-default/controller-gen-default/internal/randapitest"
+	"github.com/controller-gen-default/controller-gen-default/internal/testsupport/randapitest"
 )
 
 var (
@@ -25,7 +25,7 @@ var (
 )
 
 // TestRandomPackagesCompile is the defaults generator's own compile check
-// over the type space: internal/randapitest writes random API packages
+// over the type space: internal/testsupport/randapitest writes random API packages
 // (embedded pointer structs, RawExtension and apiextensions JSON, pointer
 // and not, omitzero structs with their own IsZero, package-level
 // identifiers named like the generated file's imports, string defaults

@@ -13,11 +13,11 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
+	"github.com/controller-gen-default/controller-gen-default/internal/testsupport/realapis"
 )
 
 // TestRealAPIs runs the defaults generator on the real API modules of the
-// test corpus (internal/realapis: gateway-api, prometheus-operator,
+// test corpus (internal/testsupport/realapis: gateway-api, prometheus-operator,
 // cluster-api) with the options their projects use, and checks the code
 // it writes: it has no run-time failure path (no json.Unmarshal, no panic;
 // resource.MustParse only of strings the generator parsed), and it

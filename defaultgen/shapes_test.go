@@ -21,8 +21,8 @@ import (
 	shapesv1 "github.com/controller-gen-default/controller-gen-default/defaultgen/testdata/shapes/v1"
 	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
 	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/objectpath"
-	"github.com/controller-gen-default/controller-gen-default/internal/equivtest"
-	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/jsonnum"
+	"github.com/controller-gen-default/controller-gen-default/internal/testsupport/equivtest"
 )
 
 // shapesPipeline is the apiserver's decode with the CRD of

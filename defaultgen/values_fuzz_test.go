@@ -30,8 +30,8 @@ import (
 	numbersv1 "github.com/controller-gen-default/controller-gen-default/defaultgen/testdata/numbers/v1"
 	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
 	"github.com/controller-gen-default/controller-gen-default/internal/decision"
-	"github.com/controller-gen-default/controller-gen-default/internal/golit"
-	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/golit"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/jsonnum"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
 	"github.com/controller-gen-default/controller-gen-default/markers"
 )

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/jsonnum"
 )
 
 // TestDefaultValues: the cases and their neighbours, as the crd and

@@ -10,8 +10,8 @@ import (
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/golit"
-	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/golit"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/jsonnum"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
 )
 

@@ -12,8 +12,8 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/yaml"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
-	"github.com/controller-gen-default/controller-gen-default/internal/realapis/realapistest"
+	"github.com/controller-gen-default/controller-gen-default/internal/testsupport/realapis"
+	"github.com/controller-gen-default/controller-gen-default/internal/testsupport/realapis/realapistest"
 )
 
 // controllerGenVersion is the controller-gen release controller-gen-default

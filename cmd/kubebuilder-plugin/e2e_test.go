@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/testkit"
+	"github.com/controller-gen-default/controller-gen-default/internal/testsupport/testkit"
 )
 
 // TestKubebuilderE2E drives the real kubebuilder CLI, v4.15.0 built from

@@ -13,7 +13,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/jsontag"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/jsontag"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
 )
 

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/impact"
-	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
-	"github.com/controller-gen-default/controller-gen-default/internal/realapis/realapistest"
+	"github.com/controller-gen-default/controller-gen-default/internal/testsupport/realapis"
+	"github.com/controller-gen-default/controller-gen-default/internal/testsupport/realapis/realapistest"
 )
 
 // clusterAPIRelease is one release of cluster-api the suite runs
@@ -94,7 +94,7 @@ func Setup() {
 //
 // Then `impact --convert ./... --setup` predicts the upgrade from
 // v1.10.10's CRDs, for the objects of the live e2e
-// (e2e/testdata/capi/objects.yaml): a MachineDeployment whose v1beta1
+// (test/e2e/testdata/capi/objects.yaml): a MachineDeployment whose v1beta1
 // readers lose revisionHistoryLimit after the next write, and a Machine
 // whose nodeDrainTimeout breaks every LIST and WATCH at v1beta2.
 func TestClusterAPI(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/jsonnum"
 )
 
 // compare lists where a and b, an object sent and the object back from a

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/realapis/realapistest"
+	"github.com/controller-gen-default/controller-gen-default/internal/testsupport/realapis/realapistest"
 )
 
 // copyConvapi copies testdata/convapi's module (its API packages, CRDs,

@@ -7,7 +7,7 @@ import (
 
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/jsonnum"
 )
 
 // Seg is one step of a path into an object: a property of a schema's

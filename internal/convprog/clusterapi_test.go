@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
-	"github.com/controller-gen-default/controller-gen-default/internal/realapis/realapistest"
+	"github.com/controller-gen-default/controller-gen-default/internal/testsupport/realapis"
+	"github.com/controller-gen-default/controller-gen-default/internal/testsupport/realapis/realapistest"
 )
 
 // clusterAPIDir writes sigs.k8s.io/cluster-api@version from the module

@@ -99,7 +99,7 @@ func TestSessionReusesBuild(t *testing.T) {
 
 // TestNoKind: roots without a kind build nothing, for both generators.
 func TestNoKind(t *testing.T) {
-	ctx := loadContext(t, markersOnly{}, "../jsonnum")
+	ctx := loadContext(t, markersOnly{}, "../encoding/jsonnum")
 	if b, err := BuildCRDs(nil, ctx, BuildOptions{ImplicitDefaults: true}, func(*apiextensionsv1.CustomResourceDefinition) {}); b != nil || err != nil {
 		t.Errorf("BuildCRDs: %v, %v", b, err)
 	}

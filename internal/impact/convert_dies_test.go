@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/convprog"
-	"github.com/controller-gen-default/controller-gen-default/internal/realapis/realapistest"
+	"github.com/controller-gen-default/controller-gen-default/internal/testsupport/realapis/realapistest"
 )
 
 // TestConvertProgramDies: when the API's ConvertTo exits the program

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/convprog/convprogtest"
-	"github.com/controller-gen-default/controller-gen-default/internal/realapis/realapistest"
+	"github.com/controller-gen-default/controller-gen-default/internal/testsupport/realapis/realapistest"
 )
 
 // TestConvertDuplicateConverter: two WithConverter calls for one

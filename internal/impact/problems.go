@@ -2,13 +2,13 @@ package impact
 
 import (
 	"errors"
-	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/objectpath"
 	"slices"
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/objectpath"
 	"github.com/controller-gen-default/controller-gen-default/internal/refusal"
 )
 

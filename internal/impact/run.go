@@ -16,9 +16,9 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/objectpath"
 	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
 	"github.com/controller-gen-default/controller-gen-default/internal/convprog"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/ordered"
 	"github.com/controller-gen-default/controller-gen-default/internal/input/manifest"
 	"github.com/controller-gen-default/controller-gen-default/internal/input/source"
-	"github.com/controller-gen-default/controller-gen-default/internal/ordered"
 )
 
 // Exit statuses of Run, as normalize's.
@@ -155,7 +155,7 @@ var errUnusable = errors.New("unusable object")
 
 // streamReport reads the objects of files one at a time, analyzes up to n
 // at once, and reports each as soon as it and those before it are done, in
-// input order (package internal/ordered), so that the output is the same
+// input order (package internal/encoding/ordered), so that the output is the same
 // for any n and memory holds only the objects in flight, not the input.
 // Only the table waits for the end. The first unusable object (or
 // unreadable document) ends the run with exit status 2, after the objects

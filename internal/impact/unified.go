@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/yamlout"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/yamlout"
 )
 
 // contextLines is the number of unchanged lines around each change in a

@@ -7,7 +7,7 @@ import (
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/jsontag"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/jsontag"
 )
 
 // Recursive types.

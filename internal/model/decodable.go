@@ -6,7 +6,7 @@ import (
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/golit"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/golit"
 )
 
 // decodable says, in words, why value cannot be the value of a Go field of

@@ -8,8 +8,8 @@ import (
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
-	"github.com/controller-gen-default/controller-gen-default/internal/quote"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/jsonnum"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/quote"
 	"github.com/controller-gen-default/controller-gen-default/markers"
 )
 

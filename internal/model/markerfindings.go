@@ -12,9 +12,9 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/loader"
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
-	"github.com/controller-gen-default/controller-gen-default/internal/jsontag"
-	"github.com/controller-gen-default/controller-gen-default/internal/quote"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/jsonnum"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/jsontag"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/quote"
 	"github.com/controller-gen-default/controller-gen-default/markers"
 )
 

@@ -11,8 +11,8 @@ import (
 	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
-	"github.com/controller-gen-default/controller-gen-default/internal/jsontag"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/jsonnum"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/jsontag"
 )
 
 // Rule names, printed after each finding and documented in the README.

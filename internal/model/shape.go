@@ -6,8 +6,6 @@ import (
 	"slices"
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
-
-	"github.com/controller-gen-default/controller-gen-default/internal/gotypes"
 )
 
 // Kind is what KEP-1929's rules see in a field's Go type.
@@ -131,14 +129,19 @@ func basicZero(b *types.Basic) []byte {
 }
 
 // hasOwnEncoding reports whether encoding/json would call a method of n
-// (MarshalJSON or MarshalText) instead of encoding it by kind. Method sets
+// (MarshalJSON or MarshalText, on the value or the pointer) instead of
+// encoding it by kind, field by field. Method sets
 // are costly to build and every use of a type asks again, so the answer is
 // kept.
 func (m *Model) hasOwnEncoding(n *types.Named) bool {
 	if v, ok := m.ownEncoding[n]; ok {
 		return v
 	}
-	v := gotypes.HasOwnEncoding(n)
+	v := false
+	for _, t := range []types.Type{n, types.NewPointer(n)} {
+		ms := types.NewMethodSet(t)
+		v = v || ms.Lookup(nil, "MarshalJSON") != nil || ms.Lookup(nil, "MarshalText") != nil
+	}
 	m.ownEncoding[n] = v
 	return v
 }

@@ -6,8 +6,8 @@ import (
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/golit"
-	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/golit"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/jsonnum"
 )
 
 // ZeroJSON is what encoding/json writes for the zero value of the struct

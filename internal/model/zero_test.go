@@ -3,7 +3,7 @@ package model
 import (
 	"testing"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/jsonnum"
 )
 
 // asJSON is v encoded as the apiserver stores it, for comparing.

@@ -16,10 +16,10 @@ import (
 
 	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/objectpath"
 	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/ordered"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/yamlout"
 	"github.com/controller-gen-default/controller-gen-default/internal/input/manifest"
-	"github.com/controller-gen-default/controller-gen-default/internal/ordered"
 	"github.com/controller-gen-default/controller-gen-default/internal/refusal"
-	"github.com/controller-gen-default/controller-gen-default/internal/yamlout"
 )
 
 // Exit codes of Run.
@@ -91,7 +91,7 @@ func Run(ctx context.Context, o Options, stdin io.Reader, stdout, stderr io.Writ
 }
 
 // runObjects creates the objects of o.Files on n workers and prints them
-// in input order (internal/ordered). With o.SkipOtherGroups, an object
+// in input order (internal/encoding/ordered). With o.SkipOtherGroups, an object
 // whose API group is not among groups, the CRDs' groups, is skipped with a
 // note.
 func runObjects(ctx context.Context, pipelines map[schema.GroupVersionKind]*objectpath.Pipeline, groups map[string]bool, o *Options, stdin io.Reader, stdout, stderr io.Writer, n int) int {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/objectpath"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/objectpath"
 	"github.com/controller-gen-default/controller-gen-default/internal/input/manifest"
 )
 

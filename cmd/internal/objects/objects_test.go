@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/testkit"
+	"github.com/controller-gen-default/controller-gen-default/internal/testsupport/testkit"
 )
 
 // TestNoKlogOnStderr runs the binary on an update whose errors the

@@ -10,8 +10,8 @@ import (
 
 	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
 	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/objectpath"
-	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
-	"github.com/controller-gen-default/controller-gen-default/internal/keprows"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/jsonnum"
+	"github.com/controller-gen-default/controller-gen-default/internal/testsupport/keprows"
 )
 
 func TestValidateCRD(t *testing.T) {

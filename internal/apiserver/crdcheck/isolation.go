@@ -10,7 +10,7 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/jsonnum"
 )
 
 // ValidateDefaultInIsolation validates the default of s, and every default

@@ -10,7 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
-	"github.com/controller-gen-default/controller-gen-default/internal/jsonnum"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/jsonnum"
 )
 
 // benchCases are a small CRD (KEP-1929 "Struct pointers") and a large one

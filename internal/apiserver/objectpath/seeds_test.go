@@ -9,7 +9,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
-	"github.com/controller-gen-default/controller-gen-default/internal/keprows"
+	"github.com/controller-gen-default/controller-gen-default/internal/testsupport/keprows"
 )
 
 // exampleCRD wraps an example schema, which the KEPs write for the whole

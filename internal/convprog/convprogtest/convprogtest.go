@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/realapis/realapistest"
+	"github.com/controller-gen-default/controller-gen-default/internal/testsupport/realapis/realapistest"
 )
 
 // Release is a controller-runtime release of the matrix.

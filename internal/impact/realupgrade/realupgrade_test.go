@@ -15,8 +15,8 @@ import (
 
 	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
 	"github.com/controller-gen-default/controller-gen-default/internal/impact"
-	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
-	"github.com/controller-gen-default/controller-gen-default/internal/testkit"
+	"github.com/controller-gen-default/controller-gen-default/internal/testsupport/realapis"
+	"github.com/controller-gen-default/controller-gen-default/internal/testsupport/testkit"
 )
 
 // The upgrade: the previous and the current release of gateway-api that
@@ -52,7 +52,7 @@ Conversion webhooks are not called: objects are converted between versions as wi
 
 // TestGatewayAPIUpgrade generates gateway-api's CRDs at oldVersion and at
 // newVersion with controller-gen-default (crd with its defaults: implicit
-// defaults on), as compat/ does, then runs impact with the example
+// defaults on), as test/compat/ does, then runs impact with the example
 // manifests of the gateway-api module and the conformance manifests of the
 // gateway-api/conformance module at oldVersion as the stored objects
 // (objects of other groups, such as Services, are skipped), and checks the

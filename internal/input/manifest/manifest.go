@@ -112,7 +112,7 @@ import (
 	"sigs.k8s.io/yaml"
 	goyaml "sigs.k8s.io/yaml/goyaml.v3"
 
-	"github.com/controller-gen-default/controller-gen-default/internal/quote"
+	"github.com/controller-gen-default/controller-gen-default/internal/encoding/quote"
 )
 
 // Object is one object of the input.

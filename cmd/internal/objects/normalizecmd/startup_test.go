@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/normalize"
-	"github.com/controller-gen-default/controller-gen-default/internal/realapis"
+	"github.com/controller-gen-default/controller-gen-default/internal/testsupport/realapis"
 )
 
 // gatewayAPICRDs is the directory of gateway-api v1.6.1's experimental
