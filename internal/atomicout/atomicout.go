@@ -27,6 +27,7 @@ import (
 type Staging struct {
 	mu    sync.Mutex
 	items []*item
+	hooks hooks // tests only
 }
 
 type item struct {
@@ -100,7 +101,7 @@ func (s *Staging) Commit() error {
 		others = append(others, it)
 	}
 	if len(files) > 0 {
-		if err := writeFiles(files); err != nil {
+		if err := writeFiles(files, s.hooks); err != nil {
 			return err
 		}
 	}

@@ -23,13 +23,13 @@ const helperEnv = "ATOMICOUT_TEST_HELPER_DIR"
 
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(helperEnv); dir != "" {
-		testHookStaged = func() {
+		var s Staging
+		s.hooks.staged = func() {
 			fmt.Println("staged")
 			for {
 				time.Sleep(time.Hour)
 			}
 		}
-		var s Staging
 		r := s.Rule(genall.OutputToDirectory(dir))
 		for _, name := range []string{"a.yaml", "b.yaml"} {
 			w, _ := r.Open(nil, name)

@@ -60,20 +60,22 @@ type staged struct {
 	target string // the file it replaces: path, or the final target of its links
 }
 
-// testHookStaged, when set (by tests only), runs once every file of a
-// commit is staged and before any is renamed.
-var testHookStaged func()
-
-// testHookSynced, when set (by tests only), is told each staged file and
-// each directory synced.
-var testHookSynced func(path string)
+// hooks are what a test watches in one write, each nil unless a test
+// sets it: per call, not per package, so tests run in parallel.
+type hooks struct {
+	// staged runs once every file of a commit is staged and before any
+	// is renamed.
+	staged func()
+	// synced is told each staged file and each directory synced.
+	synced func(path string)
+}
 
 // writeFiles replaces every file atomically, all or nothing as far as the
 // file system allows: each is staged in its target's directory first, and
 // only when all are staged are they renamed over their targets, in order.
 // On error, and on SIGINT or SIGTERM (see watch), staged files are removed,
 // and so are the directories this call created.
-func writeFiles(files []file) (err error) {
+func writeFiles(files []file, h hooks) (err error) {
 	var (
 		pending []staged
 		created []string // directories that prepare made
@@ -107,7 +109,7 @@ func writeFiles(files []file) (err error) {
 			cleaned[dir] = true
 			removeStale(dir)
 		}
-		name, err := stage(f.path, target, info, f.data)
+		name, err := stage(f.path, target, info, f.data, h)
 		if name != "" {
 			pending = append(pending, staged{path: f.path, name: name, target: target})
 		}
@@ -115,14 +117,14 @@ func writeFiles(files []file) (err error) {
 			return err
 		}
 	}
-	if testHookStaged != nil {
-		testHookStaged()
+	if h.staged != nil {
+		h.staged()
 	}
 	// Renames hold the registry's lock: a signal that arrives now waits for
 	// them (they take microseconds), so a run is never left half-renamed by
 	// SIGINT or SIGTERM. The directories are synced after, without it.
 	var renamed []staged
-	defer func() { syncDirs(renamed) }()
+	defer func() { syncDirs(renamed, h) }()
 	reg.Lock()
 	defer func() {
 		reg.changedLocked()
@@ -151,14 +153,14 @@ func writeFiles(files []file) (err error) {
 
 // syncDirs makes the renames into the targets' directories durable (each
 // directory's entry now names the new file), where the system allows it.
-func syncDirs(renamed []staged) {
+func syncDirs(renamed []staged, h hooks) {
 	synced := map[string]bool{}
 	for _, s := range renamed {
 		if dir := filepath.Dir(s.target); !synced[dir] {
 			synced[dir] = true
 			syncDir(dir)
-			if testHookSynced != nil {
-				testHookSynced(dir)
+			if h.synced != nil {
+				h.synced(dir)
 			}
 		}
 	}
@@ -270,7 +272,7 @@ func missingDirs(dir string) []string {
 // name, also on an error once it is created (the caller removes it). A new file gets controller-gen's mode (os.Create: 0666 before
 // umask); a file that is replaced keeps its mode and, where the process may
 // set them, its owner and group.
-func stage(path, target string, info fs.FileInfo, data []byte) (name string, err error) {
+func stage(path, target string, info fs.FileInfo, data []byte, h hooks) (name string, err error) {
 	dir := filepath.Dir(target)
 	perm := fs.FileMode(0o666)
 	if info != nil {
@@ -315,8 +317,8 @@ func stage(path, target string, info fs.FileInfo, data []byte) (name string, err
 	if err := syncFile(f); err != nil {
 		return fail(err)
 	}
-	if testHookSynced != nil {
-		testHookSynced(name)
+	if h.synced != nil {
+		h.synced(name)
 	}
 	if err := f.Close(); err != nil {
 		return fail(err)

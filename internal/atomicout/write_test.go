@@ -15,7 +15,13 @@ import (
 // as the command does, in the order given.
 func commitFiles(t *testing.T, dir string, files ...string) error {
 	t.Helper()
-	var s Staging
+	return commitWith(t, dir, hooks{}, files...)
+}
+
+// commitWith is commitFiles with h watching the write.
+func commitWith(t *testing.T, dir string, h hooks, files ...string) error {
+	t.Helper()
+	s := Staging{hooks: h}
 	r := s.Rule(genall.OutputToDirectory(dir))
 	for i := 0; i < len(files); i += 2 {
 		write(t, r, files[i], files[i+1])
@@ -258,7 +264,7 @@ func TestErrorRemovesStaged(t *testing.T) {
 // other staged files.
 func TestRenameErrorRemovesStaged(t *testing.T) {
 	dir := t.TempDir()
-	testHookStaged = func() {
+	staged := func() {
 		if err := os.Mkdir(filepath.Join(dir, "b.yaml"), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -266,8 +272,7 @@ func TestRenameErrorRemovesStaged(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	defer func() { testHookStaged = nil }()
-	err := commitFiles(t, dir, "a.yaml", "a\n", "b.yaml", "b\n", "c.yaml", "c\n")
+	err := commitWith(t, dir, hooks{staged: staged}, "a.yaml", "a\n", "b.yaml", "b\n", "c.yaml", "c\n")
 	var werr *Error
 	if !errors.As(err, &werr) || !slices.Equal(werr.Written, []string{filepath.Join(dir, "a.yaml")}) {
 		t.Fatalf("err = %v, want an *Error that names a.yaml as written", err)
@@ -311,14 +316,13 @@ func TestStagedName(t *testing.T) {
 func TestSynced(t *testing.T) {
 	dir := t.TempDir()
 	var synced []string
-	testHookSynced = func(p string) {
+	h := hooks{synced: func(p string) {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("synced %s, which is not there: %v", p, err)
 		}
 		synced = append(synced, p)
-	}
-	defer func() { testHookSynced = nil }()
-	if err := writeFiles([]file{{path: filepath.Join(dir, "a.yaml"), data: []byte("a\n")}, {path: filepath.Join(dir, "b.yaml"), data: []byte("b\n")}}); err != nil {
+	}}
+	if err := writeFiles([]file{{path: filepath.Join(dir, "a.yaml"), data: []byte("a\n")}, {path: filepath.Join(dir, "b.yaml"), data: []byte("b\n")}}, h); err != nil {
 		t.Fatal(err)
 	}
 	if len(synced) != 3 || !stagedPattern.MatchString(filepath.Base(synced[0])) || !stagedPattern.MatchString(filepath.Base(synced[1])) || synced[2] != dir {
@@ -329,7 +333,7 @@ func TestSynced(t *testing.T) {
 // WriteFile, which only the tests call, replaces path with data atomically, as a commit of one file
 // does: through symbolic links, keeping the file's mode.
 func WriteFile(path string, data []byte) error {
-	return writeFiles([]file{{path: path, data: data}})
+	return writeFiles([]file{{path: path, data: data}}, hooks{})
 }
 
 // TestNotARegularFile: an output path that is a directory, or a link to a

@@ -3,6 +3,7 @@ package objectpath
 import (
 	"bytes"
 	"context"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -20,25 +21,24 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/internal/input/manifest"
 )
 
-// countBuilds counts the versions built while f runs.
-func countBuilds(t *testing.T, f func()) map[schema.GroupVersionKind]int {
-	t.Helper()
+// watchBuilds counts each build of a version of pipelines from now on
+// (Pipeline.onBuild, set per pipeline: tests that watch builds do not share
+// a package-level hook); the function it returns reads the counts.
+func watchBuilds(pipelines map[schema.GroupVersionKind]*Pipeline) func() map[schema.GroupVersionKind]int {
 	var mu sync.Mutex
 	got := map[schema.GroupVersionKind]int{}
-	buildHook.Lock()
-	buildHook.f = func(gvk schema.GroupVersionKind) {
-		mu.Lock()
-		got[gvk]++
-		mu.Unlock()
+	for _, p := range pipelines {
+		p.onBuild = func(gvk schema.GroupVersionKind) {
+			mu.Lock()
+			got[gvk]++
+			mu.Unlock()
+		}
 	}
-	buildHook.Unlock()
-	defer func() {
-		buildHook.Lock()
-		buildHook.f = nil
-		buildHook.Unlock()
-	}()
-	f()
-	return got
+	return func() map[schema.GroupVersionKind]int {
+		mu.Lock()
+		defer mu.Unlock()
+		return maps.Clone(got)
+	}
 }
 
 // loadLazy loads the CRDs in paths as normalize loads them: a pipeline
@@ -61,29 +61,29 @@ func loadLazy(t *testing.T, paths ...string) map[schema.GroupVersionKind]*Pipeli
 // the versions no object uses are never built.
 func TestVersionsBuiltOnFirstUse(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	var pipelines map[schema.GroupVersionKind]*Pipeline
-	if got := countBuilds(t, func() {
-		pipelines = loadLazy(t, "testdata/crds", "testdata/fuzz/rich.yaml")
-	}); len(got) != 0 {
-		t.Errorf("loading built %v", got)
+	pipelines := loadLazy(t, "testdata/crds", "testdata/fuzz/rich.yaml")
+	for gvk, p := range pipelines {
+		if p.strategy != nil || p.structural != nil {
+			t.Errorf("loading built %v", gvk)
+		}
 	}
 	if len(pipelines) < 3 {
 		t.Fatalf("%d pipelines, want the served versions of 3 CRDs", len(pipelines))
 	}
 	gvk := schema.GroupVersionKind{Group: "example.com", Version: "v2", Kind: "ClusterThing"}
 	p := pipelines[gvk]
-	got := countBuilds(t, func() {
-		var wg sync.WaitGroup
-		for i := range 8 {
-			wg.Go(func() {
-				res := p.Normalize(context.Background(), clusterThing(map[string]any{"name": "t" + strconv.Itoa(i)}))
-				if res.Refused != nil || len(res.Errors) > 0 {
-					t.Errorf("object %d: %v %v", i, res.Refused, res.Errors)
-				}
-			})
-		}
-		wg.Wait()
-	})
+	builds := watchBuilds(pipelines)
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			res := p.Normalize(context.Background(), clusterThing(map[string]any{"name": "t" + strconv.Itoa(i)}))
+			if res.Refused != nil || len(res.Errors) > 0 {
+				t.Errorf("object %d: %v %v", i, res.Refused, res.Errors)
+			}
+		})
+	}
+	wg.Wait()
+	got := builds()
 	if want := map[schema.GroupVersionKind]int{gvk: 1}; !reflect.DeepEqual(got, want) {
 		t.Errorf("built %v, want %v", got, want)
 	}

@@ -55,6 +55,10 @@ type Pipeline struct {
 	storageStructural *structuralschema.Structural
 	// statusStrategy is the status subresource's (nil without it).
 	statusStrategy rest.RESTUpdateStrategy
+
+	// onBuild, when a test sets it, is called when the version's schemas,
+	// validators, CEL programs and strategies are built.
+	onBuild func(schema.GroupVersionKind)
 }
 
 // lazyBuild is what a pipeline built on first use needs: the CRD, as the
@@ -64,13 +68,6 @@ type lazyBuild struct {
 	crd      *apiextensionsv1.CustomResourceDefinition
 	internal func() (*apiextensions.CustomResourceDefinition, error)
 	err      error
-}
-
-// buildHook, when set (by tests), is called each time a version's
-// schemas, validators, CEL programs and strategies are built.
-var buildHook struct {
-	sync.Mutex
-	f func(schema.GroupVersionKind)
 }
 
 // strategy is the registry's customResourceStrategy: what create and update
@@ -185,11 +182,9 @@ func header(crd *apiextensionsv1.CustomResourceDefinition, version string) (*Pip
 // internal, crd as the apiserver holds it.
 func (p *Pipeline) build(crd *apiextensionsv1.CustomResourceDefinition, internal *apiextensions.CustomResourceDefinition) error {
 	version := p.gvk.Version
-	buildHook.Lock()
-	if buildHook.f != nil {
-		buildHook.f(p.gvk)
+	if p.onBuild != nil {
+		p.onBuild(p.gvk)
 	}
-	buildHook.Unlock()
 	var ver *apiextensions.CustomResourceDefinitionVersion
 	for i := range internal.Spec.Versions {
 		if v := &internal.Spec.Versions[i]; v.Name == version && v.Served {
