@@ -106,7 +106,7 @@ func TestClusterAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	objects, err := filepath.Abs(filepath.Join("..", "..", "e2e", "testdata", "capi", "objects.yaml"))
+	objects, err := filepath.Abs(filepath.Join("..", "..", "test", "e2e", "testdata", "capi", "objects.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,7 +74,7 @@ func TestAcceptance(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fetches real API modules, generates their CRDs twice and creates objects under both; skipped with -short")
 	}
-	root, err := filepath.Abs("..")
+	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}

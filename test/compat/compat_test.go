@@ -67,7 +67,7 @@ func byteIdentity(t *testing.T, ws *realapis.Workspace, m realapis.Module, ref, 
 
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	root, err := filepath.Abs("..")
+	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
