@@ -130,20 +130,20 @@ build-vet: ## Build the go vet tool controller-gen-default-vet into bin/.
 	$(GO) build -o $(LOCALBIN)/ ./cmd/controller-gen-default-vet
 # END lint
 
-# BEGIN mutation (owned by internal/model, internal/decision, markers, internal/encoding/golit, internal/encoding/jsonnum, internal/input/manifest and conversion)
+# BEGIN mutation (owned by internal/model, internal/decision, markers, internal/encoding/golit, internal/encoding/jsonnum, internal/input/manifest, conversion and internal/random)
 # Mutation testing of the decision code with gremlins (not part of make test):
 # each package mutated and tested by its own tests only. See docs/testing.md,
 # "Mutation testing". MUTATION_FLAGS=--dry-run lists the mutants only.
 GREMLINS_VERSION ?= v0.6.0
 GREMLINS_DIR ?= $(LOCALBIN)/gremlins-$(GREMLINS_VERSION)
 GREMLINS := $(GREMLINS_DIR)/gremlins
-MUTATION_PKGS ?= ./internal/model ./internal/decision ./markers ./internal/encoding/golit ./internal/encoding/jsonnum ./internal/input/manifest ./internal/conversion
+MUTATION_PKGS ?= ./internal/model ./internal/decision ./markers ./internal/encoding/golit ./internal/encoding/jsonnum ./internal/input/manifest ./internal/conversion ./internal/random
 
 $(GREMLINS):
 	mkdir -p '$(GREMLINS_DIR)'
 	GOBIN='$(GREMLINS_DIR)' $(GO) install github.com/go-gremlins/gremlins/cmd/gremlins@$(GREMLINS_VERSION)
 
 .PHONY: mutation
-mutation: $(GREMLINS) ## Mutation testing (gremlins, one worker) of internal/model, internal/decision, markers, internal/encoding/golit, internal/encoding/jsonnum, internal/input/manifest and conversion by their own tests; results in out/mutation.
+mutation: $(GREMLINS) ## Mutation testing (gremlins, one worker) of internal/model, internal/decision, markers, internal/encoding/golit, internal/encoding/jsonnum, internal/input/manifest, conversion and internal/random by their own tests; results in out/mutation.
 	bash hack/mutation.sh '$(GREMLINS)' $(MUTATION_PKGS)
 # END mutation

@@ -200,9 +200,11 @@ func internalNames(t types.Type, seen map[types.Type]bool) []string {
 // TestImportDirection pins the layers of docs/architecture.md: no package
 // under internal/ imports a command (cmd/) or a test package (test/); the
 // leaves under internal/encoding import no other package of the module but
-// each other; and the core (markers, internal/model, internal/decision,
-// internal/engine) imports none of the layers above it: the generators,
-// the wiring, the object path, the inputs and the object commands.
+// each other, and internal/random (a leaf beside them, which the object
+// commands and the tests draw from) imports none; and the core (markers,
+// internal/model, internal/decision, internal/engine) imports none of the
+// layers above it: the generators, the wiring, the object path, the
+// inputs and the object commands.
 func TestImportDirection(t *testing.T) {
 	cfg := &packages.Config{Dir: "..", Mode: packages.NeedName | packages.NeedImports}
 	pkgs, err := packages.Load(cfg, "./...")
@@ -235,6 +237,8 @@ func TestImportDirection(t *testing.T) {
 				t.Errorf("%s imports %s: nothing under internal/ imports a command or a test package", from, to)
 			case under(from, "internal/encoding") && !under(to, "internal/encoding"):
 				t.Errorf("%s imports %s: internal/encoding's leaves import only each other", from, to)
+			case under(from, "internal/random"):
+				t.Errorf("%s imports %s: internal/random is a leaf, it imports no package of the module", from, to)
 			case under(from, core...) && under(to, above...):
 				t.Errorf("%s imports %s: the core imports no layer above it", from, to)
 			}

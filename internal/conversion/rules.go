@@ -7,6 +7,8 @@ import (
 
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/random"
 )
 
 // Rules are the names of the findings.
@@ -350,8 +352,8 @@ func defaultedPaths(s *structuralschema.Structural, at Path) []Path {
 // baseObject is the smallest valid object of v without the field at p:
 // its required fields random, the field's parents present.
 func baseObject(ctx context.Context, v *Version, p Path, r *rand.Rand) (map[string]any, bool) {
-	f := &filler{r: r, onlyRequired: true}
-	raw := f.object(v.schema, v.APIVersion, v.Kind, v.Namespaced, 0)
+	f := &random.Filler{Rand: r, OnlyRequired: true}
+	raw := f.Object(v.schema, v.APIVersion, v.Kind, v.Namespaced, 0)
 	for i := 1; i < len(p); i++ {
 		if _, ok := get(raw, p[:i]).(map[string]any); !ok {
 			set(raw, p[:i], map[string]any{})
@@ -362,7 +364,7 @@ func baseObject(ctx context.Context, v *Version, p Path, r *rand.Rand) (map[stri
 	if !ok {
 		return nil, false
 	}
-	// Valid may have dropped a parent the filler could not fill validly
+	// Valid may have dropped a parent random.Filler could not fill validly
 	for i := 1; i < len(p); i++ {
 		if _, ok := get(sent, p[:i]).(map[string]any); !ok {
 			return nil, false
@@ -378,7 +380,7 @@ func counterpart(ctx context.Context, c Converter, a, w *Version, base map[strin
 	if s == nil {
 		return nil, nil, nil
 	}
-	f := &filler{r: r}
+	f := &random.Filler{Rand: r}
 	var objs []map[string]any
 	first := absent
 	for range 20 {
@@ -386,7 +388,7 @@ func counterpart(ctx context.Context, c Converter, a, w *Version, base map[strin
 		if first == absent && s.Default.Object != nil {
 			v = runtime.DeepCopyJSONValue(s.Default.Object)
 		} else {
-			v = f.value(s, len(p), false)
+			v = f.Value(s, len(p))
 		}
 		if first != absent && sameValue(first, v) {
 			continue

@@ -1,10 +1,13 @@
 package conversion
 
 import (
+	"context"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"testing"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -115,5 +118,27 @@ func TestPresentDeletePath(t *testing.T) {
 		if got := deletePath(o, tc.segs); got != tc.deleted || present(o, tc.segs) == got && tc.present {
 			t.Errorf("deletePath %q: %v, want %v; now %v", tc.segs, got, tc.deleted, o)
 		}
+	}
+}
+
+// TestObjectsRefused: a version none of whose random objects is valid has
+// the errors of its last attempt; a version with valid objects has none.
+func TestObjectsRefused(t *testing.T) {
+	crd := widgetCRD(t, func(c *apiextensionsv1.CustomResourceDefinition) {
+		for i, v := range c.Spec.Versions {
+			if v.Name == "v1beta1" {
+				spec := v.Schema.OpenAPIV3Schema.Properties["spec"]
+				spec.MinProperties = ptr(int64(50)) // more than it has
+				c.Spec.Versions[i].Schema.OpenAPIV3Schema.Properties["spec"] = spec
+			}
+		}
+	})
+	k := widgetKind(t, crd)
+	objs, refused := Objects(context.Background(), k, 10, rand.New(rand.NewPCG(1, 0)))
+	if len(objs["v1beta1"]) != 0 || len(refused["v1beta1"]) == 0 {
+		t.Errorf("v1beta1: %d objects, refused %v; want none, refused", len(objs["v1beta1"]), refused["v1beta1"])
+	}
+	if len(objs["v1"]) == 0 || refused["v1"] != nil {
+		t.Errorf("v1: %d objects, refused %v; want objects, none refused", len(objs["v1"]), refused["v1"])
 	}
 }

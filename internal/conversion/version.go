@@ -19,6 +19,7 @@ import (
 
 	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
 	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/objectpath"
+	"github.com/controller-gen-default/controller-gen-default/internal/random"
 )
 
 // Kind is a kind whose versions convert through a hub, with the CRD that
@@ -96,14 +97,37 @@ func NewKind(crd *apiextensionsv1.CustomResourceDefinition, hub string, spokes [
 	return k, nil
 }
 
-// Random is a random object of this version, as Objects starts from: the
-// version's apiVersion and kind, metadata.name obj-<i> (and namespace
-// default when namespaced), required properties always and others with
-// probability one half, at every level. It is not validated; Valid makes
-// it valid.
+// Random is a random object of this version, as Objects starts from
+// (random.Object): the version's apiVersion and kind, metadata.name
+// obj-<i> (and namespace default when namespaced), required properties
+// always and others with probability one half, at every level. It is not
+// validated; Valid makes it valid.
 func (v *Version) Random(r *rand.Rand, i int) map[string]any {
-	f := &filler{r: r}
-	return f.object(v.schema, v.APIVersion, v.Kind, v.Namespaced, i)
+	return random.Object(r, v.schema, v.APIVersion, v.Kind, v.Namespaced, i)
+}
+
+// Objects are up to n random objects of each version of k, valid at their
+// version and defaulted as the apiserver defaults them on create
+// (Version.Valid), and for each version with none the errors of its last
+// attempt.
+func Objects(ctx context.Context, k *Kind, n int, r *rand.Rand) (map[string][]map[string]any, map[string]field.ErrorList) {
+	out := map[string][]map[string]any{}
+	refused := map[string]field.ErrorList{}
+	for _, name := range k.Names() {
+		v := k.Versions[name]
+		for i := range n {
+			obj, _, errs, ok := v.Valid(ctx, v.Random(r, i))
+			if ok {
+				out[name] = append(out[name], obj)
+			} else {
+				refused[name] = errs
+			}
+		}
+		if len(out[name]) > 0 {
+			delete(refused, name)
+		}
+	}
+	return out, refused
 }
 
 // Create is obj as the apiserver holds it after decoding a create request
@@ -143,7 +167,7 @@ func (v *Version) Default(obj map[string]any) map[string]any {
 
 // Valid is a random object made valid at this version: created (Create),
 // and, while the strategy refuses it, without the fields its errors name
-// (a pattern or a CEL rule the filler cannot satisfy). obj is the object
+// (a pattern or a CEL rule random.Filler cannot satisfy). obj is the object
 // created, sent the one sent (raw without those fields); ok is false when
 // no object remains valid, and errs says why.
 func (v *Version) Valid(ctx context.Context, raw map[string]any) (obj, sent map[string]any, errs field.ErrorList, ok bool) {

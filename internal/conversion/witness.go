@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/encoding/jsonnum"
+	"github.com/controller-gen-default/controller-gen-default/internal/random"
 )
 
 // zeroValue says whether v is a scalar's zero value: 0, "", false.
@@ -45,14 +46,14 @@ func nonZeroWitness(ctx context.Context, c Converter, k *Kind, l Loss, enc GoEnc
 	}
 	h := fnv.New64a()
 	h.Write([]byte(l.Version + " " + l.Via + " " + l.Path.String()))
-	f := &filler{r: rand.New(rand.NewPCG(h.Sum64(), 0))}
+	f := &random.Filler{Rand: rand.New(rand.NewPCG(h.Sum64(), 0))}
 	var fails []Failure
 	tried := 0
 	for range 20 {
 		if tried == 3 {
 			break
 		}
-		v := f.value(s, len(l.Path), false)
+		v := f.Value(s, len(l.Path))
 		if zeroValue(v) {
 			continue
 		}

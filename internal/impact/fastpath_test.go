@@ -8,34 +8,17 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/random"
 )
 
-// randomValue is a random JSON value over the names the test CRDs use,
-// some of which they refuse, prune or default.
-func randomValue(r *rand.Rand, depth int) any {
-	switch n := r.IntN(8); {
-	case n == 0:
-		return nil
-	case n == 1:
-		return r.IntN(2) == 0
-	case n == 2:
-		return int64(r.IntN(20) - 5)
-	case n == 3:
-		return []string{"", "a", "small", "large", "fast", "Bad Name", "C", "keep-me", "Legacy", "Ready"}[r.IntN(10)]
-	case n < 6 && depth < 3:
-		m := map[string]any{}
-		for range r.IntN(4) {
-			m[[]string{"size", "color", "replicas", "mode", "legacy", "tier", "ready", "extra", "port", "phase"}[r.IntN(10)]] = randomValue(r, depth+1)
-		}
-		return m
-	case depth < 3:
-		var l []any
-		for range r.IntN(3) {
-			l = append(l, randomValue(r, depth+1))
-		}
-		return l
-	}
-	return "x"
+// fastPathValues is the vocabulary of the random values of TestFastPathIsFullPath:
+// the names the test CRDs use, and values some of which they refuse,
+// prune or default.
+var fastPathValues = random.Vocabulary{
+	Keys:    []string{"size", "color", "replicas", "mode", "legacy", "tier", "ready", "extra", "port", "phase"},
+	Strings: []string{"", "a", "small", "large", "fast", "Bad Name", "C", "keep-me", "Legacy", "Ready"},
+	IntMin:  -5, IntMax: 14, MaxKeys: 3, MaxItems: 2,
 }
 
 // TestFastPathIsFullPath: the records of the test objects, and of random
@@ -67,7 +50,7 @@ func TestFastPathIsFullPath(t *testing.T) {
 		obj := map[string]any{"apiVersion": k[0], "kind": k[1], "metadata": map[string]any{"name": "r" + strconv.Itoa(i)}}
 		for _, f := range []string{"spec", "status"} {
 			if r.IntN(3) > 0 {
-				obj[f] = randomValue(r, 0)
+				obj[f] = random.JSON(r, fastPathValues, 3)
 			}
 		}
 		if r.IntN(2) == 0 { // a status of the Widget's own fields, as controllers write it

@@ -5,7 +5,12 @@ import (
 	"math/rand/v2"
 	"sort"
 
+	. "github.com/onsi/gomega"
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/random"
 )
 
 // objGen derives random values from a CRD schema: at every level a field
@@ -71,29 +76,14 @@ func (g objGen) invalid(s *apiextensionsv1.JSONSchemaProps) any {
 	return true
 }
 
+// valid is a valid value of s: an object or a list built here, so that
+// each of its values may be absent, null, zero or invalid in turn, and a
+// scalar drawn by internal/random (random.Value: enums, formats, patterns,
+// bounds and lengths kept) from s as the apiserver reads it (structural).
 func (g objGen) valid(s *apiextensionsv1.JSONSchemaProps, depth int) any {
-	if len(s.Enum) > 0 {
-		var v any
-		_ = jsonUnmarshal(s.Enum[g.pick(len(s.Enum))].Raw, &v)
-		return v
-	}
 	switch {
-	case s.XIntOrString:
-		if g.pick(2) == 0 {
-			return int64(g.pick(100))
-		}
-		return []string{"1", "10%", "http", "500m"}[g.pick(4)]
-	case s.Type == "string":
-		if s.Format == "date-time" {
-			return "2026-11-22T10:00:00Z"
-		}
-		return []string{"a", "abc", "web", "x-1", "Hello World"}[g.pick(5)]
-	case s.Type == "integer":
-		return int64(g.pick(200) - 50)
-	case s.Type == "number":
-		return float64(g.pick(100)) / 4
-	case s.Type == "boolean":
-		return g.pick(2) == 0
+	case len(s.Enum) > 0, s.XIntOrString, s.Type == "string", s.Type == "integer", s.Type == "number", s.Type == "boolean":
+		return random.Value(g.r, structural(s))
 	case s.Type == "array":
 		if depth >= maxDepth || s.Items == nil || s.Items.Schema == nil {
 			return []any{}
@@ -145,4 +135,14 @@ func (g objGen) object(s *apiextensionsv1.JSONSchemaProps, depth int) map[string
 		out["unknownField"] = "pruned unless preserved"
 	}
 	return out
+}
+
+// structural is s as the apiserver reads it (structuralschema.NewStructural
+// of the internal type, as internal/apiserver/crdcheck converts it).
+func structural(s *apiextensionsv1.JSONSchemaProps) *structuralschema.Structural {
+	internal := &apiextensions.JSONSchemaProps{}
+	Expect(apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(s, internal, nil)).To(Succeed())
+	ss, err := structuralschema.NewStructural(internal)
+	Expect(err).NotTo(HaveOccurred())
+	return ss
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
 	"github.com/controller-gen-default/controller-gen-default/internal/input/manifest"
+	"github.com/controller-gen-default/controller-gen-default/internal/random"
 )
 
 // watchBuilds counts each build of a version of pipelines from now on
@@ -156,32 +157,12 @@ func seedObjects(t *testing.T) []map[string]any {
 	return out
 }
 
-// randomValue is a random JSON value, some of which the schemas refuse.
-func randomValue(r *rand.Rand, depth int) any {
-	switch n := r.IntN(8); {
-	case n == 0:
-		return nil
-	case n == 1:
-		return r.IntN(2) == 0
-	case n == 2:
-		return int64(r.IntN(200) - 100)
-	case n == 3:
-		return r.Float64() * 10
-	case n == 4 && depth < 3:
-		var l []any
-		for range r.IntN(3) {
-			l = append(l, randomValue(r, depth+1))
-		}
-		return l
-	case n == 5 && depth < 3:
-		m := map[string]any{}
-		for range r.IntN(3) {
-			m[[]string{"name", "data", "entry", "replicas", "x", "items", "key"}[r.IntN(7)]] = randomValue(r, depth+1)
-		}
-		return m
-	default:
-		return []string{"", "a", "pointer-name", "Bad Name", "example.com/ok"}[r.IntN(5)]
-	}
+// lazyValues is the vocabulary of the random values of TestLazyIsEager: the
+// names the test CRDs use, and strings some of which they refuse.
+var lazyValues = random.Vocabulary{
+	Keys:    []string{"name", "data", "entry", "replicas", "x", "items", "key"},
+	Strings: []string{"", "a", "pointer-name", "Bad Name", "example.com/ok"},
+	IntMin:  -100, IntMax: 99, NumberMax: 10, MaxKeys: 2, MaxItems: 2,
 }
 
 // TestLazyIsEager: every object of FuzzCreate's seeds, and random objects
@@ -218,7 +199,7 @@ func TestLazyIsEager(t *testing.T) {
 			"metadata": map[string]any{"name": "r" + strconv.Itoa(i)}}
 		for _, k := range []string{"spec", "status", "data"} {
 			if r.IntN(2) == 0 {
-				obj[k] = randomValue(r, 0)
+				obj[k] = random.JSON(r, lazyValues, 3)
 			}
 		}
 		objects = append(objects, obj)

@@ -1,19 +1,19 @@
-package conversion
+package random
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 )
 
-// TestFillerInteger: the filler's integers keep to minimum, maximum (each
+// TestFillerInteger: the Filler's integers keep to minimum, maximum (each
 // exclusive or not) and multipleOf, and reach both ends of their range, so
-// that a bound the filler gets wrong shows.
+// that a bound Filler gets wrong shows.
 func TestFillerInteger(t *testing.T) {
 	f64 := func(v float64) *float64 { return &v }
 	for _, tc := range []struct {
@@ -40,7 +40,7 @@ func TestFillerInteger(t *testing.T) {
 		{"no multiple in the range", &structuralschema.ValueValidation{Minimum: f64(8), Maximum: f64(12), MultipleOf: f64(7)}, 7, 7},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := &filler{r: rand.New(rand.NewPCG(1, 2))}
+			f := &Filler{Rand: rand.New(rand.NewPCG(1, 2))}
 			lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
 			zeros := 0
 			for range 2000 {
@@ -71,7 +71,7 @@ func TestFillerInteger(t *testing.T) {
 // TestFillerStringLength: a string keeps to minLength and maxLength, an
 // empty one raised to minLength.
 func TestFillerStringLength(t *testing.T) {
-	f := &filler{r: rand.New(rand.NewPCG(1, 2))}
+	f := &Filler{Rand: rand.New(rand.NewPCG(1, 2))}
 	for _, tc := range []struct {
 		min, max *int64
 		lo, hi   int
@@ -87,12 +87,12 @@ func TestFillerStringLength(t *testing.T) {
 			lo, hi = min(lo, n), max(hi, n)
 		}
 		if lo != tc.lo || hi != tc.hi {
-			t.Errorf("minLength %s maxLength %s: lengths %d to %d, want %d to %d", Show(tc.min), Show(tc.max), lo, hi, tc.lo, tc.hi)
+			t.Errorf("minLength %s maxLength %s: lengths %d to %d, want %d to %d", show(tc.min), show(tc.max), lo, hi, tc.lo, tc.hi)
 		}
 	}
 }
 
-// TestFillerNumber: the filler's numbers keep to minimum and maximum (an
+// TestFillerNumber: the Filler's numbers keep to minimum and maximum (an
 // exclusive maximum too), are halves (not integers) but for the minimum
 // it falls back to, and spread over the range.
 func TestFillerNumber(t *testing.T) {
@@ -113,7 +113,7 @@ func TestFillerNumber(t *testing.T) {
 		{"exclusive maximum", &structuralschema.ValueValidation{Minimum: f64(0), Maximum: f64(2.5), ExclusiveMaximum: true}, 0, 1.5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := &filler{r: rand.New(rand.NewPCG(1, 2))}
+			f := &Filler{Rand: rand.New(rand.NewPCG(1, 2))}
 			lo, hi := math.Inf(1), math.Inf(-1)
 			for range 2000 {
 				v := f.number(tc.vv)
@@ -132,36 +132,11 @@ func TestFillerNumber(t *testing.T) {
 	}
 }
 
-// TestFillerFormats: a string of each format the filler knows is one the
-// apiserver accepts for that format (Version.Create validates it).
-func TestFillerFormats(t *testing.T) {
-	formats := []string{"date-time", "date", "duration", "int-or-string", "byte", "uuid", "ipv4", "ip", "hostname",
-		"dns1123subdomain", "ipv6", "cidr", "mac", "uri", "email", "datetime", "uuid3", "uuid4", "uuid5"}
-	k := widgetKind(t, widgetCRD(t, editV1Spec(func(props map[string]apiextensionsv1.JSONSchemaProps) {
-		for i, f := range formats {
-			props[fmt.Sprintf("f%d", i)] = apiextensionsv1.JSONSchemaProps{Type: "string", Format: f}
-		}
-	})))
-	v := k.Versions["v1"]
-	f := &filler{r: rand.New(rand.NewPCG(1, 2))}
-	for i, format := range formats {
-		for range 20 {
-			s := f.str(&structuralschema.ValueValidation{Format: format})
-			obj := map[string]any{"apiVersion": v.APIVersion, "kind": v.Kind, "metadata": map[string]any{"name": "w", "namespace": "default"},
-				"spec": map[string]any{fmt.Sprintf("f%d", i): s}}
-			if _, errs := v.Create(context.Background(), obj); len(errs) > 0 {
-				t.Errorf("format %s: %q refused: %v", format, s, errs)
-				break
-			}
-		}
-	}
-}
-
 // TestFillerShapes: lists keep to minItems and maxItems (up to 3 items
 // otherwise, none beyond the depth cap), sets and list maps have no
 // duplicates; objects have their required properties, not the root's
 // apiVersion, kind and metadata, and random keys of a map only without
-// onlyRequired; strings keep to minLength and maxLength and are empty
+// OnlyRequired; strings keep to minLength and maxLength and are empty
 // one time in eight; words have 1 to 8 letters.
 func TestFillerShapes(t *testing.T) {
 	str := structuralschema.Structural{Generic: structuralschema.Generic{Type: "string"}}
@@ -180,7 +155,7 @@ func TestFillerShapes(t *testing.T) {
 	item := structuralschema.Structural{Generic: structuralschema.Generic{Type: "object"},
 		Properties:      map[string]structuralschema.Structural{"name": ab, "x": str},
 		ValueValidation: &structuralschema.ValueValidation{Required: []string{"name"}}}
-	f := &filler{r: rand.New(rand.NewPCG(1, 2))}
+	f := &Filler{Rand: rand.New(rand.NewPCG(1, 2))}
 	for _, tc := range []struct {
 		name   string
 		s      *structuralschema.Structural
@@ -228,12 +203,12 @@ func TestFillerShapes(t *testing.T) {
 				ValueValidation: &structuralschema.ValueValidation{Required: []string{"req"}}}},
 		ValueValidation: &structuralschema.ValueValidation{Required: []string{"apiVersion", "kind", "metadata", "spec"}}}
 	for _, only := range []bool{false, true} {
-		g := &filler{r: rand.New(rand.NewPCG(1, 2)), onlyRequired: only}
+		g := &Filler{Rand: rand.New(rand.NewPCG(1, 2)), OnlyRequired: only}
 		opt := 0
 		for range 100 {
 			o, _ := g.value(root, 0, true).(map[string]any)
 			if len(o) != 1 || o["spec"] == nil {
-				t.Fatalf("root %v: want spec alone (apiVersion, kind and metadata are the filler's object's)", o)
+				t.Fatalf("root %v: want spec alone (apiVersion, kind and metadata are the Filler's object's)", o)
 			}
 			spec := o["spec"].(map[string]any)
 			if _, ok := spec["req"]; !ok {
@@ -244,11 +219,11 @@ func TestFillerShapes(t *testing.T) {
 			}
 		}
 		if only && opt > 0 || !only && (opt < 30 || opt > 70) {
-			t.Errorf("onlyRequired %v: opt in %d of 100", only, opt)
+			t.Errorf("OnlyRequired %v: opt in %d of 100", only, opt)
 		}
 		// a root's properties are not the top level's below it
 		if o, _ := g.value(root, 1, false).(map[string]any); o["kind"] == nil || o["metadata"] == nil {
-			t.Errorf("onlyRequired %v: an object below the top without its required kind and metadata: %v", only, o)
+			t.Errorf("OnlyRequired %v: an object below the top without its required kind and metadata: %v", only, o)
 		}
 	}
 	if o := f.objectValue(root, maxDepth+1, false); len(o) != 0 {
@@ -267,8 +242,8 @@ func TestFillerShapes(t *testing.T) {
 		if o := f.objectValue(&withProps, 1, false); len(o) > 1 {
 			t.Fatalf("random keys beside properties: %v", o)
 		}
-		if o := (&filler{r: f.r, onlyRequired: true}).objectValue(m, 1, false); len(o) > 0 {
-			t.Fatalf("random keys of a map with onlyRequired: %v", o)
+		if o := (&Filler{Rand: f.Rand, OnlyRequired: true}).objectValue(m, 1, false); len(o) > 0 {
+			t.Fatalf("random keys of a map with OnlyRequired: %v", o)
 		}
 	}
 	if len(keys) != 3 || keys[0] == 0 || keys[2] == 0 {
@@ -299,7 +274,7 @@ func TestFillerShapes(t *testing.T) {
 }
 
 // TestFillerDepthCap: however deep a schema nests objects and lists, the
-// filler fills maxDepth+1 levels below the value it starts at and leaves
+// Filler fills maxDepth+1 levels below the value it starts at and leaves
 // the next one empty, a property it must write (required, or for
 // minProperties) included. (A list keeps its minItems at any depth:
 // TestFillerShapes.)
@@ -331,7 +306,7 @@ func TestFillerDepthCap(t *testing.T) {
 		return 0
 	}
 	for name, s := range map[string]*structuralschema.Structural{"required": required, "minProperties": minProps} {
-		f := &filler{r: rand.New(rand.NewPCG(1, 2)), onlyRequired: true}
+		f := &Filler{Rand: rand.New(rand.NewPCG(1, 2)), OnlyRequired: true}
 		if got := levels(f.value(s, 0, false)); got != maxDepth+1 {
 			t.Errorf("%s: %d levels filled, want %d", name, got, maxDepth+1)
 		}
@@ -361,7 +336,7 @@ func TestFillerDepthCap(t *testing.T) {
 		return n
 	}
 	for name, s := range map[string]*structuralschema.Structural{"additionalProperties": maps, "items": lists} {
-		f := &filler{r: rand.New(rand.NewPCG(1, 2))}
+		f := &Filler{Rand: rand.New(rand.NewPCG(1, 2))}
 		most := 0
 		for range 2000 {
 			most = max(most, deepest(f.value(s, 0, false)))
@@ -372,16 +347,16 @@ func TestFillerDepthCap(t *testing.T) {
 	}
 }
 
-// TestFillerObject: the filler's object has its apiVersion, kind, name
+// TestFillerObject: the Filler's object has its apiVersion, kind, name
 // (and namespace), and labels in a third of the objects, none with
-// onlyRequired.
+// OnlyRequired.
 func TestFillerObject(t *testing.T) {
 	s := &structuralschema.Structural{Generic: structuralschema.Generic{Type: "object"}}
 	for _, only := range []bool{false, true} {
-		f := &filler{r: rand.New(rand.NewPCG(1, 2)), onlyRequired: only}
+		f := &Filler{Rand: rand.New(rand.NewPCG(1, 2)), OnlyRequired: only}
 		labelled := 0
 		for i := range 3000 {
-			o := f.object(s, "example.com/v1", "Widget", i%2 == 0, i)
+			o := f.Object(s, "example.com/v1", "Widget", i%2 == 0, i)
 			meta := o["metadata"].(map[string]any)
 			if o["apiVersion"] != "example.com/v1" || o["kind"] != "Widget" || meta["name"] != fmt.Sprintf("obj-%d", i) ||
 				(meta["namespace"] == "default") != (i%2 == 0) {
@@ -392,29 +367,45 @@ func TestFillerObject(t *testing.T) {
 			}
 		}
 		if only && labelled > 0 || !only && (labelled < 900 || labelled > 1100) {
-			t.Errorf("onlyRequired %v: %d of 3,000 objects labelled, want a third", only, labelled)
+			t.Errorf("OnlyRequired %v: %d of 3,000 objects labelled, want a third", only, labelled)
 		}
 	}
 }
 
-// TestObjectsRefused: a version none of whose random objects is valid has
-// the errors of its last attempt; a version with valid objects has none.
-func TestObjectsRefused(t *testing.T) {
-	crd := widgetCRD(t, func(c *apiextensionsv1.CustomResourceDefinition) {
-		for i, v := range c.Spec.Versions {
-			if v.Name == "v1beta1" {
-				spec := v.Schema.OpenAPIV3Schema.Properties["spec"]
-				spec.MinProperties = ptr(int64(50)) // more than it has
-				c.Spec.Versions[i].Schema.OpenAPIV3Schema.Properties["spec"] = spec
+func ptr[T any](v T) *T { return &v }
+
+// show is a bound for a message: its value, or none.
+func show(p *int64) string {
+	if p == nil {
+		return "null"
+	}
+	return fmt.Sprint(*p)
+}
+
+// TestFillerFormats: a string of each format Filler knows is one the
+// apiserver's validation of a custom resource (validation.NewSchemaValidator,
+// as the registry strategy builds it) accepts for that format; each
+// format but the three the validator does not know is checked (a string
+// of no format is refused).
+func TestFillerFormats(t *testing.T) {
+	formats := []string{"date-time", "date", "duration", "int-or-string", "byte", "uuid", "ipv4", "ip", "hostname",
+		"dns1123subdomain", "ipv6", "cidr", "mac", "uri", "email", "datetime", "uuid3", "uuid4", "uuid5"}
+	f := &Filler{Rand: rand.New(rand.NewPCG(1, 2))}
+	for _, format := range formats {
+		v, _, err := validation.NewSchemaValidator(&apiextensions.JSONSchemaProps{Type: "string", Format: format})
+		if err != nil {
+			t.Fatal(err)
+		}
+		unknown := format == "int-or-string" || format == "ip" || format == "dns1123subdomain"
+		if errs := validation.ValidateCustomResource(nil, "not of any format!", v); (len(errs) == 0) != unknown {
+			t.Errorf("format %s: a string of no format refused %t, want %t", format, len(errs) > 0, !unknown)
+		}
+		for range 20 {
+			s := f.str(&structuralschema.ValueValidation{Format: format})
+			if errs := validation.ValidateCustomResource(nil, s, v); len(errs) > 0 {
+				t.Errorf("format %s: %q refused: %v", format, s, errs)
+				break
 			}
 		}
-	})
-	k := widgetKind(t, crd)
-	objs, refused := Objects(context.Background(), k, 10, rand.New(rand.NewPCG(1, 0)))
-	if len(objs["v1beta1"]) != 0 || len(refused["v1beta1"]) == 0 {
-		t.Errorf("v1beta1: %d objects, refused %v; want none, refused", len(objs["v1beta1"]), refused["v1beta1"])
-	}
-	if len(objs["v1"]) == 0 || refused["v1"] != nil {
-		t.Errorf("v1: %d objects, refused %v; want objects, none refused", len(objs["v1"]), refused["v1"])
 	}
 }

@@ -1,4 +1,4 @@
-package conversion
+package random
 
 import (
 	"math/rand/v2"
@@ -12,7 +12,7 @@ import (
 )
 
 // TestPatternString: strings generated from a pattern's syntax tree match
-// it, within the lengths asked; the filler uses them.
+// it, within the lengths asked; Filler uses them.
 func TestPatternString(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
 	for _, tc := range []struct {
@@ -36,7 +36,7 @@ func TestPatternString(t *testing.T) {
 	} {
 		re := regexp.MustCompile(tc.pattern)
 		for range 20 {
-			s, ok := patternString(r, tc.pattern, tc.min, tc.max)
+			s, ok := PatternString(r, tc.pattern, tc.min, tc.max)
 			if !ok {
 				t.Errorf("%s: no string", tc.pattern)
 				break
@@ -46,20 +46,20 @@ func TestPatternString(t *testing.T) {
 			}
 		}
 	}
-	if _, ok := patternString(r, `^a{10}$`, 0, 3); ok {
+	if _, ok := PatternString(r, `^a{10}$`, 0, 3); ok {
 		t.Error("a string longer than its maximum")
 	}
-	if _, ok := patternString(r, `(`, 0, -1); ok {
+	if _, ok := PatternString(r, `(`, 0, -1); ok {
 		t.Error("a string for an invalid pattern")
 	}
-	if _, ok := patternString(r, `^a{1000}$`, 0, -1); ok {
+	if _, ok := PatternString(r, `^a{1000}$`, 0, -1); ok {
 		t.Error("a string over 512 bytes")
 	}
-	f := &filler{r: r}
+	f := &Filler{Rand: r}
 	vv := &structuralschema.ValueValidation{Pattern: `^x[0-9]+$`}
 	for range 20 {
 		if s := f.str(vv); !regexp.MustCompile(vv.Pattern).MatchString(s) {
-			t.Errorf("the filler's %q does not match %s", s, vv.Pattern)
+			t.Errorf("Filler's %q does not match %s", s, vv.Pattern)
 		}
 	}
 }
@@ -83,7 +83,7 @@ func TestPatternRepeat(t *testing.T) {
 		`^a+$`:       {1, 2, 3},
 		`^(ab){2,}$`: {4, 6, 8, 10},
 	} {
-		// the generator's strings, before patternString checks them
+		// the generator's strings, before PatternString checks them
 		_, tree := compiledPattern(pattern)
 		seen := map[int]bool{}
 		for range 200 {
@@ -132,22 +132,22 @@ func TestClassRune(t *testing.T) {
 	}
 }
 
-// TestMinProperties: the filler gives an object at least minProperties
+// TestMinProperties: Filler gives an object at least minProperties
 // properties.
 func TestMinProperties(t *testing.T) {
 	str := structuralschema.Structural{Generic: structuralschema.Generic{Type: "string"}}
 	s := &structuralschema.Structural{Generic: structuralschema.Generic{Type: "object"},
 		Properties:      map[string]structuralschema.Structural{"a": str, "b": str, "c": str},
 		ValueValidation: &structuralschema.ValueValidation{MinProperties: ptr(int64(2))}}
-	f := &filler{r: rand.New(rand.NewPCG(1, 1))}
+	f := &Filler{Rand: rand.New(rand.NewPCG(1, 1))}
 	for range 50 {
 		if m := f.objectValue(s, 1, false); len(m) < 2 {
 			t.Fatalf("%d properties: %v", len(m), m)
 		}
 	}
 	// with only required properties (none here), just enough
-	f.onlyRequired = true
+	f.OnlyRequired = true
 	if m := f.objectValue(s, 1, false); len(m) != 2 {
-		t.Errorf("onlyRequired: %d properties, want 2: %v", len(m), m)
+		t.Errorf("OnlyRequired: %d properties, want 2: %v", len(m), m)
 	}
 }

@@ -1,4 +1,4 @@
-package conversion
+package random
 
 import (
 	"math/rand/v2"
@@ -8,7 +8,7 @@ import (
 	"sync"
 )
 
-// patternString is a random string that matches the regular expression
+// PatternString is a random string that matches the regular expression
 // pattern (a schema's pattern, which the apiserver checks with Go's
 // regexp) and has a length within [minLen, maxLen] (maxLen < 0: no
 // bound), generated from its syntax tree: repetitions bounded (* and + at
@@ -16,9 +16,10 @@ import (
 // ASCII runes when they have some, anchors and word boundaries empty. It
 // tries a few times, each one checked with regexp; ok is false when no
 // try matches (a pattern with lookaround-like constraints the tree does
-// not show, or lengths it cannot meet), and the field is then dropped as
-// before (Version.Valid).
-func patternString(r *rand.Rand, pattern string, minLen, maxLen int) (string, bool) {
+// not show, or lengths it cannot meet): Filler then writes a string that
+// ignores the pattern, which validation may refuse (conversion's
+// Version.Valid drops such a field).
+func PatternString(r *rand.Rand, pattern string, minLen, maxLen int) (string, bool) {
 	re, tree := compiledPattern(pattern)
 	if re == nil {
 		return "", false

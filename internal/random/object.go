@@ -1,7 +1,6 @@
-package conversion
+package random
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -10,26 +9,43 @@ import (
 
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// filler writes random values of a structural schema. It knows the
-// structure and the simple value validations (enum, format, bounds,
+// Filler draws random values of a structural schema from Rand. It knows
+// the structure and the simple value validations (enum, format, bounds,
 // lengths, item counts, minProperties, list sets and maps) and patterns
-// (patternString); what it cannot satisfy (CEL rules, oneOf, a pattern
-// it fails to match) the caller drops from the object after validating
-// it (Version.Valid).
-type filler struct {
-	r *rand.Rand
-	// onlyRequired leaves out every property that is not required.
-	onlyRequired bool
+// (PatternString); what it cannot satisfy (CEL rules, oneOf, a pattern it
+// fails to match) the caller drops from the value after validating it
+// (conversion's Version.Valid does).
+type Filler struct {
+	Rand *rand.Rand
+	// OnlyRequired leaves out every property that is not required, a
+	// map's random keys and an object's labels: the smallest value.
+	OnlyRequired bool
 }
 
+// Object is a random object of s, of kind at apiVersion, drawn with a
+// Filler of r (Filler.Object).
+func Object(r *rand.Rand, s *structuralschema.Structural, apiVersion, kind string, namespaced bool, i int) map[string]any {
+	return (&Filler{Rand: r}).Object(s, apiVersion, kind, namespaced, i)
+}
+
+// Value is a random value of s at the top of a value (depth 0), drawn
+// with a Filler of r (Filler.Value).
+func Value(r *rand.Rand, s *structuralschema.Structural) any {
+	return (&Filler{Rand: r}).Value(s, 0)
+}
+
+// maxDepth is the depth below which objects are empty and lists hold their
+// minItems only.
 const maxDepth = 8
 
-// object is a random object of the kind at apiVersion: apiVersion, kind,
-// a name (and namespace), and random values for the rest of the schema.
-func (f *filler) object(s *structuralschema.Structural, apiVersion, kind string, namespaced bool, i int) map[string]any {
+// Object is a random object of the kind at apiVersion: apiVersion, kind,
+// metadata.name obj-<i> (and namespace default when namespaced), labels
+// one time in three (never with OnlyRequired), and random values for the
+// rest of s, the object's schema (its apiVersion, kind and metadata
+// properties are not drawn).
+func (f *Filler) Object(s *structuralschema.Structural, apiVersion, kind string, namespaced bool, i int) map[string]any {
 	obj, _ := f.value(s, 0, true).(map[string]any)
 	if obj == nil {
 		obj = map[string]any{}
@@ -40,30 +56,38 @@ func (f *filler) object(s *structuralschema.Structural, apiVersion, kind string,
 	if namespaced {
 		meta["namespace"] = "default"
 	}
-	if !f.onlyRequired && f.r.IntN(3) == 0 {
+	if !f.OnlyRequired && f.Rand.IntN(3) == 0 {
 		meta["labels"] = map[string]any{"app": f.word()}
 	}
 	obj["metadata"] = meta
 	return obj
 }
 
-// value is a random value of s. required fields are always set; others
+// Value is a random value of s, which sits depth levels below the top of
+// its object (the depth cap, maxDepth levels, counts from there: a value
+// deep in an object starts at the depth of its path). s nil is a word.
+func (f *Filler) Value(s *structuralschema.Structural, depth int) any {
+	return f.value(s, depth, false)
+}
+
+// value is a random value of s; root is the top of an object, whose
+// apiVersion, kind and metadata Object writes. required fields are always set; others
 // with probability one half, so that absent fields, the case defaults are
 // about, are common.
-func (f *filler) value(s *structuralschema.Structural, depth int, root bool) any {
+func (f *Filler) value(s *structuralschema.Structural, depth int, root bool) any {
 	if s == nil {
 		return f.word()
 	}
 	vv := s.ValueValidation
 	if vv != nil && len(vv.Enum) > 0 {
-		return runtime.DeepCopyJSONValue(vv.Enum[f.r.IntN(len(vv.Enum))].Object)
+		return runtime.DeepCopyJSONValue(vv.Enum[f.Rand.IntN(len(vv.Enum))].Object)
 	}
 	switch {
 	case s.XIntOrString:
-		if f.r.IntN(2) == 0 {
-			return int64(f.r.IntN(100))
+		if f.Rand.IntN(2) == 0 {
+			return int64(f.Rand.IntN(100))
 		}
-		return fmt.Sprintf("%d%%", f.r.IntN(100))
+		return fmt.Sprintf("%d%%", f.Rand.IntN(100))
 	case s.XEmbeddedResource:
 		return map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": f.word()}}
 	}
@@ -79,13 +103,13 @@ func (f *filler) value(s *structuralschema.Structural, depth int, root bool) any
 	case "number":
 		return f.number(vv)
 	case "boolean":
-		return f.r.IntN(2) == 0
+		return f.Rand.IntN(2) == 0
 	}
 	// x-kubernetes-preserve-unknown-fields without a type
 	return map[string]any{}
 }
 
-func (f *filler) objectValue(s *structuralschema.Structural, depth int, root bool) map[string]any {
+func (f *Filler) objectValue(s *structuralschema.Structural, depth int, root bool) map[string]any {
 	out := map[string]any{}
 	if depth > maxDepth {
 		return out
@@ -103,7 +127,7 @@ func (f *filler) objectValue(s *structuralschema.Structural, depth int, root boo
 		if root && (n == "apiVersion" || n == "kind" || n == "metadata") {
 			continue
 		}
-		if !slices.Contains(required, n) && (f.onlyRequired || f.r.IntN(2) == 0) {
+		if !slices.Contains(required, n) && (f.OnlyRequired || f.Rand.IntN(2) == 0) {
 			continue
 		}
 		p := s.Properties[n]
@@ -121,15 +145,15 @@ func (f *filler) objectValue(s *structuralschema.Structural, depth int, root boo
 			}
 		}
 	}
-	if ap := s.AdditionalProperties; ap != nil && ap.Structural != nil && len(s.Properties) == 0 && !f.onlyRequired {
-		for range f.r.IntN(3) {
+	if ap := s.AdditionalProperties; ap != nil && ap.Structural != nil && len(s.Properties) == 0 && !f.OnlyRequired {
+		for range f.Rand.IntN(3) {
 			out[f.word()] = f.value(ap.Structural, depth+1, false)
 		}
 	}
 	return out
 }
 
-func (f *filler) array(s *structuralschema.Structural, depth int) []any {
+func (f *Filler) array(s *structuralschema.Structural, depth int) []any {
 	lo, hi := int64(0), int64(3)
 	if vv := s.ValueValidation; vv != nil {
 		if vv.MinItems != nil {
@@ -145,7 +169,7 @@ func (f *filler) array(s *structuralschema.Structural, depth int) []any {
 	if depth > maxDepth {
 		hi = lo
 	}
-	n := lo + f.r.Int64N(hi-lo+1)
+	n := lo + f.Rand.Int64N(hi-lo+1)
 	out := make([]any, 0, n)
 	seen := map[string]bool{}
 	for range n {
@@ -178,16 +202,16 @@ func listKey(v any, s *structuralschema.Structural) string {
 
 const letters = "abcdefghijklmnopqrstuvwxyz"
 
-func (f *filler) word() string {
-	n := 1 + f.r.IntN(8)
+func (f *Filler) word() string {
+	n := 1 + f.Rand.IntN(8)
 	b := make([]byte, n)
 	for i := range b {
-		b[i] = letters[f.r.IntN(len(letters))]
+		b[i] = letters[f.Rand.IntN(len(letters))]
 	}
 	return string(b)
 }
 
-func (f *filler) str(vv *structuralschema.ValueValidation) string {
+func (f *Filler) str(vv *structuralschema.ValueValidation) string {
 	if vv != nil && vv.Pattern != "" {
 		lo, hi := 0, -1
 		if vv.MinLength != nil {
@@ -196,47 +220,47 @@ func (f *filler) str(vv *structuralschema.ValueValidation) string {
 		if vv.MaxLength != nil {
 			hi = int(*vv.MaxLength)
 		}
-		if s, ok := patternString(f.r, vv.Pattern, lo, hi); ok {
+		if s, ok := PatternString(f.Rand, vv.Pattern, lo, hi); ok {
 			return s
 		}
 	}
 	if vv != nil {
 		switch vv.Format {
 		case "date-time":
-			return fmt.Sprintf("2026-%02d-%02dT10:00:00Z", 1+f.r.IntN(12), 1+f.r.IntN(28))
+			return fmt.Sprintf("2026-%02d-%02dT10:00:00Z", 1+f.Rand.IntN(12), 1+f.Rand.IntN(28))
 		case "date":
-			return fmt.Sprintf("2026-%02d-%02d", 1+f.r.IntN(12), 1+f.r.IntN(28))
+			return fmt.Sprintf("2026-%02d-%02d", 1+f.Rand.IntN(12), 1+f.Rand.IntN(28))
 		case "duration":
-			return fmt.Sprintf("%ds", f.r.IntN(100))
+			return fmt.Sprintf("%ds", f.Rand.IntN(100))
 		case "int-or-string":
-			return fmt.Sprint(f.r.IntN(100))
+			return fmt.Sprint(f.Rand.IntN(100))
 		case "byte":
 			return "aGVsbG8="
 		case "uuid":
-			return fmt.Sprintf("%08x-0000-4000-8000-%012x", f.r.Uint32(), f.r.Uint64()&0xffffffffffff)
+			return fmt.Sprintf("%08x-0000-4000-8000-%012x", f.Rand.Uint32(), f.Rand.Uint64()&0xffffffffffff)
 		case "ipv4", "ip":
-			return fmt.Sprintf("10.0.%d.%d", f.r.IntN(256), f.r.IntN(256))
+			return fmt.Sprintf("10.0.%d.%d", f.Rand.IntN(256), f.Rand.IntN(256))
 		case "hostname", "dns1123subdomain":
 			return f.word()
 		case "ipv6":
-			return fmt.Sprintf("fd00::%x", f.r.IntN(0xffff))
+			return fmt.Sprintf("fd00::%x", f.Rand.IntN(0xffff))
 		case "cidr":
-			return fmt.Sprintf("10.%d.0.0/16", f.r.IntN(256))
+			return fmt.Sprintf("10.%d.0.0/16", f.Rand.IntN(256))
 		case "mac":
-			return fmt.Sprintf("02:00:00:00:%02x:%02x", f.r.IntN(256), f.r.IntN(256))
+			return fmt.Sprintf("02:00:00:00:%02x:%02x", f.Rand.IntN(256), f.Rand.IntN(256))
 		case "uri":
 			return "https://example.com/" + f.word()
 		case "email":
 			return f.word() + "@example.com"
 		case "datetime":
-			return fmt.Sprintf("2026-%02d-%02dT10:00:00Z", 1+f.r.IntN(12), 1+f.r.IntN(28))
+			return fmt.Sprintf("2026-%02d-%02dT10:00:00Z", 1+f.Rand.IntN(12), 1+f.Rand.IntN(28))
 		case "uuid3", "uuid4", "uuid5":
 			// the version digit is the format's (strfmt.IsUUID3, IsUUID5)
-			return fmt.Sprintf("%08x-0000-%c000-8000-%012x", f.r.Uint32(), vv.Format[4], f.r.Uint64()&0xffffffffffff)
+			return fmt.Sprintf("%08x-0000-%c000-8000-%012x", f.Rand.Uint32(), vv.Format[4], f.Rand.Uint64()&0xffffffffffff)
 		}
 	}
 	w := f.word()
-	if f.r.IntN(8) == 0 {
+	if f.Rand.IntN(8) == 0 {
 		w = "" // the empty string, which omitempty loses
 	}
 	if vv != nil {
@@ -250,9 +274,9 @@ func (f *filler) str(vv *structuralschema.ValueValidation) string {
 	return w
 }
 
-func (f *filler) integer(vv *structuralschema.ValueValidation) int64 {
+func (f *Filler) integer(vv *structuralschema.ValueValidation) int64 {
 	lo, hi := int64(-5), int64(100)
-	if f.r.IntN(5) == 0 {
+	if f.Rand.IntN(5) == 0 {
 		lo, hi = 0, 0 // zero, which omitempty loses
 	}
 	if vv != nil {
@@ -284,7 +308,7 @@ func (f *filler) integer(vv *structuralschema.ValueValidation) int64 {
 			}
 		}
 	}
-	v := lo + f.r.Int64N(hi-lo+1)
+	v := lo + f.Rand.Int64N(hi-lo+1)
 	if vv != nil && vv.MultipleOf != nil && *vv.MultipleOf >= 1 {
 		m := int64(*vv.MultipleOf)
 		v -= (v%m + m) % m // down to a multiple: % keeps the sign of a negative v
@@ -295,7 +319,7 @@ func (f *filler) integer(vv *structuralschema.ValueValidation) int64 {
 	return v
 }
 
-func (f *filler) number(vv *structuralschema.ValueValidation) float64 {
+func (f *Filler) number(vv *structuralschema.ValueValidation) float64 {
 	lo, hi := -5.0, 100.0
 	if vv != nil {
 		// a range that a minimum or a maximum leaves empty, or one value
@@ -314,33 +338,9 @@ func (f *filler) number(vv *structuralschema.ValueValidation) float64 {
 		}
 	}
 	// a half: exact in binary, and not an integer
-	v := math.Floor(lo+f.r.Float64()*(hi-lo)) + 0.5
+	v := math.Floor(lo+f.Rand.Float64()*(hi-lo)) + 0.5
 	if v > hi || (vv != nil && vv.ExclusiveMaximum && v >= hi) {
 		v = lo
 	}
 	return v
-}
-
-// Objects are up to n random objects of each version of k, valid at their
-// version and defaulted as the apiserver defaults them on create
-// (Version.Valid), and for each version with none the errors of its last
-// attempt.
-func Objects(ctx context.Context, k *Kind, n int, r *rand.Rand) (map[string][]map[string]any, map[string]field.ErrorList) {
-	out := map[string][]map[string]any{}
-	refused := map[string]field.ErrorList{}
-	for _, name := range k.Names() {
-		v := k.Versions[name]
-		for i := range n {
-			obj, _, errs, ok := v.Valid(ctx, v.Random(r, i))
-			if ok {
-				out[name] = append(out[name], obj)
-			} else {
-				refused[name] = errs
-			}
-		}
-		if len(out[name]) > 0 {
-			delete(refused, name)
-		}
-	}
-	return out, refused
 }
