@@ -5,6 +5,7 @@
 package checkcache
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -41,6 +42,11 @@ const Env = "CONTROLLER_GEN_DEFAULT_CHECK_CACHE"
 // misses), written atomically (a temporary file renamed over the entry),
 // so that concurrent runs that check the same CRDs at worst both check
 // them. Removing the directory is always safe.
+//
+// It also holds values that the code derives from bytes alone (DataKey,
+// Load, Store: the CRDs decoded from a CRD file), under the same salt and
+// policy: only a result without error is stored, and an entry holds its
+// key and its value's SHA-256, so a damaged one misses.
 //
 // A nil *Cache misses every time and stores nothing.
 type Cache struct {
@@ -106,6 +112,61 @@ func (c *Cache) MarkClean(key string) {
 	if key == "" {
 		return
 	}
+	c.write(key, []byte(key))
+}
+
+// DataKey is the entry of a value that the code derives from some bytes
+// alone (a CRD file's decoded CRDs), named what ("crds"), those bytes by
+// their SHA-256 digest ("" for a nil cache). Such an entry lives among the
+// checks' entries, under another key: the salt is the same, so a new build
+// never reads an old build's value.
+func (c *Cache) DataKey(what string, digest []byte) string {
+	if c == nil {
+		return ""
+	}
+	h := sha256.New()
+	h.Write(c.salt)
+	fmt.Fprintf(h, "data %s %d\n", what, len(digest))
+	h.Write(digest)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Load is the value stored under key (Store), or false. The entry holds
+// its key and the SHA-256 of the value: a file that does not (foreign,
+// truncated, a clean outcome's entry) misses.
+func (c *Cache) Load(key string) ([]byte, bool) {
+	if key == "" {
+		return nil, false
+	}
+	b, err := os.ReadFile(c.Path(key))
+	if err != nil {
+		return nil, false
+	}
+	head, value, ok := bytes.Cut(b, []byte("\n"))
+	if !ok {
+		return nil, false
+	}
+	sum := sha256.Sum256(value)
+	if string(head) != key+" "+hex.EncodeToString(sum[:]) {
+		return nil, false
+	}
+	return value, true
+}
+
+// Store stores value under key, written as MarkClean writes (a temporary
+// file renamed over the entry: concurrent runs that store the same entry
+// write the same bytes, and a reader sees one of them whole). A failure
+// to write costs a later run only time.
+func (c *Cache) Store(key string, value []byte) {
+	if key == "" {
+		return
+	}
+	sum := sha256.Sum256(value)
+	c.write(key, []byte(key+" "+hex.EncodeToString(sum[:])+"\n"), value)
+}
+
+// write writes the entry key, parts one after the other, atomically.
+func (c *Cache) write(key string, parts ...[]byte) {
 	path := c.Path(key)
 	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 		return
@@ -114,7 +175,12 @@ func (c *Cache) MarkClean(key string) {
 	if err != nil {
 		return
 	}
-	_, werr := f.WriteString(key)
+	var werr error
+	for _, p := range parts {
+		if _, err := f.Write(p); err != nil && werr == nil {
+			werr = err
+		}
+	}
 	if cerr := f.Close(); werr != nil || cerr != nil || os.Rename(f.Name(), path) != nil {
 		_ = os.Remove(f.Name())
 	}

@@ -207,13 +207,10 @@ func loadSourced(t tree, paths []string) ([]sourcedCRD, error) {
 	return out, nil
 }
 
+// readFile reads the CRDs of the file p, through the decode cache
+// (decodeCache) when there is one.
 func readFile(t tree, p string) ([]sourcedCRD, error) {
-	f, err := t.fsys.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer func() { _ = f.Close() }() // read only: Close loses nothing
-	return readCRDs(t.name(p), f)
+	return readFileCached(decodeCache(), t, p)
 }
 
 // ReadCRDs reads the CRDs of one file or stream, named file in errors, as
@@ -234,43 +231,64 @@ func ReadCRDs(file string, r io.Reader) ([]*apiextensionsv1.CustomResourceDefini
 // readCRDs is ReadCRDs with where each CRD is (FILE:DOC, FILE:DOC:ITEM
 // in a List).
 func readCRDs(file string, r io.Reader) ([]sourcedCRD, error) {
+	out, _, err := readCRDsJSON(file, r)
+	return out, err
+}
+
+// readCRDsJSON is readCRDs with, for each CRD, the JSON that crdOf
+// decoded it from, and its document and item (as manifest.Object's Doc
+// and Item): what the decode cache stores.
+func readCRDsJSON(file string, r io.Reader) ([]sourcedCRD, []decodedCRD, error) {
 	var out []sourcedCRD
+	var decoded []decodedCRD
 	for o, err := range manifest.All(file, r) {
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if o.TooLarge != nil {
-			return nil, fmt.Errorf("%s: %w", o.Source(), o.TooLarge)
+			return nil, nil, fmt.Errorf("%s: %w", o.Source(), o.TooLarge)
 		}
-		c, err := crdOf(o)
+		c, b, err := crdOf(o)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", o.Source(), err)
+			return nil, nil, fmt.Errorf("%s: %w", o.Source(), err)
 		}
 		if c != nil {
 			out = append(out, sourcedCRD{crd: c, at: o.Source()})
+			decoded = append(decoded, decodedCRD{doc: o.Doc, item: o.Item, json: b})
 		}
 	}
-	return out, nil
+	return out, decoded, nil
 }
 
 // crdOf is the CRD that o is, decoded strictly as the apiserver decodes
-// a CRD (sigs.k8s.io/json: case-sensitive, unknown fields refused), or nil
-// for an object of another kind. A CRD of another apiVersion, and a field
-// given twice, are errors.
-func crdOf(o manifest.Object) (*apiextensionsv1.CustomResourceDefinition, error) {
+// a CRD (sigs.k8s.io/json: case-sensitive, unknown fields refused)
+// (decodeCRD), and the JSON it is decoded from; nil for an object of
+// another kind. A CRD of another apiVersion, and a field given twice, are
+// errors.
+func crdOf(o manifest.Object) (*apiextensionsv1.CustomResourceDefinition, []byte, error) {
 	if kind, _ := o.Object["kind"].(string); kind != "CustomResourceDefinition" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if av, _ := o.Object["apiVersion"].(string); av != apiextensionsv1.SchemeGroupVersion.String() {
-		return nil, fmt.Errorf("%s is not supported, only %s", av, apiextensionsv1.SchemeGroupVersion)
+		return nil, nil, fmt.Errorf("%s is not supported, only %s", av, apiextensionsv1.SchemeGroupVersion)
 	}
 	if len(o.Duplicates) > 0 {
-		return nil, fmt.Errorf("duplicate field %q", o.Duplicates[0])
+		return nil, nil, fmt.Errorf("duplicate field %q", o.Duplicates[0])
 	}
 	b, err := json.Marshal(o.Object)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	c, err := decodeCRD(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, b, nil
+}
+
+// decodeCRD decodes the JSON of a CRD strictly: the CRD, or the error of
+// the decoder, or its strict errors joined.
+func decodeCRD(b []byte) (*apiextensionsv1.CustomResourceDefinition, error) {
 	c := &apiextensionsv1.CustomResourceDefinition{}
 	strict, err := kjson.UnmarshalStrict(b, c)
 	if err != nil {

@@ -90,7 +90,7 @@ func TestCRDOf(t *testing.T) {
 				kinds["unread"]++
 				break
 			}
-			got, gotErr := crdOf(o)
+			got, _, gotErr := crdOf(o)
 			want, wantErr := decodeCRDTwice(d)
 			if (gotErr != nil) != (wantErr != nil) || !reflect.DeepEqual(got, want) {
 				t.Errorf("document %d:\n%s\ngot  %v, %v\nwant %v, %v", i, d, got != nil, gotErr, want != nil, wantErr)

@@ -401,17 +401,44 @@ func (r *Reader) nextYAMLDocument() (raw, yamlDoc []byte, err error) {
 		// (YAMLToJSONDecoder.Decode, whose YAMLSyntaxError says the same;
 		// splitting the document again would not give the same bytes: a
 		// line ending in \r loses it)
-		var ext runtime.RawExtension
-		if err := yaml.Unmarshal(yamlDoc, &ext); err != nil {
+		raw, err := yamlToRaw(yamlDoc)
+		if err != nil {
 			return nil, nil, &Error{File: r.file, Doc: r.doc + 1, Err: err}
 		}
-		raw := bytes.TrimSpace(ext.Raw)
+		raw = bytes.TrimSpace(raw)
 		if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 			continue
 		}
 		r.doc++
 		return raw, yamlDoc, nil
 	}
+}
+
+// yamlToRaw is the Raw of the runtime.RawExtension that yaml.Unmarshal
+// decodes doc into, with its error. yaml.Unmarshal converts doc with
+// yaml.YAMLToJSON's conversion (a json.Unmarshaler target, such as
+// *RawExtension, takes no part in it) and wraps its error so; then it
+// decodes that JSON, valid since json.Marshal wrote it, with a
+// json.Decoder, into Raw: a copy of it, none for null. The only error of
+// that step is encoding/json's nesting limit (10000), so a document that
+// nests deeper goes through yaml.Unmarshal itself, for its error; the
+// others skip the second reading of their JSON.
+func yamlToRaw(doc []byte) ([]byte, error) {
+	j, err := yaml.YAMLToJSON(doc)
+	if err != nil {
+		return nil, fmt.Errorf("error converting YAML to JSON: %w", err)
+	}
+	if jsonDepth(j) < 10000 {
+		if bytes.Equal(j, []byte("null")) {
+			return nil, nil
+		}
+		return j, nil
+	}
+	var ext runtime.RawExtension
+	if err := yaml.Unmarshal(doc, &ext); err != nil {
+		return nil, err
+	}
+	return ext.Raw, nil
 }
 
 // nextJSONDocument reads the next document of a JSON stream that is

@@ -1,0 +1,61 @@
+package manifest
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/yaml"
+)
+
+// TestYAMLToRawIsUnmarshal: yamlToRaw gives the Raw and the error of
+// yaml.Unmarshal into a runtime.RawExtension, which it replaces, on the
+// golden CRDs and random one-byte edits of them, null and empty
+// documents, YAML errors, values JSON cannot hold, and nesting at, below
+// and beyond encoding/json's limit.
+func TestYAMLToRawIsUnmarshal(t *testing.T) {
+	docs := []string{
+		"", "null", "~", "# comment\n", "a: 1\n", "- 1\n- x\n", "a: .nan\n", "a: .inf\n", "1: a\n'1': b\n",
+		"a: [\n", "a: b: c\n", "\t", "a: !!binary aGk=\n", "x: 18446744073709551615\n", "'<&>': \"\\u2028\"\n",
+		strings.Repeat("[", 9999) + strings.Repeat("]", 9999),
+		strings.Repeat("[", 10000) + strings.Repeat("]", 10000),
+		strings.Repeat("[", 10001) + strings.Repeat("]", 10001),
+		"a:\n" + strings.Repeat("[", 9999) + strings.Repeat("]", 9999) + "\n",
+		"a:\n  b:\n" + "    " + strings.Repeat("[", 9998) + strings.Repeat("]", 9998) + "\n",
+		// JSON nests 10001 deep: the JSON decoder's error
+		"a:\n  b:\n" + "    " + strings.Repeat("[", 9999) + strings.Repeat("]", 9999) + "\n",
+	}
+	files, err := filepath.Glob("../../../testdata/golden/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden CRDs: %v", err)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, string(b))
+		for range 5 {
+			changed := []byte(string(b))
+			changed[r.IntN(len(changed))] = " :-[]{}\nabckz01\"'&*!|>"[r.IntN(22)]
+			docs = append(docs, string(changed))
+		}
+	}
+	for _, doc := range docs {
+		var ext runtime.RawExtension
+		wantErr := yaml.Unmarshal([]byte(doc), &ext)
+		got, err := yamlToRaw([]byte(doc))
+		if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
+			t.Errorf("%.40q: error %v, want %v", doc, err, wantErr)
+			continue
+		}
+		if !bytes.Equal(got, ext.Raw) {
+			t.Errorf("%.40q: raw %.60q, want %.60q", doc, got, ext.Raw)
+		}
+	}
+}
