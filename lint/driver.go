@@ -31,7 +31,15 @@ type Options struct {
 	Fix bool
 }
 
-// Diagnostic is a finding of the analyzers as Run returns it.
+// Diagnostic is a finding of the analyzers as Run returns it: a thin view
+// of the one finding type (internal/findings.Finding, which the analyzers
+// read from model.LintPackage), kept as the go/analysis adapter's shape.
+// Run returns what the analyzers report, analysis.Diagnostics (a token.Pos,
+// the rule as Category, the message), after -fix has applied their
+// suggested fixes; the message is the Finding's Body without its JSON path
+// (the lint knows no schema), so a Diagnostic prints exactly as the
+// finding does, and the analyzers, go vet and golangci-lint print the same
+// words.
 type Diagnostic struct {
 	// Pos is where it is, the file name relative to Options.Dir when it
 	// is below it.
@@ -117,7 +125,7 @@ func Run(patterns []string, o Options) ([]Diagnostic, error) {
 	var diags []found
 	seen := map[string]bool{}
 	for _, r := range roots {
-		for _, d := range diagnose(r.Fset, r.Syntax, findings).Diagnostics {
+		for _, d := range diagnose(r.Fset, r.Syntax, findings, o.Config).Diagnostics {
 			f := found{pos: r.Fset.Position(d.Pos), d: d, fset: r.Fset}
 			if k := f.String(); !seen[k] {
 				seen[k] = true

@@ -34,35 +34,21 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/controller-gen-default/controller-gen-default/internal/findings"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
 )
 
-// Rules are the rule names the analyzers report, one analyzer each, in the
-// order of the README's table.
-var Rules = []string{
-	model.RuleStructDefaultEmpty,
-	model.RuleNeedsOmitempty,
-	model.RuleOmitemptyStruct,
-	model.RuleInvalidJSON,
-	model.RuleUnresolvedRef,
-	model.RuleTypeMismatch,
-	model.RuleConflict,
-	model.RuleDefaultOnRequired,
-	model.RuleIgnoredFieldDefault,
-	model.RuleJSONNameMismatch,
-}
+// Rules are the rule names the analyzers report, one analyzer each: the
+// rules of the registry (package internal/findings) that lint emits, in its
+// order.
+var Rules = ruleNames(findings.Of(findings.CmdLint))
 
-var ruleDocs = map[string]string{
-	model.RuleStructDefaultEmpty:  "a +default on a non-pointer struct must be {} (KEP-1929 \"Non-pointer structs\")",
-	model.RuleNeedsOmitempty:      "a scalar whose default is not its zero value needs omitempty/omitzero or a pointer (KEP-1929 rule 3)",
-	model.RuleOmitemptyStruct:     "omitempty on a non-pointer struct does nothing in encoding/json (KEP-1929 rule 2)",
-	model.RuleInvalidJSON:         "a +default value must be one-line JSON",
-	model.RuleUnresolvedRef:       "+default=ref(...) must name a constant of the package or of a package it imports",
-	model.RuleTypeMismatch:        "a default must have the JSON kind of the field's schema and fit its Go type",
-	model.RuleConflict:            "+default and +kubebuilder:default on one field must agree",
-	model.RuleDefaultOnRequired:   "a default on a field the schema requires disarms required: the apiserver defaults before it validates",
-	model.RuleIgnoredFieldDefault: "a default marker on a field encoding/json ignores (json:\"-\", unexported) sets nothing Go clients send or read",
-	model.RuleJSONNameMismatch:    "a json tag must put the field where encoding/json and controller-gen both put it (a name encoding/json accepts; inline only on embedded structs)",
+func ruleNames(rs []findings.Rule) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = r.Name
+	}
+	return out
 }
 
 // Config changes what the analyzers report.
@@ -71,6 +57,11 @@ type Config struct {
 	// false reports KEP-1929 rule violations as warnings, as
 	// crd:implicitDefaults=false does.
 	ImplicitDefaults bool
+	// Rules set rules one by one (ParseRuleSettings): a rule set to Off
+	// is not reported, one set to Error or Warning is reported at that
+	// severity; a rule not named is reported as the crd generator
+	// reports it.
+	Rules map[string]RuleSetting
 }
 
 // DefaultConfig is the crd generator's default.
@@ -92,8 +83,8 @@ func New(cfg Config) []*analysis.Analyzer {
 	for _, rule := range Rules {
 		out = append(out, &analysis.Analyzer{
 			Name:     AnalyzerName(rule),
-			Doc:      fmt.Sprintf("KEP-1929 %s: %s.\n\nThe finding is the crd generator's, word for word.", rule, ruleDocs[rule]),
-			URL:      "https://github.com/controller-gen-default/controller-gen-default#the-rules-kep-1929-changes-to-kubebuilderdefault-gen",
+			Doc:      fmt.Sprintf("KEP-1929 %s: %s.\n\nThe finding is the crd generator's, word for word.", rule, findings.MustLookup(rule).Summary),
+			URL:      "https://github.com/controller-gen-default/controller-gen-default/blob/main/" + findings.MustLookup(rule).URL(),
 			Requires: []*analysis.Analyzer{f},
 			Run: func(pass *analysis.Pass) (any, error) {
 				for _, d := range pass.ResultOf[f].(*Result).Diagnostics {
@@ -127,19 +118,19 @@ func newFindings(cfg Config) *analysis.Analyzer {
 		Doc:        "kepdefaults lists the crd generator's KEP-1929 findings that need no schema in the pass's files, with their markers and types; the rule analyzers report them.",
 		ResultType: reflect.TypeOf((*Result)(nil)),
 		Run: func(pass *analysis.Pass) (any, error) {
-			return run(pass, passFindings(pass, cfg)), nil
+			return run(pass, passFindings(pass, cfg), cfg), nil
 		},
 	}
 }
 
 // run turns the findings in the pass's files into diagnostics.
-func run(pass *analysis.Pass, findings []model.Finding) *Result {
-	return diagnose(pass.Fset, pass.Files, findings)
+func run(pass *analysis.Pass, fs []model.Finding, cfg Config) *Result {
+	return diagnose(pass.Fset, pass.Files, fs, cfg)
 }
 
 // diagnose turns the findings in files into diagnostics, with their
-// suggested fixes.
-func diagnose(fset *token.FileSet, syntax []*ast.File, findings []model.Finding) *Result {
+// suggested fixes, as cfg.Rules sets each rule.
+func diagnose(fset *token.FileSet, syntax []*ast.File, fs []model.Finding, cfg Config) *Result {
 	files := map[string]*token.File{}
 	var astOf = map[*token.File]*ast.File{}
 	for _, f := range syntax {
@@ -157,8 +148,12 @@ func diagnose(fset *token.FileSet, syntax []*ast.File, findings []model.Finding)
 	for _, r := range Rules {
 		wanted[r] = true
 	}
-	for _, f := range findings {
+	for _, f := range fs {
 		if !wanted[f.Rule] || f.Sev == model.Note {
+			continue
+		}
+		var ok bool
+		if f, ok = cfg.apply(f); !ok {
 			continue
 		}
 		tf := lookupFile(files, f.Pos.Filename)
@@ -180,12 +175,13 @@ func diagnose(fset *token.FileSet, syntax []*ast.File, findings []model.Finding)
 
 // message is a finding as the analyzers report it: the crd generator's line
 // without its position (the driver's to print) and JSON path (which needs
-// the schema), "error: Type.Field: message [rule]". The message starts with
-// the severity, "error:" or "warning:", for golangci-lint's severity rules
-// to match (its issues have no other field for it); the rule is the
-// diagnostic's Category.
+// the schema), "error: Type.Field: message [rule]" (findings.Finding's
+// Body). The message starts with the severity, "error:" or "warning:", for
+// golangci-lint's severity rules to match (its issues have no other field
+// for it); the rule is the diagnostic's Category.
 func message(f model.Finding) string {
-	return fmt.Sprintf("%s: %s: %s [%s]", f.Sev, f.GoPath, f.Msg, f.Rule)
+	f.JPath = ""
+	return f.Body()
 }
 
 // position is the position in tf of the line and column of p, which was

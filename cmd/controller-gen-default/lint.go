@@ -17,7 +17,7 @@ const (
 	lintUsage    = 2 // bad arguments, or packages that do not load
 )
 
-const lintUsageText = `usage: controller-gen-default lint [-fix] [-implicit-defaults=false] PACKAGES...
+const lintUsageText = `usage: controller-gen-default lint [-fix] [-implicit-defaults=false] [-rules RULE=SETTING,...] PACKAGES...
 
 Reports the KEP-1929 findings of the crd generator that need no schema
 (%s),
@@ -39,6 +39,14 @@ func lintCommand(args []string, stdout, stderr io.Writer) int {
 	fs := subcommand.New("controller-gen-default lint", fmt.Sprintf(lintUsageText, strings.Join(lint.Rules, ", ")), stdout, stderr)
 	fix := fs.Bool("fix", false, "apply the suggested fixes, and report only what they do not fix")
 	implicit := fs.Bool("implicit-defaults", true, "as crd:implicitDefaults: false reports KEP-1929 rule violations as warnings")
+	rules := map[string]lint.RuleSetting{}
+	fs.Func("rules", "rules one by one, RULE=off|on|error|warning, comma-separated (repeatable): off reports nothing of RULE, error and warning report its findings at that severity", func(v string) error {
+		m, err := lint.ParseRuleSettings(v)
+		for r, s := range m {
+			rules[r] = s
+		}
+		return err
+	})
 	patterns, code, ok := fs.Parse(args)
 	if !ok {
 		return code
@@ -46,7 +54,7 @@ func lintCommand(args []string, stdout, stderr io.Writer) int {
 	if len(patterns) == 0 {
 		return fs.Usagef("no packages: give go list patterns, e.g. ./api/...")
 	}
-	diags, err := lint.Run(patterns, lint.Options{Config: lint.Config{ImplicitDefaults: *implicit}, Fix: *fix})
+	diags, err := lint.Run(patterns, lint.Options{Config: lint.Config{ImplicitDefaults: *implicit, Rules: rules}, Fix: *fix})
 	if err != nil {
 		printLintError(stderr, err)
 		return lintUsage

@@ -53,6 +53,11 @@ func TestLintExitCodes(t *testing.T) {
 		{"a flag after the packages", []string{"./testdata/src/defaultneedsomitempty", "-implicit-defaults=false"}, lintFindings,
 			`^(testdata/src/defaultneedsomitempty/types.go:\d+:2: warning: [^\n]*\n){6}$`},
 		{"missing package", []string{"./testdata/src/nope"}, lintUsage, `nope`},
+		{"-rules off", []string{"-rules=conflicting-defaults=off", "./testdata/src/conflictingdefaults"}, lintClean, `^$`},
+		{"-rules severity", []string{"-rules", "conflicting-defaults=warning", "./testdata/src/conflictingdefaults"}, lintFindings,
+			`^testdata/src/conflictingdefaults/types.go:11:2: warning: Spec.Twice: two different defaults: `},
+		{"-rules unknown rule", []string{"-rules=nope=off", "./testdata/src/clean"}, lintUsage, `^controller-gen-default lint: invalid value "nope=off" for flag -rules: unknown rule "nope"`},
+		{"-rules unknown setting", []string{"-rules=conflicting-defaults=loud", "./testdata/src/clean"}, lintUsage, `unknown setting "loud"`},
 		{"syntax error", []string{"./testdata/src/syntax"}, lintUsage, `^testdata/src/syntax/types.go:6:13: expected ';', found json\n`},
 		// as crd: the types load, and the type checker's error is no finding
 		{"type error", []string{"./testdata/src/broken"}, lintClean, `^$`},

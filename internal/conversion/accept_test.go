@@ -6,10 +6,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/findings"
 )
 
 func finding(rule, field, path string, versions ...string) Finding {
-	return Finding{Rule: rule, GoPath: field, JPath: path, Kind: "Machine.cluster.x-k8s.io", Versions: versions}
+	return Finding{Finding: findings.Finding{Sev: findings.Error, Rule: rule, GoPath: field, JPath: path}, Kind: "Machine.cluster.x-k8s.io", Versions: versions}
 }
 
 // TestAccept: entries accept the findings of their rule and field,

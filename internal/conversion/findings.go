@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/convprog"
-	"github.com/controller-gen-default/controller-gen-default/internal/model"
+	"github.com/controller-gen-default/controller-gen-default/internal/findings"
 )
 
 // processConverter is a running conversion program as a Converter: the
@@ -31,24 +31,20 @@ func (c processConverter) Convert(ctx context.Context, objs []map[string]any, to
 	return out, err
 }
 
-// found is f at d's position, Go field, JSON path, rule and message.
-func found(d model.Finding, f Finding) Finding {
-	f.Pos, f.GoPath, f.JPath, f.Rule, f.Msg = d.Pos, d.GoPath, d.JPath, d.Rule, d.Msg
+// found is f with d: its position, Go field, JSON path, rule and message.
+func found(d findings.Finding, f Finding) Finding {
+	f.Finding = d
 	return f
 }
 
-// String is the finding as the crd generator writes one (an error).
-func (f Finding) String() string { return f.diagnostic().String() }
-
-func (f Finding) diagnostic() model.Finding {
-	return model.Finding{Sev: model.Error, Pos: f.Pos, GoPath: f.GoPath, JPath: f.JPath, Rule: f.Rule, Msg: f.Msg, Own: true}
-}
+// String is the finding as the crd generator writes one.
+func (f Finding) String() string { return f.Finding.String() }
 
 // at is a finding about the value at p of version v of k: at its Go field,
 // else at the version's root type.
-func at(k *Kind, v string, p Path, pos positions, rule, msg string) model.Finding {
+func at(k *Kind, v string, p Path, pos positions, rule, msg string) findings.Finding {
 	gvk := schema.GroupVersionKind{Group: k.Group, Version: v, Kind: k.Kind}
-	f := model.Finding{Sev: model.Error, GoPath: k.Kind, JPath: p.Field(), Rule: rule, Msg: msg, Own: true}
+	f := findings.Finding{Sev: findings.MustLookup(rule).Severity, GoPath: k.Kind, JPath: p.Field(), Rule: rule, Msg: msg, Own: true}
 	if fld, ok := pos.field(gvk, p); ok {
 		f.Pos, f.GoPath = fld.Pos(), fld.GoPath()
 		// a shared type's field: at the user's field that holds it (attrib.go)
@@ -217,24 +213,27 @@ type jsonFinding struct {
 }
 
 // Write writes the findings: text, one line each in the generator's
-// format (Finding.String); json, one JSON array.
+// format (findings.WriteText); json, one JSON array: the keys of
+// findings.Record (file, line, column, severity, rule, field, path,
+// message) with the kind, versions, values and witness, in the order of
+// earlier releases.
 func Write(w io.Writer, fs []Finding, format string) error {
 	if format == "json" {
 		out := make([]jsonFinding, 0, len(fs))
 		for _, f := range fs {
-			out = append(out, jsonFinding{File: f.Pos.Filename, Line: f.Pos.Line, Column: f.Pos.Column,
-				Severity: model.Error.String(), Rule: f.Rule, Field: f.GoPath, Path: f.JPath, Kind: f.Kind,
-				Versions: f.Versions, Values: f.Values, Message: f.Msg,
+			r := f.Record()
+			out = append(out, jsonFinding{File: r.File, Line: r.Line, Column: r.Column,
+				Severity: r.Severity, Rule: r.Rule, Field: r.Field, Path: r.Path, Kind: f.Kind,
+				Versions: f.Versions, Values: f.Values, Message: r.Message,
 				Seed: f.Seed, Witness: f.Witness, RoundTrips: f.RoundTrips})
 		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
-	for _, f := range fs {
-		if _, err := fmt.Fprintln(w, f.String()); err != nil {
-			return err
-		}
+	common := make([]findings.Finding, len(fs))
+	for i, f := range fs {
+		common[i] = f.Finding
 	}
-	return nil
+	return findings.WriteText(w, common)
 }

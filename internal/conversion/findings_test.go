@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/convprog"
+	"github.com/controller-gen-default/controller-gen-default/internal/findings"
 )
 
 // TestLossFindingMessages: a value lost, one that appears and one that
@@ -60,7 +61,7 @@ func TestMismatchFindingStorage(t *testing.T) {
 // TestSortFindings: by file, line, column, rule, then message.
 func TestSortFindings(t *testing.T) {
 	mk := func(file string, line, col int, rule, msg string) Finding {
-		return Finding{Pos: token.Position{Filename: file, Line: line, Column: col}, Rule: rule, Msg: msg}
+		return Finding{Finding: findings.Finding{Sev: findings.Error, Pos: token.Position{Filename: file, Line: line, Column: col}, Rule: rule, Msg: msg}}
 	}
 	want := []Finding{
 		mk("a.go", 2, 1, "r", "m"),
@@ -91,7 +92,7 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk ful
 
 // TestWriteError: a write that fails is an error, in text and in JSON.
 func TestWriteError(t *testing.T) {
-	fs := []Finding{{Rule: RuleLostField, Msg: "m"}}
+	fs := []Finding{{Finding: findings.Finding{Sev: findings.Error, Rule: RuleLostField, Msg: "m"}}}
 	for _, format := range []string{"text", "json"} {
 		if err := Write(failingWriter{}, fs, format); err == nil {
 			t.Errorf("%s: no error from a failed write", format)
@@ -107,13 +108,13 @@ func TestWriteError(t *testing.T) {
 func TestNeedsSetup(t *testing.T) {
 	object := map[string]any{"apiVersion": "conv.example.com/v1", "kind": "Widget", "spec": map[string]any{"size": 3}}
 	failed := func(kind, from, to string, n int) Finding {
-		return Finding{Rule: RuleFailed, Msg: "the conversion fails; e.g. " + Show(object), Pos: token.Position{Filename: "api.go", Line: 3},
+		return Finding{Finding: findings.Finding{Sev: findings.Error, Rule: RuleFailed, Msg: "the conversion fails; e.g. " + Show(object), Pos: token.Position{Filename: "api.go", Line: 3}},
 			Kind: kind, Versions: []string{from, to}, Values: []any{object, "unit not set"}, Witness: object, objects: n}
 	}
 	fs := func() []Finding {
 		return []Finding{
 			failed("Widget.conv.example.com", "v1", "v1beta1", 7),
-			{Rule: RuleLostField, Msg: "lost"},
+			{Finding: findings.Finding{Sev: findings.Error, Rule: RuleLostField, Msg: "lost"}},
 			failed("Widget.conv.example.com", "v1", "v1beta1", 2),
 			failed("Gadget.conv.example.com", "v2", "v1", 1),
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
 	"github.com/controller-gen-default/controller-gen-default/internal/convprog"
+	"github.com/controller-gen-default/controller-gen-default/internal/findings"
 	"github.com/controller-gen-default/controller-gen-default/internal/model"
 )
 
@@ -86,16 +87,13 @@ func Report(ctx context.Context, o Options, stdout, stderr io.Writer) int {
 	return ExitClean
 }
 
-// Finding is one finding: its position, Type.Field, JSON path, rule and
-// message (String writes them as every command of this module writes a
-// finding, an error) with the kind, the versions and the values it is
-// about.
+// Finding is one finding: the one finding type (findings.Finding: its
+// position, Type.Field, JSON path, rule, message and severity, always an
+// error; String writes it as every command of this module writes a
+// finding) with the kind, the versions and the values it is about, which
+// -o json writes too.
 type Finding struct {
-	Pos    token.Position
-	GoPath string // Type.Field
-	JPath  string // spec.x
-	Rule   string
-	Msg    string
+	findings.Finding
 	// Kind is group/kind.
 	Kind string
 	// Versions are, for conversion-lost-field, the version of the object

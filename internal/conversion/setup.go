@@ -8,6 +8,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/convprog"
+	"github.com/controller-gen-default/controller-gen-default/internal/findings"
 )
 
 // RuleNeedsSetup is, in a run whose failures say nothing of the real
@@ -43,8 +44,9 @@ func needsSetup(fs []Finding, missing []convprog.SetupCall) []Finding {
 	}
 	for _, c := range missing {
 		out = append(out, Finding{
-			Pos: c.Pos, GoPath: c.Name, Rule: RuleNeedsSetup, Kind: strings.Join(kinds, ", "),
-			Msg:    failureSummary(groups) + "; " + c.Note(),
+			Finding: findings.Finding{Sev: findings.MustLookup(RuleNeedsSetup).Severity, Pos: c.Pos, GoPath: c.Name,
+				Rule: RuleNeedsSetup, Msg: failureSummary(groups) + "; " + c.Note(), Own: true},
+			Kind:   strings.Join(kinds, ", "),
 			Values: examples(groups), Witness: groups[0].example.Witness, Seed: groups[0].example.Seed,
 		})
 	}

@@ -26,7 +26,7 @@ func (m *Model) Explain(w io.Writer) {
 			continue
 		}
 		pos := model.RelPos(d.Field.Pos())
-		text := fmt.Sprintf("%s: note: %s [explain]", pos, d)
+		text := fmt.Sprintf("%s: note: %s [%s]", pos, d, model.RuleExplain)
 		if !seen[text] {
 			seen[text] = true
 			lines = append(lines, line{pos.Filename, pos.Line, pos.Column, text})

@@ -137,5 +137,5 @@ func unreadableFinding(e *source.ResourceError) Finding {
 	if e.Read > 0 {
 		msg = fmt.Sprintf("its objects could not all be listed at %s: %d were read (and are reported), nothing is known of the rest: %v", e.Version, e.Read, e.Err)
 	}
-	return Finding{CRD: e.CRD, Finding: FindingUnreadable, Version: e.Version, Message: msg}
+	return newFinding(FindingUnreadable, e.CRD, e.Version, msg)
 }

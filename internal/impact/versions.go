@@ -13,6 +13,7 @@ import (
 	"k8s.io/apiserver/pkg/registry/rest"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/apiserver/crdcheck"
+	"github.com/controller-gen-default/controller-gen-default/internal/findings"
 )
 
 // What a Finding is about.
@@ -36,7 +37,13 @@ const (
 )
 
 // Finding is a change of a CRD that concerns all its objects (step 4, and
-// whether the CRD update itself is accepted).
+// whether the CRD update itself is accepted). It is a view of the one
+// finding type (findings.Finding, AsFinding) about a CRD rather than a Go
+// field: its rule (Finding, a name of the registry, findings.Rules) and
+// message, with the version and the apiserver's problems it is about,
+// under the JSON keys that -o json and every record's crdFindings have
+// always had. The per-object report (record.go, output.go, markdown.go)
+// reads these fields; newFinding makes one only of a registered rule.
 type Finding struct {
 	CRD      string    `json:"crd"`
 	Finding  string    `json:"finding"`
@@ -45,12 +52,33 @@ type Finding struct {
 	Problems []Problem `json:"problems,omitempty"`
 }
 
+// newFinding is a finding of rule, which must be in the registry, about
+// the CRD named crd (at version, "" for none).
+func newFinding(rule, crd, version, msg string) Finding {
+	findings.MustLookup(rule)
+	return Finding{CRD: crd, Finding: rule, Version: version, Message: msg}
+}
+
+// AsFinding is f as the one finding type: the rule's severity in the
+// registry, the CRD, the rule and the message (with the version, when
+// there is one, and the problems' count), without a Go position.
+func (f Finding) AsFinding() findings.Finding {
+	msg := f.Message
+	if f.Version != "" {
+		msg = f.Version + ": " + msg
+	}
+	if n := len(f.Problems); n > 0 {
+		msg += fmt.Sprintf(" (%d problems)", n)
+	}
+	r, _ := findings.Lookup(f.Finding)
+	return findings.Finding{Sev: r.Severity, Rule: f.Finding, Msg: msg, CRD: f.CRD}
+}
+
 // crdFindings compares a CRD of OLD with its NEW (nil if NEW has none).
 func crdFindings(ctx context.Context, cache *crdcheck.CheckCache, old, new *definition) []Finding {
 	name := old.crd.Name
 	if new == nil {
-		return []Finding{{CRD: name, Finding: FindingRemoved,
-			Message: "NEW has no such CRD: deleting a CRD deletes all its objects"}}
+		return []Finding{newFinding(FindingRemoved, name, "", "NEW has no such CRD: deleting a CRD deletes all its objects")}
 	}
 	var out []Finding
 	// the update's validation compiles NEW's CEL rules again: a clean
@@ -58,23 +86,23 @@ func crdFindings(ctx context.Context, cache *crdcheck.CheckCache, old, new *defi
 	problems := crdcheck.Cached(cache, "update", []*apiextensionsv1.CustomResourceDefinition{old.crd, new.crd},
 		func() []Problem { return crdUpdateProblems(ctx, old.crd, new.crd) })
 	if len(problems) > 0 {
-		out = append(out, Finding{CRD: name, Finding: FindingUpdateRefused, Problems: problems,
-			Message: "the apiserver refuses NEW as an update of OLD (with status.storedVersions [" + old.storageVersion + "])"})
+		f := newFinding(FindingUpdateRefused, name, "", "the apiserver refuses NEW as an update of OLD (with status.storedVersions ["+old.storageVersion+"])")
+		f.Problems = problems
+		out = append(out, f)
 	}
 	for _, v := range old.crd.Spec.Versions {
 		if nv := new.versions[v.Name]; v.Served && (nv == nil || !nv.served) {
-			out = append(out, Finding{CRD: name, Finding: FindingNotServed, Version: v.Name,
-				Message: fmt.Sprintf("NEW no longer serves %s: requests at it are refused (404)", v.Name)})
+			out = append(out, newFinding(FindingNotServed, name, v.Name, fmt.Sprintf("NEW no longer serves %s: requests at it are refused (404)", v.Name)))
 		}
 	}
 	if old.storageVersion != new.storageVersion {
-		out = append(out, Finding{CRD: name, Finding: FindingStorageVersion, Version: new.storageVersion,
-			Message: fmt.Sprintf("NEW stores objects as %s (OLD: %s): stored objects stay %s until their next write", new.storageVersion, old.storageVersion, old.storageVersion)})
+		out = append(out, newFinding(FindingStorageVersion, name, new.storageVersion,
+			fmt.Sprintf("NEW stores objects as %s (OLD: %s): stored objects stay %s until their next write", new.storageVersion, old.storageVersion, old.storageVersion)))
 	}
 	for _, d := range []*definition{old, new} {
 		if c := d.crd.Spec.Conversion; c != nil && c.Strategy == apiextensionsv1.WebhookConverter {
-			out = append(out, Finding{CRD: name, Finding: FindingWebhook,
-				Message: "conversion webhooks are out of scope: objects are converted as with the None strategy (only apiVersion changes)"})
+			out = append(out, newFinding(FindingWebhook, name, "",
+				"conversion webhooks are out of scope: objects are converted as with the None strategy (only apiVersion changes)"))
 			break
 		}
 	}

@@ -11,50 +11,34 @@ import (
 	"strings"
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
+
+	findingspkg "github.com/controller-gen-default/controller-gen-default/internal/findings"
 )
 
-// Severity of a finding.
-type Severity int
+// Severity, Finding and Fix are the one finding type of every command
+// (package internal/findings, which holds its printers and the rule
+// registry); model names them for the rules and the generators.
+type (
+	Severity = findingspkg.Severity
+	Finding  = findingspkg.Finding
+	Fix      = findingspkg.Fix
+)
 
+// The severities.
 const (
-	Note Severity = iota
-	Warning
-	Error
+	Note    = findingspkg.Note
+	Warning = findingspkg.Warning
+	Error   = findingspkg.Error
 )
 
-func (s Severity) String() string {
-	return [...]string{"note", "warning", "error"}[s]
-}
-
-// Finding is one diagnostic about one Go field or type.
-type Finding struct {
-	Sev    Severity
-	Pos    token.Position
-	GoPath string // Type.Field
-	JPath  string // spec.x, the first place it was seen; "" where no schema is known
-	Rule   string
-	Msg    string
-	// Own is true for packages of the modules being generated; findings in
-	// other modules are summarised unless all are asked for.
-	Own bool
-	// CRD is the CRD whose generation met the finding first; "" where
-	// there is none (a finding of the lint).
-	CRD string
-	// Fix is the edit of the Go source that the message advises, for
-	// tools that apply it (lint -fix); "" where the fix is the author's.
-	Fix Fix
-}
-
-// Fix is an edit of a field's Go source that a finding advises.
-type Fix string
-
+// The fixes.
 const (
 	// FixOmitempty adds omitempty to the json tag.
-	FixOmitempty Fix = "omitempty"
+	FixOmitempty = findingspkg.FixOmitempty
 	// FixOmitzero replaces omitempty with omitzero in the json tag.
-	FixOmitzero Fix = "omitzero"
+	FixOmitzero = findingspkg.FixOmitzero
 	// FixPointer makes the field a pointer.
-	FixPointer Fix = "pointer"
+	FixPointer = findingspkg.FixPointer
 )
 
 // The notes of the crd generator when it replaces a CRD file whose
@@ -86,17 +70,6 @@ var changeNotes = map[string]bool{
 	RuleDefaultRemoved: true,
 }
 
-// String is the finding in go vet style, with the position as given.
-func (f Finding) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s: %s", f.Pos, f.Sev, f.GoPath)
-	if f.JPath != "" {
-		fmt.Fprintf(&b, " (%s)", f.JPath)
-	}
-	fmt.Fprintf(&b, ": %s [%s]", f.Msg, f.Rule)
-	return b.String()
-}
-
 type findingKey struct {
 	file      string
 	line, col int
@@ -123,7 +96,7 @@ func NewDiagnostics() *Diagnostics {
 // key is what makes a finding one: its place, rule and message; for the
 // note of a changed default, which is about a property of a CRD, its JSON
 // path too (a Go field used at several paths has a default at each).
-func (f Finding) key() findingKey {
+func key(f Finding) findingKey {
 	k := findingKey{f.Pos.Filename, f.Pos.Line, f.Pos.Column, f.Rule, f.Msg, ""}
 	if changeNotes[f.Rule] {
 		k.jpath = f.JPath
@@ -137,7 +110,7 @@ func (ds *Diagnostics) SetCRD(name string) { ds.crd = name }
 
 // Add records f unless the same finding was recorded at the same place.
 func (ds *Diagnostics) Add(f Finding) {
-	k := f.key()
+	k := key(f)
 	if ds.seen[k] {
 		return
 	}
@@ -198,18 +171,7 @@ func (ds *Diagnostics) sort() { sortFindings(ds.list) }
 
 // sortFindings orders findings by position, keeping the order of those at
 // one position.
-func sortFindings(list []Finding) {
-	sort.SliceStable(list, func(i, j int) bool {
-		a, b := list[i].Pos, list[j].Pos
-		if a.Filename != b.Filename {
-			return a.Filename < b.Filename
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Column < b.Column
-	})
-}
+func sortFindings(list []Finding) { findingspkg.Sort(list) }
 
 // groupKey is a line that stands for the findings of one rule in one CRD.
 type groupKey struct{ rule, crd string }
@@ -231,7 +193,7 @@ func (ds *Diagnostics) report(w io.Writer, opts ReportOptions, errorsOnly bool) 
 	}
 	groups := map[groupKey]*group{}
 	for _, f := range ds.list {
-		if ds.printed[f.key()] || (errorsOnly && f.Sev != Error) {
+		if ds.printed[key(f)] || (errorsOnly && f.Sev != Error) {
 			continue
 		}
 		switch {
@@ -243,7 +205,7 @@ func (ds *Diagnostics) report(w io.Writer, opts ReportOptions, errorsOnly bool) 
 		case f.Sev == Note && !opts.Notes && !changeNotes[f.Rule]:
 			continue
 		case summarised[f.Rule] && !opts.All:
-			ds.printed[f.key()] = true
+			ds.printed[key(f)] = true
 			k := groupKey{f.Rule, f.CRD}
 			g := groups[k]
 			if g == nil {
@@ -255,7 +217,7 @@ func (ds *Diagnostics) report(w io.Writer, opts ReportOptions, errorsOnly bool) 
 			g.n++
 			continue
 		}
-		ds.printed[f.key()] = true
+		ds.printed[key(f)] = true
 		shown = append(shown, f)
 	}
 	for _, g := range groups {
@@ -272,7 +234,7 @@ func (ds *Diagnostics) report(w io.Writer, opts ReportOptions, errorsOnly bool) 
 			fmt.Fprintln(bw, f.String())
 			continue
 		}
-		fmt.Fprintln(bw, f.summary(n, opts.Hint))
+		fmt.Fprintln(bw, summary(f, n, opts.Hint))
 	}
 	if foreignN > 0 {
 		rules := make([]string, 0, len(foreign))
@@ -290,7 +252,7 @@ func (ds *Diagnostics) report(w io.Writer, opts ReportOptions, errorsOnly bool) 
 // at f, their representative: "FILE:LINE:COL: warning: 23 omitempty-struct
 // warnings in CRD widgets.example.com, the first here: Widget.Spec (spec):
 // …; run with crd:allFindings=true to list them [omitempty-struct]".
-func (f Finding) summary(n int, hint string) string {
+func summary(f Finding, n int, hint string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s: %d %s %ss", f.Pos, f.Sev, n, f.Rule, f.Sev)
 	if f.CRD != "" {

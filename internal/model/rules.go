@@ -41,6 +41,9 @@ const (
 	// controller-gen writes equal and whose defaults differ: a bug of this
 	// tool, or markers that differ between the versions.
 	RuleVersionsDiffer = "versions-differ"
+	// RuleExplain tags the notes of crd:explain=true (package decision,
+	// Explain): the default each property got, or why none.
+	RuleExplain = "explain"
 	// RuleDefaultOwnEncoding is a default that the defaults generator
 	// leaves unset: its value goes into a type with its own encoding,
 	// whose Go value it cannot write (the CRD carries it all the same).

@@ -12,6 +12,9 @@
 //	        settings:
 //	          implicitDefaults: true          # as crd:implicitDefaults; false makes rule violations warnings
 //	          disable: [omitempty-struct]     # rules not to report
+//	          rules:                          # rules one by one: off, on, error or warning
+//	            default-on-required: error
+//	            conflicting-defaults: warning
 package plugin
 
 import (
@@ -38,6 +41,9 @@ type Settings struct {
 	ImplicitDefaults *bool `json:"implicitDefaults,omitempty"`
 	// Disable lists rules (lint.Rules) not to report.
 	Disable []string `json:"disable,omitempty"`
+	// Rules set rules one by one (lint.Config.Rules): off, on, error or
+	// warning. A rule in Disable is off whatever Rules says.
+	Rules map[string]lint.RuleSetting `json:"rules,omitempty"`
 }
 
 // New is the plugin's constructor, called by golangci-lint with the
@@ -52,21 +58,33 @@ func New(settings any) (register.LinterPlugin, error) {
 			return nil, fmt.Errorf("%s: disable: unknown rule %q (rules: %v)", Name, r, lint.Rules)
 		}
 	}
+	for r, v := range s.Rules {
+		if err := lint.CheckRuleSetting(r, v); err != nil {
+			return nil, fmt.Errorf("%s: rules: %w", Name, err)
+		}
+	}
 	return &Plugin{settings: s}, nil
 }
 
 // Plugin is the kepdefaults linter.
 type Plugin struct{ settings Settings }
 
-// BuildAnalyzers returns one analyzer per rule that is not disabled.
+// BuildAnalyzers returns one analyzer per rule that is not off.
 func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 	cfg := lint.DefaultConfig
 	if p.settings.ImplicitDefaults != nil {
 		cfg.ImplicitDefaults = *p.settings.ImplicitDefaults
 	}
+	cfg.Rules = map[string]lint.RuleSetting{}
+	for r, v := range p.settings.Rules {
+		cfg.Rules[r] = v
+	}
+	for _, r := range p.settings.Disable {
+		cfg.Rules[r] = lint.Off
+	}
 	var out []*analysis.Analyzer
 	for i, a := range lint.New(cfg) {
-		if !slices.Contains(p.settings.Disable, lint.Rules[i]) {
+		if cfg.Enabled(lint.Rules[i]) {
 			out = append(out, a)
 		}
 	}

@@ -47,3 +47,26 @@ func TestSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestRulesSetting: rules sets rules one by one; off drops the rule's
+// analyzer, as disable does; unknown rules and settings are refused.
+func TestRulesSetting(t *testing.T) {
+	p, err := New(map[string]any{"rules": map[string]any{"omitempty-struct": "off", "default-on-required": "error"}, "disable": []any{"invalid-default"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	as, _ := p.BuildAnalyzers()
+	for _, a := range as {
+		if a.Name == "omitemptystruct" || a.Name == "invaliddefault" {
+			t.Errorf("%s is off", a.Name)
+		}
+	}
+	if len(as) != len(lint.Rules)-2 {
+		t.Errorf("%d analyzers", len(as))
+	}
+	for _, bad := range []map[string]any{{"rules": map[string]any{"nope": "off"}}, {"rules": map[string]any{"omitempty-struct": "loud"}}} {
+		if _, err := New(bad); err == nil || !strings.Contains(err.Error(), Name+": rules:") {
+			t.Errorf("%v: %v", bad, err)
+		}
+	}
+}

@@ -1,5 +1,7 @@
 // Package diaglines reads the findings controller-gen-default prints on
-// stderr, go vet style: `file:line:col: warning: message [rule]`, and the
+// stderr, go vet style: `file:line:col: warning: message [rule]`, the one
+// printer's format (internal/findings: Finding.String, read back with
+// findings.ParseLine), and the
 // line without a position that stands for the findings in types of other
 // modules: `warning: N findings in types from other modules (rule: n, ...);
 // run with crd:verbose=true to list them`. The tests on real API modules
@@ -11,6 +13,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/findings"
 )
 
 // Finding is one diagnostic line.
@@ -34,8 +38,6 @@ type Finding struct {
 const Untagged = "(untagged)"
 
 var (
-	diagRx    = regexp.MustCompile(`^(?:(\S.*?):(\d+):\d+: )?(warning|error|note): (.*)$`)
-	ruleTagRx = regexp.MustCompile(`\s*\[([A-Za-z0-9][A-Za-z0-9_.:/-]*)\]\s*$`)
 	summaryRx = regexp.MustCompile(`^(\d+) findings in types from other modules \(([^)]*)\)`)
 	// ruleSummaryRx is the line that stands for the findings of one rule
 	// in one CRD: "N omitempty-struct warnings in CRD x.example.com, the
@@ -53,15 +55,14 @@ func Parse(stderr string) (found []Finding, other []string) {
 		if line == "" {
 			continue
 		}
-		d := diagRx.FindStringSubmatch(line)
-		if d == nil {
+		l, ok := findings.ParseLine(line)
+		if !ok {
 			other = append(other, line)
 			continue
 		}
-		f := Finding{File: d[1], Severity: d[3], Message: d[4], Rule: Untagged}
-		f.Line, _ = strconv.Atoi(d[2])
-		if r := ruleTagRx.FindStringSubmatch(f.Message); r != nil {
-			f.Rule = r[1]
+		f := Finding{File: l.Pos.Filename, Line: l.Pos.Line, Severity: l.Sev.String(), Message: l.Text, Rule: l.Rule}
+		if f.Rule == "" {
+			f.Rule = Untagged
 		}
 		if s := ruleSummaryRx.FindStringSubmatch(f.Message); s != nil {
 			f.Summarised, _ = strconv.Atoi(s[1])
@@ -85,4 +86,4 @@ func Parse(stderr string) (found []Finding, other []string) {
 }
 
 // Text is a finding's message without its [rule] tag.
-func Text(msg string) string { return ruleTagRx.ReplaceAllString(msg, "") }
+func Text(msg string) string { return findings.StripRule(msg) }
