@@ -12,7 +12,7 @@ import (
 )
 
 // gadgetTypes is a kind with nested structs, a list of structs, a map of
-// structs, an inline struct, and values the filler must satisfy: an
+// structs, an inline struct, and values random.Filler must satisfy: an
 // enum, bounds, a pattern, a list-map.
 const gadgetTypes = `// +kubebuilder:object:generate=true
 // +groupName=nested.example.com
@@ -118,9 +118,9 @@ func TestLoad(t *testing.T) {
 		t.Error("a version without a Go type has fields")
 	}
 
-	crd := l.crds[gvk.GroupKind()]
+	crd := l.CRDs[gvk.GroupKind()]
 	if crd == nil {
-		t.Fatalf("no CRD for %s among %v", gvk.GroupKind(), l.crds)
+		t.Fatalf("no CRD for %s among %v", gvk.GroupKind(), l.CRDs)
 	}
 	k, err := NewKind(crd, "v1", nil)
 	if err != nil {

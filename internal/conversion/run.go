@@ -173,7 +173,7 @@ func Run(ctx context.Context, o Options, log io.Writer) ([]Finding, error) {
 			fmt.Fprintf(log, "warning: %s does not convert: %s\n", pk.GroupKind(), pk.Problem)
 			continue
 		}
-		crd, ok := l.crds[pk.GroupKind()]
+		crd, ok := l.CRDs[pk.GroupKind()]
 		if !ok {
 			return nil, fmt.Errorf("no CRD for %s: generate it, or give its file with --crd", pk.GroupKind())
 		}
