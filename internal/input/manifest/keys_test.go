@@ -11,6 +11,7 @@ import (
 // whether the document is a List streamed or an object; keys that are one
 // value, or one JSON key only by their text, are not.
 func TestKeyCollision(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, err string }{
 		{"kind: Widget\nspec:\n  1: a\n  \"1\": b\n", `spec: the keys 1 and "1" both become "1" in JSON`},
 		{"kind: Widget\nspec: {1.0: a, 1: b}\n", `spec: the keys 1.0 and 1 both become "1"`},
@@ -35,6 +36,7 @@ func TestKeyCollision(t *testing.T) {
 }
 
 func TestKeyCollisionError(t *testing.T) {
+	t.Parallel()
 	_, _, _, err := decodeWhole([]byte(`{"kind":"Widget"}`), []byte("kind: Widget\n1: a\n\"1\": b\n"))
 	var kc *KeyCollisionError
 	if !errors.As(err, &kc) || kc.Path != "" || kc.Key != "1" {

@@ -213,6 +213,11 @@ type Reader struct {
 	// (TooLargeError), 0 for none; tooLarge is the document just refused.
 	limit    int64
 	tooLarge *TooLargeError
+
+	// spillOpts are the options of every spill of the reader (raw, seen,
+	// the documents and Lists it splits): the defaults, unless a test sets
+	// them on its own reader before the first Next.
+	spillOpts spillOptions
 }
 
 // NewReader reads the objects of r, named file in errors and sources.
@@ -222,11 +227,14 @@ func NewReader(file string, r io.Reader) *Reader {
 	// sees the same bytes
 	br := bufio.NewReaderSize(r, 4096)
 	peek, _ := br.Peek(4096)
+	rd := &Reader{file: file, limit: MaxRequestBodyBytes}
+	rd.raw.opts, rd.seen.opts = &rd.spillOpts, &rd.spillOpts
 	if !utilyaml.IsJSONBuffer(peek) {
-		return &Reader{file: file, lines: &yamlLines{r: br}, limit: MaxRequestBodyBytes}
+		rd.lines = &yamlLines{r: br}
+		return rd
 	}
-	rd := &Reader{file: file, modeKnown: true, limit: MaxRequestBodyBytes,
-		json: bytes.HasPrefix(bytes.TrimLeft(peek, " \t\r\n"), []byte("{"))}
+	rd.modeKnown = true
+	rd.json = bytes.HasPrefix(bytes.TrimLeft(peek, " \t\r\n"), []byte("{"))
 	if rd.json {
 		// split here while its values are JSON, the input kept in a
 		// spill for the decoder, should it have to take over
@@ -321,7 +329,7 @@ func (r *Reader) nextYAMLDocument() (raw, yamlDoc []byte, err error) {
 		r.raw.close()
 		var l *yamlList
 		if !r.oracle {
-			l = &yamlList{}
+			l = &yamlList{items: spill{opts: &r.spillOpts}}
 		}
 		var size docSize
 		refused := false
@@ -455,7 +463,7 @@ func (r *Reader) nextJSONDocument() (raw, yamlDoc []byte, err error) {
 			r.seen.close()
 		}
 		var s flowScan
-		var doc spill
+		doc := spill{opts: &r.spillOpts}
 		ok, err := r.splitJSON(&s, &doc)
 		if errors.Is(err, io.EOF) {
 			r.seen.close()
@@ -509,7 +517,7 @@ func (s *spill) readList() (listStream, string) {
 	if err != nil {
 		return nil, err.Error()
 	}
-	return readJSONList(json.NewDecoder(rd))
+	return readJSONList(json.NewDecoder(rd), s.opts)
 }
 
 // splitJSON reads the next value of a JSON stream from r.br, white space

@@ -29,6 +29,7 @@ const widget = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: %s\
 func w(name string) string { return strings.ReplaceAll(widget, "%s", name) }
 
 func TestEmptyDocumentsAreSkipped(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, in string
 		want     []string
@@ -57,6 +58,7 @@ func TestEmptyDocumentsAreSkipped(t *testing.T) {
 }
 
 func TestByteOrderMark(t *testing.T) {
+	t.Parallel()
 	utf16 := func(s string) string { // little endian, with its BOM
 		b := []byte{0xff, 0xfe}
 		for _, r := range s {
@@ -73,6 +75,7 @@ func TestByteOrderMark(t *testing.T) {
 }
 
 func TestLists(t *testing.T) {
+	t.Parallel()
 	t.Run("a v1 List stands for its items", func(t *testing.T) {
 		in := w("first") + "---\napiVersion: v1\nkind: List\nmetadata:\n  resourceVersion: \"\"\nitems:\n" +
 			"- apiVersion: example.com/v1\n  kind: Widget\n  metadata: {name: a}\n" +
@@ -114,6 +117,7 @@ func TestLists(t *testing.T) {
 }
 
 func TestNumbers(t *testing.T) {
+	t.Parallel()
 	var got map[string]any
 	for o, err := range All("f.json", strings.NewReader(`{"kind":"W","spec":{"i":3,"f":1.5,"e":1e3,"big":12345678901234567890,"neg":-7}}`)) {
 		if err != nil {
@@ -128,6 +132,7 @@ func TestNumbers(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, in string
 		read     int    // objects read before the error
@@ -153,6 +158,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestNextAfterTheEnd(t *testing.T) {
+	t.Parallel()
 	r := NewReader("f.yaml", strings.NewReader(w("a")))
 	if _, err := r.Next(); err != nil {
 		t.Fatal(err)
@@ -171,6 +177,7 @@ func TestNextAfterTheEnd(t *testing.T) {
 }
 
 func TestKindless(t *testing.T) {
+	t.Parallel()
 	var got []map[string]any
 	for o, err := range All("f.yaml", strings.NewReader("metadata: {name: a}\n---\n{}\n")) {
 		if err != nil {
@@ -187,6 +194,7 @@ func TestKindless(t *testing.T) {
 // as the apiserver's strict decoding names it, in YAML and in JSON, for
 // each document and each List item on its own.
 func TestDuplicates(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, in string
 		want     map[string][]string // source: duplicates

@@ -36,6 +36,7 @@ func readLimited(t *testing.T, in io.Reader, limit int64) []Object {
 // document, and indentation, blank and comment lines are not counted
 // against the limit.
 func TestTooLarge(t *testing.T) {
+	t.Parallel()
 	const limit = 1000
 	notes := strings.Repeat("  - "+strings.Repeat("x", 96)+"\n", 30) // 3000 bytes of content
 	big := "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: big\n  namespace: prod # a comment\nspec:\n  notes:\n" + notes
@@ -86,6 +87,7 @@ func TestTooLarge(t *testing.T) {
 // content of JSON is its compact JSON: its white space outside strings is
 // not counted. A value whose items is null is no List.
 func TestTooLargeFlow(t *testing.T) {
+	t.Parallel()
 	const limit = 1000
 	notes := strings.Repeat(`"`+strings.Repeat("x", 96)+`", `, 30) + `"end"` // 3034 bytes of content
 	// strings with white space, brackets, quotes, escapes and control
@@ -176,6 +178,8 @@ func (e *endless) Read(p []byte) (int, error) {
 // (before, decoding it whole took about 15 bytes per byte
 // of input).
 func TestTooLargeMemory(t *testing.T) {
+	// not parallel: runtime.MemStats counts the whole process's
+	// allocations, and parallel tests run only once the others are done
 	t.Setenv("TMPDIR", t.TempDir())
 	doc := &endless{head: "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: huge\nspec:\n  notes:\n", n: 256 << 20}
 	var before, after runtime.MemStats
@@ -230,6 +234,7 @@ func TestTooLargeFlowMemory(t *testing.T) {
 // (10000) is the decoder's error, not refused as too large, however
 // large; at 10000 levels, it is refused.
 func TestTooLargeTooDeep(t *testing.T) {
+	t.Parallel()
 	const limit = 1000
 	w := `{"kind":"Widget"}` + "\n"
 	for _, depth := range []int{maxFlowDepth, maxFlowDepth + 1} {
@@ -249,6 +254,7 @@ func TestTooLargeTooDeep(t *testing.T) {
 // of 253 characters is kept; a List whose items key is spelled with an
 // escape is a List.
 func TestTooLargeBounds(t *testing.T) {
+	t.Parallel()
 	const limit = 1000
 	for _, tc := range []struct {
 		name, head, tail string
@@ -284,6 +290,7 @@ func TestTooLargeBounds(t *testing.T) {
 // dropped line is told to no List reader, since none reads a refused
 // document.
 func TestTooLargeLastLine(t *testing.T) {
+	t.Parallel()
 	const limit = 1000
 	head := "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: big\nspec:\n" +
 		strings.Repeat("  n: "+strings.Repeat("x", 60)+"\n", 40)
@@ -302,6 +309,7 @@ func TestTooLargeLastLine(t *testing.T) {
 // it and kubectl's decoder takes over (it reads {a: 1} as YAML): the
 // refused document is not decoded again as the next object.
 func TestTooLargeThenNotJSON(t *testing.T) {
+	t.Parallel()
 	big := `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"big"},"spec":{"notes":[` +
 		strings.Repeat(`"`+strings.Repeat("x", 60)+`",`, 40) + `"y"]}}`
 	r := NewReader("f", strings.NewReader(big+"\n{a: 1}\n"))
@@ -331,6 +339,7 @@ func TestTooLargeThenNotJSON(t *testing.T) {
 // lines' metadata.name up to 253 characters (a Kubernetes name's most),
 // and a limit of 0 refuses nothing.
 func TestTooLargeNames(t *testing.T) {
+	t.Parallel()
 	const limit = 1000
 	body := "spec:\n" + strings.Repeat("  n: "+strings.Repeat("x", 60)+"\n", 40)
 	for _, n := range []int{253, 254} {
@@ -355,6 +364,7 @@ func TestTooLargeNames(t *testing.T) {
 // say and nothing else: apiVersion, kind, and metadata with the name and
 // namespace given, no metadata when neither is.
 func TestTooLargeObject(t *testing.T) {
+	t.Parallel()
 	const limit = 1000
 	body := "spec:\n" + strings.Repeat("  n: "+strings.Repeat("x", 60)+"\n", 40)
 	for _, tc := range []struct {
@@ -378,6 +388,7 @@ func TestTooLargeObject(t *testing.T) {
 // single-quoted scalar is two bytes of the document; and a limit of 0
 // refuses nothing, as in block style.
 func TestTooLargeFlowRules(t *testing.T) {
+	t.Parallel()
 	const limit = 1000
 	pad := strings.Repeat("x", 3000)
 	for _, null := range []string{"~", "Null", "NULL", "null"} {

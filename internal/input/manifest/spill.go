@@ -7,9 +7,9 @@ import (
 	"os"
 )
 
-// spillThreshold is how many bytes a spill holds in memory before it moves
-// them to a temporary file. Tests lower it to exercise the file.
-var spillThreshold = 4 << 20
+// defaultSpillThreshold is how many bytes a spill holds in memory before
+// it moves them to a temporary file.
+const defaultSpillThreshold = 4 << 20
 
 // tempFile is the temporary file of a spill.
 type tempFile interface {
@@ -18,10 +18,32 @@ type tempFile interface {
 	Name() string
 }
 
-// createTemp creates a spill's temporary file; tests replace it with files
-// that fail.
-var createTemp = func() (tempFile, error) {
-	return os.CreateTemp("", "controller-gen-default-manifest-*")
+// spillOptions are how a Reader's spills hold their bytes. The zero value
+// (and a nil *spillOptions) is what NewReader uses: defaultSpillThreshold
+// bytes in memory, then a file of os.CreateTemp in TMPDIR. A test sets them
+// on its own Reader (Reader.spillOpts) or spill, never for the package.
+type spillOptions struct {
+	// threshold is how many bytes a spill holds in memory before it moves
+	// them to a file; 0 is defaultSpillThreshold.
+	threshold int
+	// createTemp creates a spill's temporary file; nil is os.CreateTemp in
+	// TMPDIR. Tests give files that fail, or that live in their own
+	// directory.
+	createTemp func() (tempFile, error)
+}
+
+func (o *spillOptions) limit() int {
+	if o == nil || o.threshold == 0 {
+		return defaultSpillThreshold
+	}
+	return o.threshold
+}
+
+func (o *spillOptions) create() (tempFile, error) {
+	if o == nil || o.createTemp == nil {
+		return os.CreateTemp("", "controller-gen-default-manifest-*")
+	}
+	return o.createTemp()
 }
 
 // spillBuffer is how many bytes a spill gathers before it writes them to
@@ -29,13 +51,15 @@ var createTemp = func() (tempFile, error) {
 const spillBuffer = 64 << 10
 
 // spill holds bytes written once and read back once, in order: in memory up
-// to spillThreshold, then in a temporary file (os.CreateTemp in TMPDIR).
+// to its threshold (spillOptions), then in a temporary file (os.CreateTemp in TMPDIR).
 // The file is unlinked as soon as it is created where the system allows it
 // (it then disappears with the process, whatever happens), else when the
 // spill is closed. When no file can be created, or writing it fails (a
 // full TMPDIR), the bytes stay in memory (fallBack): a valid input is read
 // as kubectl reads it, whole, at the cost of the memory the file saved.
 type spill struct {
+	// opts are its Reader's (nil: the defaults); close keeps them
+	opts *spillOptions
 	mem  bytes.Buffer
 	f    tempFile
 	buf  []byte // bytes not yet written to f
@@ -52,11 +76,11 @@ type spill struct {
 
 func (s *spill) Write(p []byte) (int, error) {
 	s.n += int64(len(p))
-	if s.f == nil && (s.noFile || s.mem.Len()+len(p) <= spillThreshold) {
+	if s.f == nil && (s.noFile || s.mem.Len()+len(p) <= s.opts.limit()) {
 		return s.mem.Write(p)
 	}
 	if s.f == nil {
-		f, err := createTemp()
+		f, err := s.opts.create()
 		if err != nil {
 			// no temporary file: memory, as the whole decode would take
 			s.noFile = true
@@ -146,7 +170,8 @@ func (s *spill) bytes() ([]byte, error) {
 	return buf.Bytes(), err
 }
 
-// close releases the file, if any, and empties the spill.
+// close releases the file, if any, and empties the spill; it keeps its
+// options.
 func (s *spill) close() {
 	if s.f != nil {
 		_ = s.f.Close() // a temporary file, dropped with what it holds
@@ -154,5 +179,5 @@ func (s *spill) close() {
 			os.Remove(s.name)
 		}
 	}
-	*s = spill{}
+	*s = spill{opts: s.opts}
 }

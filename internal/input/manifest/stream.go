@@ -234,10 +234,10 @@ func newJSONList(raw []byte) (*jsonList, string) {
 
 // readJSONList reads a List from dec, the decoder of a JSON stream, and
 // returns the stream of its items, whose JSON goes meanwhile to a spill
-// (compact, one a line), or why it cannot stream them exactly (dec is then
-// somewhere in the document).
-func readJSONList(dec *json.Decoder) (listStream, string) {
-	items := &spill{}
+// (compact, one a line; opts are the spill's), or why it cannot stream
+// them exactly (dec is then somewhere in the document).
+func readJSONList(dec *json.Decoder, opts *spillOptions) (listStream, string) {
+	items := &spill{opts: opts}
 	var buf bytes.Buffer
 	kinds, dups, why := scanJSONList(dec, func(v json.RawMessage) {
 		buf.Reset()

@@ -61,8 +61,15 @@ func readOutcome(r *Reader) outcome {
 // return the same; it returns the streaming reader.
 func compare(t testing.TB, in []byte) *Reader {
 	t.Helper()
+	return compareSpill(t, in, spillOptions{})
+}
+
+// compareSpill is compare with the streaming reader's spills set to o.
+func compareSpill(t testing.TB, in []byte, o spillOptions) *Reader {
+	t.Helper()
 	want := readOutcome(newOracle("f", bytes.NewReader(in)))
 	r := NewReader("f", bytes.NewReader(in))
+	r.spillOpts = o
 	got := readOutcome(r)
 	// Keys that would become one JSON key in Go's map order (1 and "1")
 	// are refused in both paths (KeyCollisionError): nothing here is left
@@ -440,10 +447,11 @@ func newGen(seed uint64) *gen {
 // JSON, alone or among other documents, read streamed and whole, give the
 // same objects, numbering, duplicates and errors; and most are streamed.
 func TestListStreamingProperty(t *testing.T) {
-	for _, threshold := range []int{spillThreshold, 256} {
+	t.Parallel()
+	for _, threshold := range []int{defaultSpillThreshold, 256} {
 		t.Run("spill beyond "+strconv.Itoa(threshold), func(t *testing.T) {
-			defer func(old int) { spillThreshold = old }(spillThreshold)
-			spillThreshold = threshold
+			t.Parallel()
+			o := spillOptions{threshold: threshold}
 			streamed := 0
 			const runs = 400
 			for seed := range uint64(runs) {
@@ -461,7 +469,7 @@ func TestListStreamingProperty(t *testing.T) {
 					}
 					in = append(append(in, '\n'), next...)
 				}
-				r := compare(t, in)
+				r := compareSpill(t, in, o)
 				streamed += r.streamed
 			}
 			// a property that never streams proves nothing
@@ -547,12 +555,12 @@ var fallbacks = []struct{ name, in string }{
 // decoded whole, with the same result, from memory or from the spill's
 // file.
 func TestFallbacks(t *testing.T) {
-	for _, threshold := range []int{spillThreshold, 16} {
-		defer func(old int) { spillThreshold = old }(spillThreshold)
-		spillThreshold = threshold
+	t.Parallel()
+	for _, threshold := range []int{defaultSpillThreshold, 16} {
 		for _, tc := range fallbacks {
 			t.Run(tc.name, func(t *testing.T) {
-				r := compare(t, []byte(tc.in))
+				t.Parallel()
+				r := compareSpill(t, []byte(tc.in), spillOptions{threshold: threshold})
 				if r.streamed != 0 {
 					t.Errorf("streamed, want decoded whole")
 				}
@@ -564,6 +572,7 @@ func TestFallbacks(t *testing.T) {
 // TestStreamed: the shapes that kubectl and other tools print are
 // streamed, with the same result as decoded whole.
 func TestStreamed(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, in string }{
 		{"kubectl get -o yaml", kubectlList},
 		{"kubectl get -o yaml, spilled", kubectlList},
@@ -581,11 +590,12 @@ func TestStreamed(t *testing.T) {
 		{"json, kubectl's indentation", "{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n        {\n            \"kind\": \"Widget\"\n        }\n    ],\n    \"kind\": \"List\"\n}\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var o spillOptions
 			if strings.HasSuffix(tc.name, "spilled") {
-				defer func(old int) { spillThreshold = old }(spillThreshold)
-				spillThreshold = 16
+				o.threshold = 16
 			}
-			r := compare(t, []byte(tc.in))
+			r := compareSpill(t, []byte(tc.in), o)
 			if r.streamed != 1 {
 				t.Errorf("decoded whole, want streamed")
 			}
@@ -596,6 +606,7 @@ func TestStreamed(t *testing.T) {
 // TestDuplicatesLimit: the apiserver's limit of 100 duplicate fields holds
 // for the whole List, streamed as decoded whole.
 func TestDuplicatesLimit(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString("apiVersion: v1\nkind: List\nitems:\n")
 	for i := range 30 {
@@ -626,31 +637,31 @@ func TestDuplicatesLimit(t *testing.T) {
 		fmt.Fprintf(&js, `{"kind":"Widget","metadata":{"name":"w%d"},"spec":{"a":1,"a":2,"b":1,"b":2,"c":1,"c":2,"d":1,"d":2}}`, i)
 	}
 	js.WriteString("]}")
-	for _, threshold := range []int{spillThreshold, 16} {
-		func() {
-			defer func(old int) { spillThreshold = old }(spillThreshold)
-			spillThreshold = threshold
-			if r := compare(t, []byte(js.String())); r.streamed != 1 {
-				t.Errorf("JSON: decoded whole, want streamed")
-			}
-			n, items := 0, 0
-			for o, err := range All("f.json", strings.NewReader(js.String())) {
-				if err != nil {
-					t.Fatal(err)
-				}
-				n += len(o.Duplicates)
-				items++
-			}
-			if n != maxDuplicates || items != 30 {
-				t.Errorf("JSON, spill beyond %d: %d duplicates in %d items, want %d in 30", threshold, n, items, maxDuplicates)
-			}
-		}()
+	for _, threshold := range []int{defaultSpillThreshold, 16} {
+		r := compareSpill(t, []byte(js.String()), spillOptions{threshold: threshold})
+		if r.streamed != 1 {
+			t.Errorf("JSON: decoded whole, want streamed")
+		}
+		r = NewReader("f.json", strings.NewReader(js.String()))
+		r.spillOpts.threshold = threshold
+		got := readOutcome(r)
+		if got.err != "" {
+			t.Fatal(got.err)
+		}
+		n := 0
+		for _, o := range got.objects {
+			n += len(o.Duplicates)
+		}
+		if n != maxDuplicates || len(got.objects) != 30 {
+			t.Errorf("JSON, spill beyond %d: %d duplicates in %d items, want %d in 30", threshold, n, len(got.objects), maxDuplicates)
+		}
 	}
 }
 
 // TestJSONDepth: the depth of the deepest object or list of a JSON value,
 // brackets in strings (escaped quotes among them) not counted.
 func TestJSONDepth(t *testing.T) {
+	t.Parallel()
 	for js, want := range map[string]int{
 		`1`:                       0,
 		`[]`:                      1,
@@ -666,39 +677,42 @@ func TestJSONDepth(t *testing.T) {
 	}
 }
 
-// TestSpillFile: a List beyond the threshold goes to a temporary file in
-// TMPDIR, which is gone once the List is read.
+// TestSpillFile: a List, YAML or JSON, beyond the threshold set on its
+// reader goes to a temporary file in TMPDIR, which is gone once the List
+// is read.
 func TestSpillFile(t *testing.T) {
 	dir := t.TempDir()
-	t.Setenv("TMPDIR", dir)
-	defer func(old int) { spillThreshold = old }(spillThreshold)
-	spillThreshold = 64
-	r := NewReader("f", strings.NewReader(kubectlList))
-	if _, err := r.Next(); err != nil {
-		t.Fatal(err)
-	}
-	if y, ok := r.list.(*jsonItems); !ok || !y.spill.inFile() {
-		t.Fatalf("the List is not streamed from a file: %#v", r.list)
-	}
-	for {
-		if _, err := r.Next(); errors.Is(err, io.EOF) {
-			break
-		} else if err != nil {
+	t.Setenv("TMPDIR", dir) // the default createTemp's directory: not parallel
+	jsonList := `{"apiVersion":"v1","kind":"List","items":[{"kind":"Widget","metadata":{"name":"a"}},{"kind":"Widget","metadata":{"name":"b"}}]}`
+	for _, in := range []string{kubectlList, jsonList} {
+		r := NewReader("f", strings.NewReader(in))
+		r.spillOpts.threshold = 64
+		if _, err := r.Next(); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
-		t.Errorf("left in TMPDIR: %v", entries)
+		if y, ok := r.list.(*jsonItems); !ok || !y.spill.inFile() {
+			t.Fatalf("the List is not streamed from a file: %#v\n%s", r.list, in)
+		}
+		for {
+			if _, err := r.Next(); errors.Is(err, io.EOF) {
+				break
+			} else if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Errorf("left in TMPDIR: %v", entries)
+		}
 	}
 }
 
-// TestSpillWithoutTMPDIR: when no temporary file can be created, a List is
-// read all the same, from memory.
+// TestSpillWithoutTMPDIR: when no temporary file can be created (its
+// directory, TMPDIR in production, is missing), a List is read all the
+// same, from memory.
 func TestSpillWithoutTMPDIR(t *testing.T) {
-	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
-	defer func(old int) { spillThreshold = old }(spillThreshold)
-	spillThreshold = 16
-	r := compare(t, []byte(kubectlList+"---\n"+fallbacks[0].in))
+	t.Parallel()
+	o := spillOptions{threshold: 16, createTemp: tempIn(filepath.Join(t.TempDir(), "missing"))}
+	r := compareSpill(t, []byte(kubectlList+"---\n"+fallbacks[0].in), o)
 	if r.streamed != 1 || r.whole != 1 {
 		t.Errorf("%d Lists streamed, %d whole; want 1 and 1", r.streamed, r.whole)
 	}
@@ -708,6 +722,7 @@ func TestSpillWithoutTMPDIR(t *testing.T) {
 // document is anything else; the decoder of JSON streams then takes over
 // where it would have been, falling back to YAML or failing as it would.
 func TestJSONStreams(t *testing.T) {
+	t.Parallel()
 	list := `{"apiVersion":"v1","kind":"List","items":[{"kind":"Widget","metadata":{"name":"a"}},{"kind":"Widget","metadata":{"name":"b"}}]}`
 	for _, tc := range []struct {
 		name, in string
@@ -724,11 +739,10 @@ func TestJSONStreams(t *testing.T) {
 		{"a List not closed", strings.TrimSuffix(list, "}"), 0},
 		{"a List then garbage", list + " ]", 1},
 	} {
-		for _, threshold := range []int{spillThreshold, 16} {
+		for _, threshold := range []int{defaultSpillThreshold, 16} {
 			t.Run(tc.name+"/"+strconv.Itoa(threshold), func(t *testing.T) {
-				defer func(old int) { spillThreshold = old }(spillThreshold)
-				spillThreshold = threshold
-				r := compare(t, []byte(tc.in))
+				t.Parallel()
+				r := compareSpill(t, []byte(tc.in), spillOptions{threshold: threshold})
 				if r.streamed != tc.streamed {
 					t.Errorf("%d Lists streamed, want %d", r.streamed, tc.streamed)
 				}
@@ -757,9 +771,8 @@ func (f *fullFile) Write(p []byte) (int, error) {
 // write or later), a List is read all the same, from memory, as kubectl
 // reads it: nothing is lost and no error is returned.
 func TestSpillFullTMPDIR(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	defer func(old int) { spillThreshold = old }(spillThreshold)
-	spillThreshold = 16
 	big := newGen(4).list(1500, false)
 	bigJSON := newGen(11).list(2500, true)
 	if len(big) < 3*spillBuffer || len(bigJSON) < 3*spillBuffer {
@@ -767,14 +780,13 @@ func TestSpillFullTMPDIR(t *testing.T) {
 	}
 	for _, limit := range []int64{0, 100, 2 * spillBuffer} {
 		created := 0
-		defer func(old func() (tempFile, error)) { createTemp = old }(createTemp)
-		createTemp = func() (tempFile, error) {
+		o := spillOptions{threshold: 16, createTemp: func() (tempFile, error) {
 			f, err := os.CreateTemp(dir, "spill-*")
 			created++
 			return &fullFile{File: f, limit: limit}, err
-		}
+		}}
 		for i, in := range [][]byte{[]byte(kubectlList + "---\n" + fallbacks[0].in), big, bigJSON} {
-			if r := compare(t, in); r.streamed != 1 {
+			if r := compareSpill(t, in, o); r.streamed != 1 {
 				t.Errorf("limit %d, input %d: %d Lists streamed, want 1", limit, i, r.streamed)
 			}
 		}
@@ -787,17 +799,17 @@ func TestSpillFullTMPDIR(t *testing.T) {
 	}
 }
 
-// TestSpillTMPDIRIsAFile: TMPDIR that is a file (no temporary file can
-// be created) reads a List over the threshold from memory.
+// TestSpillTMPDIRIsAFile: a directory for temporary files (TMPDIR in
+// production) that is a file (no temporary file can be created) reads a
+// List over the threshold from memory.
 func TestSpillTMPDIRIsAFile(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "file")
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("TMPDIR", file)
-	defer func(old int) { spillThreshold = old }(spillThreshold)
-	spillThreshold = 16
-	if r := compare(t, newGen(4).list(300, false)); r.streamed != 1 {
+	o := spillOptions{threshold: 16, createTemp: tempIn(file)}
+	if r := compareSpill(t, newGen(4).list(300, false), o); r.streamed != 1 {
 		t.Errorf("%d Lists streamed, want 1", r.streamed)
 	}
 }
@@ -806,6 +818,7 @@ func TestSpillTMPDIRIsAFile(t *testing.T) {
 // maxHeader bytes of values, counted from the first field, and decoded
 // whole beyond.
 func TestJSONHeaderLimit(t *testing.T) {
+	t.Parallel()
 	// the header holds 33 bytes before x: its brace, apiVersion and kind
 	const before = len(`{"apiVersion":"v1","kind":"List",`)
 	for _, tc := range []struct {
@@ -832,6 +845,7 @@ func TestJSONHeaderLimit(t *testing.T) {
 // TestItemDepthLimit: a List whose items are nested up to maxItemDepth
 // levels is streamed, one level deeper decoded whole, in JSON and YAML.
 func TestItemDepthLimit(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		depth    int // of the item: its object, then spec's lists
 		streamed int
@@ -855,6 +869,7 @@ func TestItemDepthLimit(t *testing.T) {
 // read whole, and streamed; a line that starts with \r (a break YAML
 // reads, not this reader) makes the List decoded whole.
 func TestYAMLLines(t *testing.T) {
+	t.Parallel()
 	long := "apiVersion: v1\nkind: List\nitems:\n- kind: Widget\n  metadata: {name: a}\n  spec: {x: " + strings.Repeat("a", 200<<10) + "}\n"
 	if r := compare(t, []byte(long)); r.streamed != 1 {
 		t.Errorf("a line of 200 KiB: %d Lists streamed, want 1", r.streamed)
@@ -870,6 +885,7 @@ func TestYAMLLines(t *testing.T) {
 // scalars, arrays, Lists, and errors in the first, second and third value
 // (before the second, the decoder falls back to YAML).
 func TestJSONStreamSplit(t *testing.T) {
+	t.Parallel()
 	const w = `{"kind":"Widget","metadata":{"name":"a"}}`
 	const list = `{"kind":"List","items":[{"kind":"Widget"},{"kind":"Widget","a":1,"a":2}]}`
 	for _, in := range []string{
@@ -892,6 +908,7 @@ func TestJSONStreamSplit(t *testing.T) {
 // parts: in one part or several, in an object or in a List's item; one
 // byte shorter, it is read.
 func TestYAMLLastLine(t *testing.T) {
+	t.Parallel()
 	for _, head := range []string{"kind: Widget\nmetadata:\n  name: a\n", "kind: List\nitems:\n- kind: Widget\n  a: 1\n"} {
 		for _, n := range []int{4096, 8192, 4095, 8191} {
 			key := "spec: "
@@ -918,6 +935,7 @@ func TestYAMLLastLine(t *testing.T) {
 // items, are streamed up to maxHeader bytes of lines in all, and decoded
 // whole beyond, as a JSON List's (TestJSONHeaderLimit).
 func TestYAMLHeaderLimit(t *testing.T) {
+	t.Parallel()
 	const head = "apiVersion: v1\nkind: List\n"
 	const items = "items:\n- kind: Widget\n  metadata:\n    name: a\n"
 	field := func(key string, size int) string { // a line of size bytes
@@ -944,6 +962,7 @@ func TestYAMLHeaderLimit(t *testing.T) {
 // indicator at column 0 (`-x`, a plain key YAML reads) makes the List
 // decoded whole, as every such line does.
 func TestYAMLIndicatorKey(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{
 		"-x: 1\nkind: List\nitems:\n- kind: Widget\n",
 		"kind: List\nitems:\n- kind: Widget\n-x: 1\n",
@@ -958,6 +977,7 @@ func TestYAMLIndicatorKey(t *testing.T) {
 // duplicate fields of the first items' elements belong to no item of the
 // List read (the last items), even at the index of one past its last.
 func TestItemsTwiceDuplicates(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{
 		"kind: List\nitems:\n- kind: Widget\n- kind: Widget\n  a: 1\n  a: 2\nitems:\n- kind: Widget\n",
 		`{"kind":"List","items":[{"kind":"Widget"},{"kind":"Widget","a":1,"a":2}],"items":[{"kind":"Widget"}]}`,
@@ -974,6 +994,7 @@ func TestItemsTwiceDuplicates(t *testing.T) {
 // (a plain scalar's continuation, which the List does not read) makes the
 // List decoded whole, and kubectl's error.
 func TestBareDashItem(t *testing.T) {
+	t.Parallel()
 	in := "kind: List\nitems:\n-\n    kind: Widget\n    s: a\n  b\n"
 	if r := compare(t, []byte(in)); r.streamed != 0 {
 		t.Errorf("%d Lists streamed, want 0", r.streamed)
@@ -985,6 +1006,7 @@ func TestBareDashItem(t *testing.T) {
 // skipped as any other: two objects, and the end of the stream, as the
 // oracle reads them.
 func TestJSONSpaceAcrossBuffers(t *testing.T) {
+	t.Parallel()
 	a := `{"kind":"Widget","metadata":{"name":"a"}}`
 	b := `{"kind":"Widget","metadata":{"name":"b"}}`
 	for _, space := range []string{strings.Repeat(" ", 5000), strings.Repeat("\n", 8192), strings.Repeat(" \t\r\n", 3000)} {
@@ -1002,6 +1024,7 @@ func TestJSONSpaceAcrossBuffers(t *testing.T) {
 // would hold more than maxHeader bytes, before the line is whole; an
 // item's line is held whatever its length.
 func TestYAMLHeaderLineInParts(t *testing.T) {
+	t.Parallel()
 	part := bytes.Repeat([]byte("a"), maxHeader/16)
 	for _, tc := range []struct {
 		state int
@@ -1025,6 +1048,7 @@ func TestYAMLHeaderLineInParts(t *testing.T) {
 // reader does not split at (\r, NEL, LS, PS) or a byte order mark gives
 // the List up, wherever the line holds it.
 func TestYAMLLineBreaks(t *testing.T) {
+	t.Parallel()
 	for _, line := range []string{"\rkind: List\n", "kind:\r List\n", "a: \u0085\n", "\u2028a: b\n", "a: \u2029\n", "\ufeffa: b\n"} {
 		for _, state := range []int{inHeader, inItems, inSuffix} {
 			l := &yamlList{state: state, content: -1}

@@ -8,6 +8,7 @@ import (
 // An apiVersion or kind that is not a string is named as written, not as
 // an empty kind: kubectl reads `kind: 5` as no kind at all.
 func TestTypeMeta(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		obj                   map[string]any
 		apiVersion, kind, err string

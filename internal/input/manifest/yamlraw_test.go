@@ -18,6 +18,7 @@ import (
 // documents, YAML errors, values JSON cannot hold, and nesting at, below
 // and beyond encoding/json's limit.
 func TestYAMLToRawIsUnmarshal(t *testing.T) {
+	t.Parallel()
 	docs := []string{
 		"", "null", "~", "# comment\n", "a: 1\n", "- 1\n- x\n", "a: .nan\n", "a: .inf\n", "1: a\n'1': b\n",
 		"a: [\n", "a: b: c\n", "\t", "a: !!binary aGk=\n", "x: 18446744073709551615\n", "'<&>': \"\\u2028\"\n",
