@@ -157,7 +157,7 @@ func TestCLI(t *testing.T) {
 	t.Run("impact runs controller-gen-default-objects impact", func(t *testing.T) {
 		old, new := "internal/impact/testdata/old.yaml", "internal/impact/testdata/new.yaml"
 		stdout, stderr, code := run(t, bin, "impact", "--old", old, "--new", new, "internal/impact/testdata/objects.yaml")
-		if code != 1 || stderr != "" || !strings.Contains(stdout, "internal/impact/testdata/objects.yaml:3: Widget default/legacy (impact.example.com/v1): loses fields\n") {
+		if code != 1 || stderr != "" || !strings.Contains(stdout, "internal/impact/testdata/objects.yaml:3: Widget default/legacy (impact.example.com/v1): loses fields: loses spec.legacy\n") {
 			t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant exit 1 and a line for the object that loses spec.legacy", code, stderr, stdout)
 		}
 		_, stderr, code = run(t, bin, "impact", "--old", old, "--new", new, "internal/impact/testdata/nocrd.yaml")

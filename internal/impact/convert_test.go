@@ -73,8 +73,8 @@ func testConversion(t *testing.T) *convProgram {
 }
 
 // analyzeFiles runs the analyzer of OLD and NEW (with conv, if not nil) on
-// the objects of file.
-func analyzeFiles(t *testing.T, conv *convProgram, oldPath, newPath, file string) []*Record {
+// the objects of file; each of set adjusts that analyzer first.
+func analyzeFiles(t *testing.T, conv *convProgram, oldPath, newPath, file string, set ...func(*Analyzer)) []*Record {
 	t.Helper()
 	ctx := context.Background()
 	old, err := crdcheck.LoadCRDs(oldPath)
@@ -88,6 +88,9 @@ func analyzeFiles(t *testing.T, conv *convProgram, oldPath, newPath, file string
 	a, err := New(ctx, old, new)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, f := range set {
+		f(a)
 	}
 	if conv != nil {
 		names, err := a.useConversion(conv)
@@ -327,9 +330,7 @@ func TestAfterWriteReuse(t *testing.T) {
 		{filepath.Join(convapi(t), "config", "crd"), convertData + "new-v1beta1-storage-v1-not-served.yaml", convertData + "hub.yaml"},
 	} {
 		reused := analyzeFiles(t, conv, c.old, c.new, c.file)[0]
-		reuseConversion = false
-		asked := analyzeFiles(t, conv, c.old, c.new, c.file)[0]
-		reuseConversion = true
+		asked := analyzeFiles(t, conv, c.old, c.new, c.file, func(a *Analyzer) { a.convertAgain = true })[0]
 		if reused.AfterWrite == nil || !reflect.DeepEqual(reused.AfterWrite, asked.AfterWrite) {
 			t.Errorf("%s under %s: afterWrite reused %+v, asked %+v", c.file, c.new, reused.AfterWrite, asked.AfterWrite)
 		}

@@ -10,6 +10,7 @@ import (
 // registry (newFinding refuses others), and AsFinding is the one finding
 // type with the registry's severity.
 func TestCRDFindingsAreRegistered(t *testing.T) {
+	t.Parallel()
 	for _, rule := range []string{FindingRemoved, FindingUpdateRefused, FindingNotServed, FindingStorageVersion, FindingWebhook, FindingUnreadable} {
 		r, ok := findings.Lookup(rule)
 		if !ok || !r.Emits(findings.CmdImpact) {

@@ -29,6 +29,11 @@ type definition struct {
 	internalOnce sync.Once
 	internalCRD  *apiextensions.CustomResourceDefinition
 	internalErr  error
+	// onBuild, when set, is told what the definition builds (schemas and
+	// pipelines), for the tests that check a version no object uses is
+	// never built; each test sets it on its own Analyzer's definitions
+	// before the first object. nil in production.
+	onBuild func(what, version string)
 }
 
 // version is one version of a definition.
@@ -52,18 +57,10 @@ type version struct {
 	alike     alikeRules
 }
 
-// builds counts what definitions build (schemas and pipelines), for the
-// tests that check a version no object uses is never built.
-var builds struct {
-	sync.Mutex
-	onBuild func(what, crd, version string)
-}
-
-func built(what, crd, version string) {
-	builds.Lock()
-	defer builds.Unlock()
-	if builds.onBuild != nil {
-		builds.onBuild(what, crd, version)
+// built tells onBuild, if set, that the definition builds what for version.
+func (d *definition) built(what, version string) {
+	if d.onBuild != nil {
+		d.onBuild(what, version)
 	}
 }
 
@@ -99,7 +96,7 @@ func (v *version) schema() (*structuralschema.Structural, error) {
 			v.structuralErr = err
 			return
 		}
-		built("schema", v.def.crd.Name, v.name)
+		v.def.built("schema", v.name)
 		if v.structural, err = objectpath.StorageSchema(internal, v.name); err != nil {
 			v.structuralErr = fmt.Errorf("CRD %s version %s: %w", v.def.crd.Name, v.name, err)
 		}
@@ -122,7 +119,7 @@ func (d *definition) apiVersion(version string) string {
 // worker asks first.
 func (v *version) pipeline() (*objectpath.Pipeline, error) {
 	v.pipeOnce.Do(func() {
-		built("pipeline", v.def.crd.Name, v.name)
+		v.def.built("pipeline", v.name)
 		v.pipe, v.pipeErr = objectpath.New(v.def.crd, v.name)
 	})
 	return v.pipe, v.pipeErr

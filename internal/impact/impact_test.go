@@ -386,3 +386,55 @@ func TestGenerateName(t *testing.T) {
 		t.Errorf("categories %v, want unchanged; update %+v", r.Categories, r.Update)
 	}
 }
+
+// TestNewOnly: an object at a version that only NEW serves (a version NEW
+// adds, or a CRD NEW adds) was not stored before the change: it is created
+// under NEW, new-only, and fails only if NEW refuses it; an object of a
+// group no CRD has, or at a version neither serves, stays ErrNoCRD.
+func TestNewOnly(t *testing.T) {
+	a := analyzer(t, []string{"testdata/old.yaml"}, "testdata/new-grown.yaml")
+	inputs, err := readInputs([]string{"testdata/new-only.yaml"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []*Record
+	for _, in := range inputs {
+		r, err := a.Object(context.Background(), in.Object)
+		if err != nil {
+			t.Fatalf("%s: %v, want a record", in.Source, err)
+		}
+		recs = append(recs, r)
+	}
+	if r := recs[0]; !slices.Equal(r.Categories, []string{NewOnly}) || r.Fails || len(r.InvalidUnderNew) > 0 || r.CRD != "widgets.impact.example.com" || r.Namespace != "default" {
+		t.Errorf("Widget v2 next: %+v", r)
+	}
+	if r := recs[1]; !slices.Equal(r.Categories, []string{NewOnly, InvalidUnderNew}) || !r.Fails || len(r.InvalidUnderNew) != 1 ||
+		r.InvalidUnderNew[0].String() != `spec.mode: Unsupported value: "C": supported values: "A", "B"` {
+		t.Errorf("Widget v2 next-invalid: categories %v, fails %v, problems %v", r.Categories, r.Fails, r.InvalidUnderNew)
+	}
+	if r := recs[2]; !slices.Equal(r.Categories, []string{NewOnly}) || r.Fails || r.CRD != "sprockets.impact.example.com" || r.GenerateName != "sprocket-" || r.objectName() != "default/sprocket-… (generateName)" {
+		t.Errorf("Sprocket: %+v", r)
+	}
+	if r := recs[3]; !slices.Equal(r.Categories, []string{Unchanged}) || r.NewOnly {
+		t.Errorf("Widget v1 stored: categories %v", r.Categories)
+	}
+	for _, obj := range []map[string]any{
+		{"apiVersion": "impact.example.com/v3", "kind": "Widget", "metadata": map[string]any{"name": "x"}},
+		{"apiVersion": "other.example.com/v1", "kind": "Sprocket", "metadata": map[string]any{"name": "x"}},
+	} {
+		if _, err := a.Object(context.Background(), obj); !errors.Is(err, ErrNoCRD) {
+			t.Errorf("%v: error %v, want ErrNoCRD", obj, err)
+		}
+	}
+}
+
+// TestStoredKeepsResourceVersion: a dump's resourceVersion, which kubectl
+// would clear before a create (KubectlRequest), is the stored object's, as
+// the apiserver holds it: taken out of the create under OLD and put back.
+func TestStoredKeepsResourceVersion(t *testing.T) {
+	a := analyzer(t, []string{"testdata/old.yaml"}, "testdata/new.yaml")
+	r := records(t, a, "testdata/list.yaml")["dumped"]
+	if rv := r.Stored["metadata"].(map[string]any)["resourceVersion"]; rv != "4242" {
+		t.Errorf("stored resourceVersion %v, want the dump's 4242", rv)
+	}
+}

@@ -58,7 +58,7 @@ func eachInput(f string, stdin io.Reader, fn func(Input) error) error {
 // invalid under OLD, and nothing else is known of it.
 func tooLargeRecord(in Input) *Record {
 	e := in.TooLarge
-	return &Record{APIVersion: e.APIVersion, Kind: e.Kind, Namespace: e.Namespace, Name: e.Name,
+	return &Record{APIVersion: e.APIVersion, Kind: e.Kind, Namespace: e.Namespace, Name: e.Name, GenerateName: e.GenerateName,
 		Categories: []string{InvalidUnderOld}, Fails: true,
 		InvalidUnderOld: []Problem{{Message: e.Error()}}}
 }

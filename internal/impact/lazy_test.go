@@ -4,24 +4,46 @@ import (
 	"context"
 	"reflect"
 	"slices"
+	"sync"
 	"testing"
 )
 
-// recordBuilds records what definitions build while f runs.
-func recordBuilds(t *testing.T, f func()) []string {
-	t.Helper()
+// recordBuilds records what the definitions of a build while f runs.
+func recordBuilds(a *Analyzer, f func()) []string {
+	var mu sync.Mutex // the workers of f build at once
 	var got []string
-	builds.Lock()
-	builds.onBuild = func(what, crd, version string) { got = append(got, what+" "+crd+" "+version) }
-	builds.Unlock()
-	defer func() {
-		builds.Lock()
-		builds.onBuild = nil
-		builds.Unlock()
-	}()
+	for _, side := range []map[string]*definition{a.old, a.new} {
+		for _, d := range side {
+			d.onBuild = func(what, version string) {
+				mu.Lock()
+				defer mu.Unlock()
+				got = append(got, what+" "+d.crd.Name+" "+version)
+			}
+		}
+	}
 	f()
+	for _, side := range []map[string]*definition{a.old, a.new} {
+		for _, d := range side {
+			d.onBuild = nil
+		}
+	}
 	slices.Sort(got)
 	return got
+}
+
+// builtSoFar names the versions of a whose schema or pipeline is built.
+func builtSoFar(a *Analyzer) []string {
+	var out []string
+	for _, side := range []map[string]*definition{a.old, a.new} {
+		for _, d := range side {
+			for name, v := range d.versions {
+				if v.structural != nil || v.pipe != nil {
+					out = append(out, d.crd.Name+" "+name)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // TestVersionsBuiltOnFirstUse: New builds no schema and no pipeline; an
@@ -29,13 +51,14 @@ func recordBuilds(t *testing.T, f func()) []string {
 // however many objects and workers ask; a CRD or version no object uses is
 // never built.
 func TestVersionsBuiltOnFirstUse(t *testing.T) {
-	var a *Analyzer
-	if got := recordBuilds(t, func() { a = analyzer(t, []string{"testdata/old.yaml"}, "testdata/new.yaml") }); len(got) != 0 {
+	t.Parallel()
+	a := analyzer(t, []string{"testdata/old.yaml"}, "testdata/new.yaml")
+	if got := builtSoFar(a); len(got) != 0 {
 		t.Errorf("New built %q, want nothing", got)
 	}
 	widget := map[string]any{"apiVersion": "impact.example.com/v1", "kind": "Widget",
 		"metadata": map[string]any{"name": "w"}, "spec": map[string]any{}}
-	got := recordBuilds(t, func() {
+	got := recordBuilds(a, func() {
 		done := make(chan struct{})
 		for range 4 {
 			go func() {
@@ -56,7 +79,7 @@ func TestVersionsBuiltOnFirstUse(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("built %q, want %q", got, want)
 	}
-	if got := recordBuilds(t, func() { _, _ = a.Object(context.Background(), widget) }); len(got) != 0 {
+	if got := recordBuilds(a, func() { _, _ = a.Object(context.Background(), widget) }); len(got) != 0 {
 		t.Errorf("a second object built %q again", got)
 	}
 	for _, side := range []map[string]*definition{a.old, a.new} {
@@ -73,6 +96,7 @@ func TestVersionsBuiltOnFirstUse(t *testing.T) {
 // each version is built when an object first needs it or every version of
 // every CRD is built before the first object.
 func TestLazyIsEager(t *testing.T) {
+	t.Parallel()
 	for _, newFile := range []string{"testdata/new.yaml", "testdata/new-refused.yaml", "testdata/new-removed.yaml"} {
 		lazy := analyzer(t, []string{"testdata/old.yaml"}, newFile)
 		eager := analyzer(t, []string{"testdata/old.yaml"}, newFile)

@@ -53,10 +53,15 @@ type markdownReport struct {
 	converted         []string
 	// render writes one record's details as the text report does.
 	render func(w io.Writer, r *Record)
+	// grouped are the defaults read adds, grouped across objects, each
+	// group folded; an object that only gains defaults has no details of
+	// its own.
+	grouped *grouper
+	gaining int
 }
 
 func newMarkdownReport(limit int) *markdownReport {
-	return &markdownReport{limit: limit, rows: map[string]*markdownRow{},
+	return &markdownReport{limit: limit, rows: map[string]*markdownRow{}, grouped: newGrouper(nil),
 		render: func(w io.Writer, r *Record) { (&printer{stdout: w}).textRecord(r) }}
 }
 
@@ -88,12 +93,17 @@ func (m *markdownReport) record(r *Record) {
 	}
 	if has(GainsDefaults) {
 		row.gains++
+		m.gaining++
+		m.grouped.add(r)
 	}
 	if losesData(r) {
 		row.loses++
 	}
-	if has(RefusedOnUpdate) {
+	if has(RefusedOnUpdate) || has(InvalidUnderNew) {
 		row.refused++
+	}
+	if !named(r) {
+		return // in its groups
 	}
 	m.changed++
 	d := m.details(r)
@@ -152,15 +162,11 @@ func onOneLine(r *Record) *Record {
 // spec, "HTML blocks"): where the object was read and who it is in
 // <code>, then its categories.
 func summaryOf(r *Record) string {
-	name := r.Name
-	if r.Namespace != "" {
-		name = r.Namespace + "/" + r.Name
-	}
 	var cats []string
 	for _, c := range r.Categories {
 		cats = append(cats, categoryText[c])
 	}
-	who := fmt.Sprintf("%s: %s %s (%s)", r.Source, r.Kind, name, r.APIVersion)
+	who := fmt.Sprintf("%s: %s %s (%s)", r.Source, r.Kind, r.objectName(), r.APIVersion)
 	return htmlCode(who) + ": " + strings.Join(cats, ", ")
 }
 
@@ -303,7 +309,7 @@ func (m *markdownReport) write(w io.Writer) {
 	for _, d := range kept {
 		b.WriteString(d)
 	}
-	b.WriteString(m.leftOut(m.left, m.changed, "objects that change"))
+	b.WriteString(m.leftOut(m.left, m.changed, "objects to look at"))
 	b.WriteString(tail)
 	// w is the report (atomicout.Report), whose Close returns a failed write
 	_, _ = io.WriteString(w, fitComment(b.String(), m.limit))
@@ -316,10 +322,44 @@ func (m *markdownReport) head() string {
 	if m.skipped > 0 {
 		fmt.Fprintf(&b, "\n%d objects of API groups that no CRD has were skipped.\n", m.skipped)
 	}
+	m.writeGroups(&b)
 	if m.changed > 0 {
-		fmt.Fprintf(&b, "\n#### Objects that change (%d)\n\n", m.changed)
+		fmt.Fprintf(&b, "\n#### Objects to look at (%d)\n\n", m.changed)
 	}
 	return b.String()
+}
+
+// writeGroups writes the defaults read adds, grouped across objects (as
+// the text report groups them): a line per effect, then each group
+// folded, its first objects inside, as many as fit in a quarter of the
+// limit.
+func (m *markdownReport) writeGroups(b *strings.Builder) {
+	groups := m.grouped.sorted()
+	if len(groups) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n#### Defaults read adds (%d %s, %d %s)\n", m.gaining, plural(m.gaining, "object"), len(groups), plural(len(groups), "group"))
+	part := capped{room: m.limit / partShare}
+	var effect Effect
+	for _, g := range groups {
+		var item strings.Builder
+		if g.Effect != effect {
+			effect = g.Effect
+			fmt.Fprintf(&item, "\n**%s**\n\n", effectText[effect])
+		}
+		fmt.Fprintf(&item, "<details><summary>%d %s: %s %s %s = %s</summary>\n\n", g.Objects, plural(g.Objects, "object"),
+			htmlCode(g.CRD), htmlCode(strings.Join(g.Versions, ",")), htmlCode(g.Path), htmlCode(inline(g.Value)))
+		for _, e := range g.Examples {
+			fmt.Fprintf(&item, "- %s\n", codeSpan(e))
+		}
+		if more := g.Objects - len(g.Examples); more > 0 {
+			fmt.Fprintf(&item, "- and %d more\n", more)
+		}
+		item.WriteString("</details>\n")
+		part.add(item.String())
+	}
+	b.WriteString(part.String())
+	b.WriteString(m.leftOut(part.left, part.total, "groups of defaults"))
 }
 
 // writeFindings writes the title and the CRD findings, as many as fit in

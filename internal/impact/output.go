@@ -18,6 +18,21 @@ type printer struct {
 	stdout, stderr io.Writer
 	// converted are the CRDs converted by the API's code (--convert).
 	converted []string
+	// verbose: the text report writes each object's details as it comes
+	// (-v), instead of the defaults grouped across objects and a line per
+	// object that needs a look.
+	verbose bool
+	// goClient, when set (--types), tells the defaults a Go client of the
+	// API's types already sends.
+	goClient GoClient
+}
+
+// useGoClient has the report tell the defaults c sends (--types).
+func (p *printer) useGoClient(c GoClient) {
+	p.goClient = c
+	if p.markdown != nil {
+		p.markdown.grouped.goClient = c
+	}
 }
 
 func newPrinter(format string, stdout, stderr io.Writer) *printer {
@@ -115,10 +130,19 @@ type objectReport struct {
 	skipped  int
 	count    map[string]int
 	code     int
+	// grouped is the text report without -v: the defaults read adds,
+	// grouped across objects, and the line of each object that needs a
+	// look (named), written at the end.
+	grouped *grouper
+	named   []string
 }
 
 func (p *printer) startObjects(findings []Finding) *objectReport {
-	return &objectReport{p: p, findings: findings, count: map[string]int{}, code: ExitOK}
+	o := &objectReport{p: p, findings: findings, count: map[string]int{}, code: ExitOK}
+	if !p.json && p.markdown == nil && !p.verbose {
+		o.grouped = newGrouper(p.goClient)
+	}
+	return o
 }
 
 func (o *objectReport) start() {
@@ -142,6 +166,11 @@ func (o *objectReport) record(r *Record) {
 		o.p.markdown.record(r)
 	case o.p.json:
 		o.p.writeJSON(r)
+	case o.grouped != nil:
+		o.grouped.add(r)
+		if named(r) {
+			o.named = append(o.named, briefLine(r))
+		}
 	default:
 		o.p.textRecord(r)
 	}
@@ -173,9 +202,28 @@ func (o *objectReport) end() int {
 		o.p.table(o.p.stderr, o.objects, o.count, o.skipped)
 		return o.code
 	}
+	o.writeGrouped()
 	o.p.table(o.p.stdout, o.objects, o.count, o.skipped)
 	fmt.Fprintln(o.p.stdout, conversionNoteFor(o.p.converted))
 	return o.code
+}
+
+// writeGrouped writes the grouped text report of the objects so far (none
+// without it): the defaults read adds, grouped, then the line of each
+// object to look at.
+func (o *objectReport) writeGrouped() {
+	if o.grouped == nil {
+		return
+	}
+	w := &indented{w: o.p.stdout}
+	writeGroups(w, o.grouped.sorted(), o.count[GainsDefaults])
+	if len(o.named) > 0 {
+		w.line(fmt.Sprintf("%d %s to look at (-v shows each one's details):", len(o.named), plural(len(o.named), "object")))
+		for _, l := range o.named {
+			w.line("  " + l)
+		}
+	}
+	o.grouped, o.named = nil, nil
 }
 
 func (p *printer) writeJSON(v any) {
@@ -198,6 +246,8 @@ var categoryText = map[string]string{
 	StorageVersionChanged: "storage version changed",
 	CRDRemoved:            "CRD removed",
 	CRDUpdateRefused:      "CRD update refused",
+	NewOnly:               "new: created under NEW only",
+	InvalidUnderNew:       "invalid under NEW",
 	ConversionFailed:      "conversion failed",
 	LosesAfterWrite:       "loses fields after its next write",
 	BreaksList:            "breaks LIST and WATCH",
@@ -212,15 +262,20 @@ func (p *printer) textRecord(r *Record) {
 	for _, c := range r.Categories {
 		cats = append(cats, categoryText[c])
 	}
-	name := r.Name
-	if r.Namespace != "" {
-		name = r.Namespace + "/" + r.Name
-	}
-	fmt.Fprintf(p.stdout, "%s: %s %s (%s): %s\n", r.Source, r.Kind, name, r.APIVersion, strings.Join(cats, ", "))
+	fmt.Fprintf(p.stdout, "%s: %s %s (%s): %s\n", r.Source, r.Kind, r.objectName(), r.APIVersion, strings.Join(cats, ", "))
 	w := &indented{w: p.stdout, prefix: "    "}
 	if len(r.InvalidUnderOld) > 0 {
 		w.line("OLD refuses it:")
 		for _, pr := range r.InvalidUnderOld {
+			w.line("  " + pr.String())
+		}
+	}
+	if r.NewOnly {
+		w.line(fmt.Sprintf("OLD serves no %s %s: not stored before the change; checked as a create under NEW", r.APIVersion, r.Kind))
+	}
+	if len(r.InvalidUnderNew) > 0 {
+		w.line("NEW refuses it:")
+		for _, pr := range r.InvalidUnderNew {
 			w.line("  " + pr.String())
 		}
 	}
@@ -313,6 +368,8 @@ var tableText = map[string]string{
 	StorageVersionChanged: "storage version changed",
 	CRDRemoved:            "CRD removed",
 	CRDUpdateRefused:      "CRD update refused",
+	NewOnly:               "new: created under NEW only",
+	InvalidUnderNew:       "invalid under NEW",
 	ConversionFailed:      "conversion failed",
 	LosesAfterWrite:       "losing fields after write",
 	BreaksList:            "breaking LIST and WATCH",
@@ -325,6 +382,11 @@ func (p *printer) table(w io.Writer, objects int, count map[string]int, skipped 
 	fmt.Fprintf(w, "%-30s %6d\n", "objects", objects)
 	for _, c := range tableRows {
 		fmt.Fprintf(w, "  %-28s %6d\n", tableText[c], count[c])
+	}
+	if count[NewOnly] > 0 { // only objects of a version new with NEW
+		for _, c := range []string{NewOnly, InvalidUnderNew} {
+			fmt.Fprintf(w, "  %-28s %6d\n", tableText[c], count[c])
+		}
 	}
 	if len(p.converted) > 0 { // only the API's code fails conversions
 		for _, c := range []string{ConversionFailed, LosesAfterWrite, BreaksList, ConversionUnknown} {

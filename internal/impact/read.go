@@ -78,8 +78,11 @@ func (rb readBack) record(r *Record) {
 // its first served version, if the storage version is not served), as a
 // client that moved to it reads it.
 //
-// stored reads the stored object (each version once: storedReads).
-func read(newDef *definition, stored *storedReads, requested string) (readBack, error) {
+// stored reads the stored object (each version once: storedReads). reuse
+// lets afterWrite take the read at the storage version for the conversion
+// of the next write when they are the same conversion (the Analyzer's, but
+// for TestAfterWriteReuse: !convertAgain).
+func read(newDef *definition, stored *storedReads, requested string, reuse bool) (readBack, error) {
 	etcd := stored.etcd
 	rb := readBack{version: requested, served: true}
 	if v, ok := newDef.versions[requested]; !ok || !v.served {
@@ -113,14 +116,9 @@ func read(newDef *definition, stored *storedReads, requested string) (readBack, 
 		}
 	}
 	storedAt, _ := etcd["apiVersion"].(string)
-	rb.afterWrite, rb.afterEtcd, err = afterWrite(newDef, rb.version, obj, rb.atStorage.Object, storedAt == newDef.apiVersion(rb.version))
+	rb.afterWrite, rb.afterEtcd, err = afterWrite(newDef, rb.version, obj, rb.atStorage.Object, reuse && storedAt == newDef.apiVersion(rb.version))
 	return rb, atRequest(err, RequestNextWrite)
 }
-
-// reuseConversion lets afterWrite take the read at the storage version for
-// the conversion of the next write when they are the same conversion
-// (TestAfterWriteReuse turns it off to compare).
-var reuseConversion = true
 
 // afterWrite is the object read at version (obj) after its next write, a
 // no-op update, read at d's storage version (now: as read at it before),
@@ -134,7 +132,8 @@ var reuseConversion = true
 //
 // storedAtVersion says that the object is stored at version: the read at
 // version converted nothing, and the read at the storage version (now)
-// converted obj itself. If the update's decoding changes nothing either,
+// converted obj itself (read passes false when its caller asks for every
+// conversion again). If the update's decoding changes nothing either,
 // the write converts obj as that read did, and now is what it stores: the
 // API's code is not called again for the same answer.
 //
@@ -149,7 +148,7 @@ func afterWrite(d *definition, version string, obj, now map[string]any, storedAt
 		return nil, nil, nil
 	}
 	var etcd map[string]any
-	if reuseConversion && storedAtVersion && reflect.DeepEqual(dec.Object, obj) {
+	if storedAtVersion && reflect.DeepEqual(dec.Object, obj) {
 		etcd = runtime.DeepCopyJSON(now)
 	} else if etcd, err = d.toStorage(dec.Object); err != nil {
 		return nil, nil, err

@@ -3,6 +3,8 @@ package impact
 import (
 	"slices"
 	"strings"
+
+	"github.com/controller-gen-default/controller-gen-default/internal/input/manifest"
 )
 
 // Record is what happens to one object.
@@ -14,7 +16,10 @@ type Record struct {
 	Kind       string `json:"kind"`
 	Namespace  string `json:"namespace,omitempty"`
 	Name       string `json:"name"`
-	CRD        string `json:"crd"`
+	// GenerateName is the object's metadata.generateName when it has no
+	// name (the apiserver generates one): the report names it by it.
+	GenerateName string `json:"generateName,omitempty"`
+	CRD          string `json:"crd"`
 	// Categories classify the record; see the Category constants.
 	Categories []string `json:"categories"`
 	// Fails: the object loses data or has a request refused (a category
@@ -23,6 +28,11 @@ type Record struct {
 
 	// Step 1: why OLD refuses the object (it was stored as if valid).
 	InvalidUnderOld []Problem `json:"invalidUnderOld,omitempty"`
+	// NewOnly: the object is at a version that only NEW serves, so it was
+	// not stored before the change; it was checked as a create under NEW,
+	// and InvalidUnderNew are why NEW refuses it. No other step ran.
+	NewOnly         bool      `json:"-"`
+	InvalidUnderNew []Problem `json:"invalidUnderNew,omitempty"`
 	// CRDFindings are the findings of the object's CRD (see Finding).
 	CRDFindings []Finding `json:"crdFindings,omitempty"`
 
@@ -117,6 +127,12 @@ const (
 	// (stored at NEW's storage version), a GET at a version NEW serves
 	// drops or changes data that a GET at it returned before.
 	LosesAfterWrite = "loses-fields-after-write"
+	// NewOnly: the object is at a version only NEW serves (OLD has no
+	// such version, or no CRD of the kind): it is new with the change,
+	// checked as a create under NEW (informational).
+	NewOnly = "new-only"
+	// InvalidUnderNew: NEW refuses the create of a new-only object.
+	InvalidUnderNew = "invalid-under-new"
 	// BreaksList: under --convert, the object's conversion to a version
 	// NEW serves fails, so that every LIST and WATCH of the resource at
 	// that version fails (500) while it is stored.
@@ -127,7 +143,7 @@ const (
 // request refused, or a conversion whose outcome is unknown (as for
 // objects-unreadable, a check must not pass on what it could not know).
 var failing = []string{LosesFields, RefusedOnUpdate, InvalidUnderOld, VersionNotServed, CRDRemoved, CRDUpdateRefused, ConversionFailed,
-	LosesAfterWrite, BreaksList, ConversionUnknown}
+	LosesAfterWrite, BreaksList, ConversionUnknown, InvalidUnderNew}
 
 // fails says whether a category of the record makes the command exit 1.
 func (r *Record) fails() bool {
@@ -157,6 +173,11 @@ func (r *Record) categories() []string {
 			out = append(out, c)
 		}
 	}
+	if r.NewOnly {
+		add(true, NewOnly)
+		add(len(r.InvalidUnderNew) > 0, InvalidUnderNew)
+		return out
+	}
 	add(len(r.InvalidUnderOld) > 0, InvalidUnderOld)
 	add(r.has(FindingRemoved), CRDRemoved)
 	add(r.has(FindingUpdateRefused), CRDUpdateRefused)
@@ -175,6 +196,12 @@ func (r *Record) categories() []string {
 	}
 	add(r.Read != nil && r.has(FindingStorageVersion), StorageVersionChanged)
 	return out
+}
+
+// objectName is how the report names the object (manifest.ObjectName):
+// namespace/name, or by its generateName when it has no name.
+func (r *Record) objectName() string {
+	return manifest.ObjectName(r.Namespace, r.Name, r.GenerateName)
 }
 
 func versionOf(apiVersion string) string {

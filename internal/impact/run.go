@@ -17,6 +17,7 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/internal/atomicout"
 	"github.com/controller-gen-default/controller-gen-default/internal/convprog"
 	"github.com/controller-gen-default/controller-gen-default/internal/encoding/ordered"
+	"github.com/controller-gen-default/controller-gen-default/internal/goapi"
 	"github.com/controller-gen-default/controller-gen-default/internal/input/manifest"
 	"github.com/controller-gen-default/controller-gen-default/internal/input/source"
 )
@@ -51,6 +52,16 @@ type Options struct {
 	// create -f reads them (manifest.Files: a directory is its manifests);
 	// none: the report of the CRD changes.
 	Files []string
+	// Recursive: a directory of Files is read with its subdirectories, as
+	// kubectl's -R, --recursive reads it (-R). The CRD directories of Old
+	// and New are read at their top level whatever it says.
+	Recursive bool
+	// Verbose: the text report writes each object's details as it comes
+	// (-v), not the defaults grouped across objects.
+	Verbose bool
+	// Types are the package patterns of --types: the API's Go types, which
+	// tell the defaults a Go client already sends (GoClient).
+	Types []string
 	// Convert are the package patterns of --convert, one per element.
 	Convert []string
 	// Setup is --setup (convprog.Options.Setup).
@@ -73,7 +84,7 @@ type Options struct {
 // stdout gets the report; stderr gets why the input is unusable and, with
 // -o json, the summary table. It returns the exit status.
 func Run(ctx context.Context, o Options, stdin io.Reader, stdout, stderr io.Writer) int {
-	files, err := manifest.Files(o.Files)
+	files, err := manifest.Files(o.Files, o.Recursive)
 	if err != nil {
 		fmt.Fprintf(stderr, "impact: %v\n", err)
 		return ExitUnusable
@@ -114,6 +125,15 @@ func Run(ctx context.Context, o Options, stdin io.Reader, stdout, stderr io.Writ
 func runReport(ctx context.Context, a *Analyzer, o Options, cluster *source.Cluster, oldCRDs, newCRDs []*apiextensionsv1.CustomResourceDefinition,
 	stdin io.Reader, report *atomicout.Report, stderr io.Writer) int {
 	out := newPrinter(o.Output, report, stderr)
+	out.verbose = o.Verbose
+	if len(o.Types) > 0 && len(o.Files)+btoi(o.ClusterObjects) > 0 {
+		api, err := goapi.LoadTypes(".", o.Types, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "impact: --types %s: %v\n", strings.Join(o.Types, ","), err)
+			return ExitUnusable
+		}
+		out.useGoClient(api)
+	}
 	if len(o.Convert) > 0 {
 		conv, converted, err := startConversion(ctx, a, o.Convert, o.Setup, stderr)
 		if err != nil {
@@ -135,11 +155,15 @@ func runReport(ctx context.Context, a *Analyzer, o Options, cluster *source.Clus
 	if o.ClusterObjects {
 		inputs = concatInputs(inputs, clusterInputs(ctx, cluster, oldCRDs, o.Progress))
 	}
-	return streamReport(ctx, a, inputs, o.SkipOtherGroups, out, workers)
+	return streamReport(ctx, a, inputs, o.SkipOtherGroups, out, runtime.GOMAXPROCS(0)) // objects analyzed at once
 }
 
-// workers is how many objects are analyzed at once: GOMAXPROCS.
-var workers = runtime.GOMAXPROCS(0)
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 // analyzed is one object as analyzed: its record, or why it is unusable,
 // or skipped (no CRD has its group).
@@ -207,6 +231,7 @@ func streamReport(ctx context.Context, a *Analyzer, inputs iter.Seq2[Input, erro
 		if !errors.Is(err, errUnusable) {
 			fmt.Fprintln(out.stderr, err)
 		}
+		rep.writeGrouped() // what the objects before it do, as -v writes it
 		return ExitUnusable
 	}
 	return rep.end()

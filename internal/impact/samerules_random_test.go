@@ -31,14 +31,13 @@ import (
 // defaults and CEL rules, some of which read fields that may be absent),
 // changes it at one to three random nodes into NEW, and analyzes objects
 // that fit OLD, break it or lack most fields, with the shortcuts and
-// without them (fullPath): the records must be the same. The counts make
+// without them (the Analyzer's fullPath): the records must be the same. The counts make
 // sure that objects took the shortcut under NEWs that change more than
 // descriptions, and that objects read as stored were turned away from it,
 // often enough to mean something.
 func TestCreatedAsReadRandomSchemas(t *testing.T) {
 	// every CRD is new: cached checks would only fill the user's cache
 	t.Setenv(checkcache.Env, "off")
-	t.Cleanup(func() { fullPath = false })
 	pairs, objects := 300, 16
 	if testing.Short() {
 		pairs = 60
@@ -61,12 +60,12 @@ func TestCreatedAsReadRandomSchemas(t *testing.T) {
 		}
 		for i := range objects {
 			obj := g.instance(old, i)
-			before := createdAsReadSkips.Load()
+			before := a.skips.createdAsRead.Load()
 			fast, ferr := a.Object(ctx, runtime.DeepCopyJSON(obj))
-			took := createdAsReadSkips.Load() > before
-			fullPath = true
+			took := a.skips.createdAsRead.Load() > before
+			a.fullPath = true
 			full, err := a.Object(ctx, runtime.DeepCopyJSON(obj))
-			fullPath = false
+			a.fullPath = false
 			if !reflect.DeepEqual(fast, full) || (ferr == nil) != (err == nil) {
 				if mismatches++; mismatches <= 3 {
 					t.Errorf("seed %d, object %d (NEW: %s): the records differ with the shortcuts (createdAsRead: %v) and without\n"+

@@ -36,6 +36,7 @@ func valueOf(t *testing.T, y string) any {
 // value does not have, a description) does not count. Each case is run
 // both ways, so that each rule is seen to widen in one direction only.
 func TestJudgesAlike(t *testing.T) {
+	t.Parallel()
 	const base = `
 type: object
 properties:
@@ -115,6 +116,7 @@ func replace(s, old, new string) string {
 // broken alone, refuse an object that the same CRDs otherwise pass; so
 // does a transition rule at the root of a schema both CRDs share.
 func TestValidatesAlike(t *testing.T) {
+	t.Parallel()
 	crds := loadCRDs(t, "testdata/old.yaml")
 	var widget *apiextensionsv1.CustomResourceDefinition
 	for _, c := range crds {
@@ -158,6 +160,7 @@ func TestValidatesAlike(t *testing.T) {
 // TestStatusWriteOnly: each premise of statusWriteOnly, broken alone,
 // refuses the shortcut that the same object otherwise takes.
 func TestStatusWriteOnly(t *testing.T) {
+	t.Parallel()
 	const root = `
 type: object
 required: [spec]
@@ -206,6 +209,7 @@ properties:
 // TestGenerationKeepsDigits: the main write's generation, one more than
 // the object's, is as long as it, and the object has one.
 func TestGenerationKeepsDigits(t *testing.T) {
+	t.Parallel()
 	for g, want := range map[any]bool{int64(1): true, int64(8): true, int64(9): false, int64(10): true, int64(99): false, int64(100): true, int64(0): false, int64(-1): false, "1": false, nil: false} {
 		obj := map[string]any{"metadata": map[string]any{}}
 		if g != nil {
@@ -220,6 +224,7 @@ func TestGenerationKeepsDigits(t *testing.T) {
 // TestWidens: a maximum widens when raised or dropped, a minimum when
 // lowered or dropped; neither when added.
 func TestWidens(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		o, n  *int64
 		upper bool
@@ -239,6 +244,7 @@ func TestWidens(t *testing.T) {
 // TestNoStricterBounds: each length and count bound, present on both
 // sides, widens in its own direction only.
 func TestNoStricterBounds(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		keyword, schema, value string
 		upper                  bool
@@ -260,6 +266,7 @@ func TestNoStricterBounds(t *testing.T) {
 // left out only when asIfNew's got no error, and no rule at the root or at
 // the status's values reads oldSelf; each premise broken alone keeps it.
 func TestStatusUpdateFollows(t *testing.T) {
+	t.Parallel()
 	const schema = `
 type: object
 properties:

@@ -26,25 +26,28 @@ type stored struct {
 
 // store is step 1, the object's create under OLD, at its version v:
 //
-//  1. the create request, as kubectl sends it (pipeline's Create: the
-//     request's checks, decoding, the handler's and registry's metadata
-//     steps, PrepareForCreate, Validate, the storage's checks, defaults as
-//     read back). What the server set on the object when it created it (a
-//     `kubectl get -o yaml` dump holds it: uid, creationTimestamp,
-//     resourceVersion, generation, managedFields) is left out of the
-//     request, which the apiserver would refuse or overwrite, and put back
-//     into what it stored (serverSet);
+//  1. the create request of sent, as kubectl sends it (pipeline's Create:
+//     the request's checks, decoding, the handler's and registry's
+//     metadata steps, PrepareForCreate, Validate, the storage's checks,
+//     defaults as read back). What the server set on the object when it
+//     created it (a `kubectl get -o yaml` dump holds it: uid,
+//     creationTimestamp, resourceVersion, generation, managedFields) is
+//     not in sent (withoutServerSet), since kubectl clears the
+//     resourceVersion and the apiserver would refuse or overwrite the
+//     rest; server holds it, and it is put back into what is stored;
 //  2. with the status subresource, PrepareForCreate drops the status: an
 //     input that has one then has it written as a controller writes it, by
 //     a PUT to /status;
 //  3. the storage codec's write (toStorage), then its read at the
 //     object's version (fromStorage): what a GET under OLD returns.
-func store(ctx context.Context, v *version, obj map[string]any, req objectpath.Request) (stored, error) {
+func store(ctx context.Context, v *version, sent map[string]any, server serverSet, req objectpath.Request) (stored, error) {
 	p, err := v.pipeline()
 	if err != nil {
 		return stored{}, err
 	}
-	sent, server := withoutServerSet(obj)
+	// the input as it was given, the request's namespace filled in: the
+	// body of the write of its status
+	obj := server.restore(runtime.DeepCopyJSON(sent))
 	res := p.Create(ctx, sent, req)
 	st := stored{problems: fromErrorList(res.Errors), undecodable: res.Undecodable}
 	if res.Refused != nil {

@@ -36,8 +36,9 @@ func TestParallelIsSequential(t *testing.T) {
 		{"all usable", valid},
 		{"an unusable object last", valid + orphan + "---\n" + valid},
 	} {
-		for _, format := range []string{"text", "json"} {
+		for _, format := range []string{"text", "text -v", "json"} {
 			t.Run(tc.name+", "+format, func(t *testing.T) {
+				format, verbose := strings.CutSuffix(format, " -v")
 				run := func(n int) (string, string, int) {
 					o := Options{Old: []string{"testdata/old.yaml"}, New: []string{"testdata/new.yaml"}, Output: format, Files: []string{"-"}}
 					oldCRDs, newCRDs, err := loadBoth(context.Background(), o, nil)
@@ -49,13 +50,15 @@ func TestParallelIsSequential(t *testing.T) {
 						t.Fatal(err)
 					}
 					var stdout, stderr bytes.Buffer
-					code := streamReport(context.Background(), a, filesInputs(o.Files, strings.NewReader(tc.in)), false,
-						newPrinter(o.Output, &stdout, &stderr), n)
+					p := newPrinter(o.Output, &stdout, &stderr)
+					p.verbose = verbose
+					code := streamReport(context.Background(), a, filesInputs(o.Files, strings.NewReader(tc.in)), false, p, n)
 					return stdout.String(), stderr.String(), code
 				}
 				seqOut, seqErr, seqCode := run(1)
 				parOut, parErr, parCode := run(8)
-				if strings.Count(seqOut, "\n") < 300 || !strings.Contains(seqErr, `warning: duplicate field "spec.size"`) {
+				if minLines := map[bool]int{true: 300, false: 20}[verbose || format == "json"]; strings.Count(seqOut, "\n") < minLines ||
+					!strings.Contains(seqErr, `warning: duplicate field "spec.size"`) {
 					t.Fatalf("the sequential run reports too little: %d lines, stderr %.300q", strings.Count(seqOut, "\n"), seqErr)
 				}
 				if parCode != seqCode || parOut != seqOut || parErr != seqErr {

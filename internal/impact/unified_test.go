@@ -10,6 +10,7 @@ import (
 // rebuilds both sides, and changes no more lines than the longest common
 // subsequence requires.
 func TestLineDiffIsAMinimalEditScript(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	for n := 0; n < 500; n++ {
 		a, b := randomLines(r), randomLines(r)
@@ -55,6 +56,7 @@ func lcsLength(a, b []string) int {
 }
 
 func TestUnifiedYAMLHunks(t *testing.T) {
+	t.Parallel()
 	from := map[string]any{"spec": map[string]any{"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 7, "h": 8, "i": 9, "j": 10}}
 	to := map[string]any{"spec": map[string]any{"a": 0, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 7, "h": 8, "i": 9}}
 	got, err := unifiedYAML("x", "y", from, to)

@@ -56,6 +56,9 @@ type body struct {
 	// otherwise.
 	refused []Problem
 	decoded map[string]any
+	// redecode has every put encode and decode obj again instead of
+	// sharing decoded (the Analyzer's fullPath, for the tests that compare)
+	redecode bool
 }
 
 // newBody encodes and decodes obj as a request body at p's version. obj is
@@ -100,7 +103,7 @@ func newBody(p *objectpath.Pipeline, obj map[string]any) *body {
 //
 // Steps 0 and 1 are b's (newBody).
 func put(ctx context.Context, p *objectpath.Pipeline, strategy rest.RESTUpdateStrategy, old map[string]any, b *body) (map[string]any, []Problem) {
-	if fullPath {
+	if b.redecode {
 		b = newBody(p, b.obj)
 	}
 	if b.refused != nil {
@@ -145,7 +148,3 @@ func hasStatus(obj map[string]any) bool {
 	_, ok := obj["status"]
 	return ok
 }
-
-// fullPath turns off, for the tests that compare them, the shortcuts of
-// Analyzer.Object that cannot change a record.
-var fullPath = false

@@ -39,6 +39,9 @@ type Options struct {
 	// create -f reads them (manifest.Files: a directory is its
 	// manifests); none: stdin.
 	Files []string
+	// Recursive: a directory of Files is read with its subdirectories, as
+	// kubectl's -R, --recursive reads it (-R).
+	Recursive bool
 	// Output is "yaml" (or "") for a YAML stream, "json" for one JSON
 	// object per line (-o).
 	Output string
@@ -67,7 +70,7 @@ type Options struct {
 // before it are printed, it and those after it are not. It returns the
 // exit status.
 func Run(ctx context.Context, o Options, stdin io.Reader, stdout, stderr io.Writer) int {
-	files, err := manifest.Files(o.Files)
+	files, err := manifest.Files(o.Files, o.Recursive)
 	if err != nil {
 		fmt.Fprintf(stderr, "normalize: %v\n", err)
 		return ExitUnusable

@@ -9,7 +9,7 @@
 # List (`kubectl get -A -o yaml`'s shape). GNU time (/usr/bin/time) reports
 # the figures. No figure is asserted anywhere.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 ns=("$@"); [ ${#ns[@]} -gt 0 ] || ns=(20000 40000)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/normalize" ./cmd/controller-gen-default-normalize
@@ -30,6 +30,8 @@ for n in "${ns[@]}"; do
   { echo 'apiVersion: v1'; echo 'kind: List'; echo 'items:';
     for ((i = 0; i < n; i++)); do widget "$i" '  ' | sed '1s/^  /- /'; done; } >"$tmp/list.yaml"
   measure "impact, stream of $n" "$tmp/normalize" impact "${crds[@]}" -o json "$tmp/stream.yaml"
+  measure "impact (text, grouped), stream of $n" "$tmp/normalize" impact "${crds[@]}" "$tmp/stream.yaml"
+  measure "impact (text -v), stream of $n" "$tmp/normalize" impact "${crds[@]}" -v "$tmp/stream.yaml"
   measure "impact, List of $n" "$tmp/normalize" impact "${crds[@]}" -o json "$tmp/list.yaml"
   measure "normalize, stream of $n" "$tmp/normalize" --crd internal/impact/testdata/old.yaml -o json "$tmp/stream.yaml"
 done

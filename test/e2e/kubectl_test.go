@@ -165,6 +165,71 @@ items:
 		Expect(storedAsPrinted(offline)).To(Equal(3))
 	})
 
+	// kubectl create clears a resourceVersion before it sends an object
+	// (cli-runtime's resource.Helper.CreateWithOptions, modify true): a
+	// kubectl get -o yaml dump, whose objects carry the server's metadata,
+	// is created, not refused with "resourceVersion should not be set on
+	// objects to be created".
+	It("clears a dump's resourceVersion before the create, as kubectl create does", func() {
+		live, offline := both("resource-version", `apiVersion: v1
+kind: List
+metadata:
+  resourceVersion: ""
+items:
+- apiVersion: requests.example.com/v1
+  kind: Note
+  metadata:
+    name: dumped-item
+    namespace: team
+    resourceVersion: "4242"
+    uid: 1b4e28ba-2fa1-11d2-883f-0016d3cca427
+    creationTimestamp: "2026-01-02T03:04:05Z"
+    generation: 3
+  spec:
+    text: t
+  status:
+    phase: Running
+---
+apiVersion: requests.example.com/v1
+kind: Note
+metadata:
+  name: dumped-alone
+  resourceVersion: "17"
+`)
+		Expect(live.ok).To(BeTrue(), live.stderr)
+		Expect(offline.code).To(Equal(normalize.ExitOK), offline.stderr)
+		Expect(storedAsPrinted(offline)).To(Equal(2))
+	})
+
+	// -R, --recursive: a directory's subdirectories are read too, in the
+	// order kubectl's filepath.Walk visits them (tree/b/ before tree/b.yaml)
+	It("reads a directory's subdirectories with -R, in kubectl's order", func() {
+		tree := filepath.Join(dir, "tree")
+		for name, obj := range map[string]string{"b.yaml": "tree-b", "b/a.yaml": "tree-b-a", "a/z/z.yaml": "tree-a-z-z"} {
+			p := filepath.Join(tree, name)
+			Expect(os.MkdirAll(filepath.Dir(p), 0o755)).To(Succeed())
+			Expect(os.WriteFile(p, []byte("apiVersion: requests.example.com/v1\nkind: Note\nmetadata:\n  name: "+obj+"\n"), 0o644)).To(Succeed())
+		}
+		stdout, stderr, err := kubectl("create", "-R", "-f", tree)
+		live := read(stdout)
+		Expect(err).NotTo(HaveOccurred(), "%s%s", live, read(stderr))
+		var out, errb bytes.Buffer
+		cmd := exec.Command(testkit.Binary(GinkgoT(), testkit.Objects), append([]string{"normalize"}, append(slices.Clone(crdArgs), "-o", "json", "-R", tree)...)...)
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		Expect(cmd.Run()).To(Succeed(), errb.String())
+		var created []string
+		for line := range strings.Lines(live) {
+			created = append(created, strings.TrimSuffix(strings.TrimPrefix(line, "note.requests.example.com/"), " created\n"))
+		}
+		var printed []string
+		for _, o := range printedObjects(out.String()) {
+			printed = append(printed, o["metadata"].(map[string]any)["name"].(string))
+		}
+		Expect(printed).To(Equal(created))
+		Expect(printed).To(Equal([]string{"tree-a-z-z", "tree-b-a", "tree-b"}))
+		Expect(storedAsPrinted(fileRun{stdout: out.String()})).To(Equal(3))
+	})
+
 	It("sends an object without a namespace to -n's", func() {
 		live, offline := both("namespace-flag", "apiVersion: requests.example.com/v1\nkind: Note\nmetadata:\n  name: in-team\n", "-n", "team")
 		Expect(live.ok).To(BeTrue())

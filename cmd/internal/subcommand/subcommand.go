@@ -83,6 +83,14 @@ func (f *FlagSet) NamespaceVar(p *string) (given func() bool) {
 	return func() bool { return f.Given("n", "namespace") }
 }
 
+// RecursiveVar defines -R and --recursive as kubectl's: a directory of
+// objects is read with its subdirectories.
+func (f *FlagSet) RecursiveVar(p *bool) {
+	const usage = "read a directory of objects with its subdirectories, as kubectl's -R, --recursive (without it, only the files directly in it)"
+	f.BoolVar(p, "recursive", false, usage)
+	f.BoolVar(p, "R", false, "shorthand for --recursive")
+}
+
 // Given says whether one of the flags names was set on the command line.
 func (f *FlagSet) Given(names ...string) bool {
 	given := false

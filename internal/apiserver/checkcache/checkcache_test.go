@@ -161,3 +161,49 @@ func TestConcurrent(t *testing.T) {
 		t.Errorf("entries %q, want %d", got, n/2)
 	}
 }
+
+// TestStoreLoad: a value stored is loaded as it was; another digest or
+// another name is another entry; a damaged entry (a byte changed, cut
+// short, a clean outcome's) misses; a nil cache stores nothing.
+func TestStoreLoad(t *testing.T) {
+	dir := t.TempDir()
+	c := OpenDir(dir)
+	key := c.DataKey("crds", []byte("digest"))
+	if key == c.DataKey("crds", []byte("digesT")) || key == c.DataKey("other", []byte("digest")) || key != c.DataKey("crds", []byte("digest")) {
+		t.Fatal("keys do not tell data apart")
+	}
+	if _, ok := c.Load(key); ok {
+		t.Fatal("a hit in an empty cache")
+	}
+	value := []byte("crds 1\n1 0 2\n{}\n")
+	c.Store(key, value)
+	got, ok := c.Load(key)
+	if !ok || string(got) != string(value) {
+		t.Fatalf("loaded %q, %t; want %q", got, ok, value)
+	}
+	if c.Clean(key) {
+		t.Error("a value's entry is a clean outcome")
+	}
+	good, err := os.ReadFile(c.Path(key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range [][]byte{good[:len(good)-1], append(append([]byte(nil), good[:len(good)-2]...), 'x', '\n'), []byte(key), nil} {
+		if err := os.WriteFile(c.Path(key), bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := c.Load(key); ok {
+			t.Errorf("entry %q loads %q", bad, got)
+		}
+	}
+	var none *Cache
+	none.Store(none.DataKey("crds", []byte("digest")), value)
+	if _, ok := none.Load(none.DataKey("crds", []byte("digest"))); ok {
+		t.Error("a nil cache hits")
+	}
+	for _, e := range entries(t, dir) {
+		if strings.Contains(filepath.Base(e), ".tmp-") {
+			t.Errorf("a temporary file is left: %s", e)
+		}
+	}
+}

@@ -135,10 +135,26 @@ func TestServerSetMetadata(t *testing.T) {
 			t.Errorf("metadata %v, errors %v, refused %v", m, res.Errors, res.Refused)
 		}
 	})
-	t.Run("a resourceVersion is refused by the storage", func(t *testing.T) {
-		res := p.Normalize(ctx, clusterThing(map[string]any{"name": "a", "resourceVersion": "4242"}))
+	t.Run("a resourceVersion is refused by the storage; kubectl clears it first", func(t *testing.T) {
+		// the body as it is (curl, kubectl create --raw): the storage refuses it
+		res := p.Create(ctx, clusterThing(map[string]any{"name": "a", "resourceVersion": "4242"}), Request{})
 		if res.Refused == nil || res.Refused.Status().Code != 500 || res.Refused.Error() != "resourceVersion should not be set on objects to be created" {
 			t.Errorf("refused %v", res.Refused)
+		}
+		// kubectl create -f sends it without (resource.Helper.CreateWithOptions,
+		// modify true): a kubectl get -o yaml dump is created
+		in := clusterThing(map[string]any{"name": "a", "resourceVersion": "4242"})
+		sent, _, err := p.KubectlRequest(in, "default", false)
+		if err != nil || metaOf(sent)["resourceVersion"] != nil || metaOf(in)["resourceVersion"] != "4242" {
+			t.Errorf("KubectlRequest: sent %v (input %v), error %v", sent["metadata"], in["metadata"], err)
+		}
+		res = p.Normalize(ctx, clusterThing(map[string]any{"name": "a", "resourceVersion": "4242"}))
+		if res.Refused != nil || len(res.Errors) > 0 || metaOf(res.Object)["resourceVersion"] != nil {
+			t.Errorf("kubectl's create of a dump: refused %v, errors %v, metadata %v", res.Refused, res.Errors, res.Object["metadata"])
+		}
+		// a resourceVersion kubectl cannot read as a string is sent as it is
+		if sent, _, _ := p.KubectlRequest(clusterThing(map[string]any{"name": "a", "resourceVersion": int64(4242)}), "default", false); metaOf(sent)["resourceVersion"] != int64(4242) {
+			t.Errorf("a number resourceVersion: sent %v", sent["metadata"])
 		}
 		// a resourceVersion that is not a number is dropped (ObjectResourceVersion fails, PrepareObjectForStorage clears it)
 		res = p.Normalize(ctx, clusterThing(map[string]any{"name": "a", "resourceVersion": "x"}))

@@ -10,7 +10,8 @@
 //     (namespaces, system fields, generateName), rest.BeforeCreate's steps,
 //     the storage's checks (resourceVersion, etcd's size limits), and the
 //     object as the storage reads it back. Normalize is Create as kubectl
-//     sends the object (KubectlRequest).
+//     sends the object (KubectlRequest: its namespace, and no
+//     resourceVersion).
 //   - Run: what `controller-gen-default normalize` does with its Options:
 //     the objects of the files created on several workers and printed in
 //     input order, their messages on stderr, and the exit status. The
@@ -26,7 +27,7 @@
 //
 // # The normalize command
 //
-//	controller-gen-default normalize --crd PATH [--crd PATH]... [-o yaml|json] [--strict] [--skip-other-groups] [-n NAMESPACE] [FILE|-]...
+//	controller-gen-default normalize --crd PATH [--crd PATH]... [-o yaml|json] [--strict] [--skip-other-groups] [-n NAMESPACE] [-R] [FILE|-]...
 //
 // Every CRD is first validated with normalize.ValidateCRD. The input (no
 // FILE or - is stdin) is read as kubectl create -f reads it (package

@@ -397,18 +397,42 @@ func (p *Pipeline) Normalize(ctx context.Context, obj map[string]any) Result {
 
 // KubectlRequest is how kubectl create and apply send obj: to the namespace
 // KubectlNamespace says, which kubectl also writes into the object when it
-// has none (cli-runtime's DefaultNamespace and RequireNamespace visitors).
+// has none (cli-runtime's DefaultNamespace and RequireNamespace visitors),
+// and without its metadata.resourceVersion (KubectlClearsResourceVersion).
 // obj is not modified.
 func (p *Pipeline) KubectlRequest(obj map[string]any, ns string, explicit bool) (map[string]any, Request, error) {
 	reqNS, err := KubectlNamespace(obj, p.namespaced, ns, explicit)
 	if err != nil {
 		return nil, Request{}, err
 	}
+	copied := false
 	if p.namespaced {
 		if own, _, _ := unstructured.NestedString(obj, "metadata", "namespace"); own == "" {
-			obj = runtime.DeepCopyJSON(obj)
+			obj, copied = runtime.DeepCopyJSON(obj), true
 			_ = unstructured.SetNestedField(obj, reqNS, "metadata", "namespace") // fails only if metadata is not an object
 		}
 	}
+	if KubectlClearsResourceVersion(obj) {
+		if !copied {
+			obj = runtime.DeepCopyJSON(obj)
+		}
+		unstructured.RemoveNestedField(obj, "metadata", "resourceVersion")
+	}
 	return obj, Request{Namespace: reqNS}, nil
+}
+
+// KubectlClearsResourceVersion says whether kubectl create (and apply,
+// for an object it creates) sends obj without its metadata.resourceVersion:
+// kubectl v0.37 pkg/cmd/create calls resource.NewHelper(...).Create(ns,
+// true, obj), and cli-runtime's resource.Helper.CreateWithOptions, with
+// modify true, sets a resourceVersion it can read (a non-empty string)
+// to "", which unstructured.Unstructured's SetResourceVersion removes. So
+// the object of a kubectl get -o yaml dump is created, not refused
+// ("resourceVersion should not be set on objects to be created", which a
+// client that posts the file as it is gets). A resourceVersion that is not
+// a string is sent as it is.
+func KubectlClearsResourceVersion(obj map[string]any) bool {
+	m, _ := obj["metadata"].(map[string]any)
+	rv, _ := m["resourceVersion"].(string)
+	return rv != ""
 }

@@ -29,9 +29,9 @@ type TooLargeError struct {
 	Bytes, Content int64
 	// Limit is the request body limit.
 	Limit int64
-	// APIVersion, Kind, Namespace and Name are what the document's top
-	// lines say, where they say it (empty otherwise).
-	APIVersion, Kind, Namespace, Name string
+	// APIVersion, Kind, Namespace, Name and GenerateName are what the
+	// document's top lines say, where they say it (empty otherwise).
+	APIVersion, Kind, Namespace, Name, GenerateName string
 }
 
 func (e *TooLargeError) Error() string {
@@ -42,9 +42,9 @@ func (e *TooLargeError) Error() string {
 // Object names the document as its top lines do: "Kind namespace/name",
 // or what of it is known.
 func (e *TooLargeError) Object() string {
-	name := e.Name
-	if e.Namespace != "" && name != "" {
-		name = e.Namespace + "/" + name
+	name := ""
+	if e.Name != "" || e.GenerateName != "" {
+		name = ObjectName(e.Namespace, e.Name, e.GenerateName)
 	}
 	return strings.TrimSpace(e.Kind + " " + name)
 }
@@ -118,6 +118,8 @@ func (d *docSize) add(part []byte, start bool) {
 			d.info.Name = scalar(body[len("name:"):])
 		case bytes.HasPrefix(body, []byte("namespace:")):
 			d.info.Namespace = scalar(body[len("namespace:"):])
+		case bytes.HasPrefix(body, []byte("generateName:")):
+			d.info.GenerateName = scalar(body[len("generateName:"):])
 		}
 	}
 }
@@ -165,7 +167,7 @@ func (e *TooLargeError) object() map[string]any {
 			obj[k] = v
 		}
 	}
-	for k, v := range map[string]string{"name": e.Name, "namespace": e.Namespace} {
+	for k, v := range map[string]string{"name": e.Name, "namespace": e.Namespace, "generateName": e.GenerateName} {
 		if v != "" {
 			meta[k] = v
 		}
@@ -426,6 +428,8 @@ func (s *flowScan) endScalar() {
 			s.info.Name = s.scalar()
 		case "namespace":
 			s.info.Namespace = s.scalar()
+		case "generateName":
+			s.info.GenerateName = s.scalar()
 		}
 	}
 }

@@ -60,8 +60,30 @@ widgets.impact.example.com v1 spec.size: default changed: "M" -> "L"
 }
 
 func TestCLIObjects(t *testing.T) {
-	t.Run("text: a line per object, details, the table", func(t *testing.T) {
+	t.Run("text: the defaults grouped, a line per object to look at, the table", func(t *testing.T) {
 		out, stderr, code := runCLI(t, "", append(oldNew, "testdata/objects.yaml", "testdata/list.yaml")...)
+		if code != impact.ExitImpact || stderr != "" {
+			t.Fatalf("exit %d, stderr %q", code, stderr)
+		}
+		want := "CRD gadgets.impact.example.com: NEW no longer serves v1beta1: requests at it are refused (404)\n" +
+			"CRD gadgets.impact.example.com: NEW stores objects as v1 (OLD: v1beta1): stored objects stay v1beta1 until their next write\n" +
+			"1 object gain defaults on read under NEW, in 1 group (CRD, path, value):\n" +
+			"  change what a client that applies manifests reads: 1 group\n" +
+			"         1  widgets.impact.example.com v1: spec.color = \"blue\"  e.g. Widget default/plain\n" +
+			"7 objects to look at (-v shows each one's details):\n" +
+			"  testdata/objects.yaml:3: Widget default/legacy (impact.example.com/v1): loses fields: loses spec.legacy\n" +
+			"  testdata/objects.yaml:4: Widget default/enum-tightened (impact.example.com/v1): held by ratcheting: spec.mode: Unsupported value: \"C\": supported values: \"A\", \"B\"\n" +
+			"  testdata/objects.yaml:5: Widget default/minimum-raised (impact.example.com/v1): held by ratcheting: spec.port: Invalid value: 80: spec.port in body should be greater than or equal to 1024\n" +
+			"  testdata/objects.yaml:6: Widget default/invalid-under-old (impact.example.com/v1): invalid under OLD, held by ratcheting: spec.mode: Unsupported value: \"Z\": supported values: \"A\", \"B\", \"C\"\n" +
+			"  testdata/objects.yaml:7: Widget default/negative-replicas (impact.example.com/v1): refused on update: .spec.replicas: Invalid value: -1: should be a non-negative integer\n" +
+			"  testdata/objects.yaml:8: Gadget default/beta (impact.example.com/v1beta1): version not served\n" +
+			"  testdata/list.yaml:1:1: Widget prod/dumped (impact.example.com/v1): held by ratcheting: status.phase: Unsupported value: \"Legacy\": supported values: \"Ready\", \"Pending\"\n"
+		if !strings.HasPrefix(out, want) || !strings.HasSuffix(out, conversionNote+"\n") {
+			t.Errorf("stdout:\n%s\nwant it to start with\n%s", out, want)
+		}
+	})
+	t.Run("text -v: a line per object, details, the table", func(t *testing.T) {
+		out, stderr, code := runCLI(t, "", append(oldNew, "-v", "testdata/objects.yaml", "testdata/list.yaml")...)
 		if code != impact.ExitImpact || stderr != "" {
 			t.Fatalf("exit %d, stderr %q", code, stderr)
 		}
@@ -112,7 +134,7 @@ func TestCLIObjects(t *testing.T) {
 	})
 	t.Run("exit 0 when nothing is lost or refused", func(t *testing.T) {
 		obj := `{"apiVersion":"impact.example.com/v1","kind":"Widget","metadata":{"name":"x"},"spec":{"color":"red"}}`
-		out, _, code := runCLI(t, obj, append(oldNew, "-")...)
+		out, _, code := runCLI(t, obj, append(oldNew, "-v", "-")...)
 		if code != impact.ExitOK || !strings.HasPrefix(out, "CRD gadgets") || !strings.Contains(out, "-:1: Widget default/x (impact.example.com/v1): unchanged\n") {
 			t.Errorf("exit %d:\n%s", code, out)
 		}
@@ -120,7 +142,7 @@ func TestCLIObjects(t *testing.T) {
 	t.Run("empty documents are skipped; a cluster-scoped object keeps no namespace", func(t *testing.T) {
 		things := "../apiserver/objectpath/testdata/crds/clusterthings.yaml"
 		in := "---\n---\n# nothing\n---\napiVersion: example.com/v2\nkind: ClusterThing\nmetadata: {name: a, namespace: kustomized}\n---\n---\n"
-		out, stderr, code := runCLI(t, in, "--old", things, "--new", things, "-")
+		out, stderr, code := runCLI(t, in, "--old", things, "--new", things, "-v", "-")
 		if code != impact.ExitOK || stderr != "" || !strings.Contains(out, "-:1: ClusterThing a (example.com/v2): unchanged\n") || !strings.Contains(out, "objects                             1\n") {
 			t.Errorf("exit %d, stderr %q:\n%s", code, stderr, out)
 		}
@@ -131,6 +153,76 @@ func TestCLIObjects(t *testing.T) {
 			t.Errorf("exit %d:\n%s", code, out)
 		}
 	})
+}
+
+// TestCLIRecursive: -R reads the object directories' subdirectories, as
+// kubectl's -R; without it a directory of subfolders is unusable, with the
+// hint to use -R.
+func TestCLIRecursive(t *testing.T) {
+	dir := t.TempDir()
+	b, err := os.ReadFile("testdata/objects.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "widgets"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "widgets", "objects.yaml"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := runCLI(t, "", append(oldNew, dir)...)
+	if code != impact.ExitUnusable || out != "" || !strings.Contains(stderr, "use -R (--recursive)") {
+		t.Errorf("without -R: exit %d, stderr %q, stdout %q", code, stderr, out)
+	}
+	want, _, wantCode := runCLI(t, "", append(oldNew, filepath.Join(dir, "widgets", "objects.yaml"))...)
+	out, stderr, code = runCLI(t, "", append(oldNew, "-R", dir)...)
+	if code != wantCode || out != want || stderr != "" {
+		t.Errorf("-R: exit %d (want %d), stderr %q, stdout:\n%s\nwant:\n%s", code, wantCode, stderr, out, want)
+	}
+}
+
+// TestCLINewOnly: objects at a version only NEW serves (Widget v2, which
+// NEW adds; Sprocket, a CRD NEW adds) are reported as new, created under
+// NEW, not unusable input: exit 0 when NEW accepts them, 1 when it refuses
+// one. An object with only generateName is named by it.
+func TestCLINewOnly(t *testing.T) {
+	grown := []string{"--old", "testdata/old.yaml", "--new", "testdata/new-grown.yaml"}
+	in := "apiVersion: impact.example.com/v2\nkind: Widget\nmetadata: {name: next}\nspec: {mode: A}\n---\n" +
+		"apiVersion: impact.example.com/v1\nkind: Sprocket\nmetadata: {generateName: sprocket-}\n"
+	out, stderr, code := runCLI(t, in, append(grown, "-v", "-")...)
+	for _, want := range []string{
+		"-:1: Widget default/next (impact.example.com/v2): new: created under NEW only\n" +
+			"    OLD serves no impact.example.com/v2 Widget: not stored before the change; checked as a create under NEW\n",
+		"-:2: Sprocket default/sprocket-… (generateName) (impact.example.com/v1): new: created under NEW only\n",
+		"  new: created under NEW only       2\n  invalid under NEW                 0\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks\n%s\nstdout:\n%s", want, out)
+		}
+	}
+	if code != impact.ExitOK || stderr != "" {
+		t.Errorf("accepted under NEW: exit %d, stderr %q", code, stderr)
+	}
+	out, stderr, code = runCLI(t, "", append(grown, "-o", "json", "testdata/new-only.yaml")...)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != impact.ExitImpact || len(lines) != 4 || !strings.Contains(stderr, "  invalid under NEW                 1\n") {
+		t.Fatalf("refused under NEW: exit %d, stderr %q, stdout:\n%s", code, stderr, out)
+	}
+	var r impact.Record
+	if err := json.Unmarshal([]byte(lines[1]), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Name != "next-invalid" || strings.Join(r.Categories, ",") != impact.NewOnly+","+impact.InvalidUnderNew || !r.Fails || len(r.InvalidUnderNew) != 1 {
+		t.Errorf("record %+v", r)
+	}
+	if !strings.Contains(lines[2], `"name":"","generateName":"sprocket-"`) {
+		t.Errorf("the generateName record: %s", lines[2])
+	}
+	// a version neither side serves stays unusable input
+	_, stderr, code = runCLI(t, "apiVersion: impact.example.com/v3\nkind: Widget\nmetadata: {name: x}\n", append(grown, "-")...)
+	if code != impact.ExitUnusable || !strings.Contains(stderr, `no served CRD version for apiVersion "impact.example.com/v3", kind "Widget"`) {
+		t.Errorf("v3: exit %d, stderr %q", code, stderr)
+	}
 }
 
 func TestCLIUnusable(t *testing.T) {
@@ -182,7 +274,7 @@ func TestCLIUnusable(t *testing.T) {
 // with the apiserver's warning (fieldValidation=Warn) on stderr.
 func TestCLIDuplicateFields(t *testing.T) {
 	in := "apiVersion: impact.example.com/v1\nkind: Widget\nmetadata:\n  name: dup\n  namespace: default\nspec:\n  size: S\n  size: M\n  replicas: 1\n"
-	out, stderr, code := runCLI(t, in, append(oldNew, "-")...)
+	out, stderr, code := runCLI(t, in, append(oldNew, "-v", "-")...)
 	if want := "-:1: warning: duplicate field \"spec.size\"\n"; stderr != want || code == impact.ExitUnusable {
 		t.Errorf("exit %d, stderr %q, want %q", code, stderr, want)
 	}
@@ -218,7 +310,7 @@ func TestCLILongEnum(t *testing.T) {
 	}
 	obj := "apiVersion: example.com/v1\nkind: Enum\nmetadata: {name: e, namespace: default}\nspec: {a: x, b: [y, z]}\n"
 	for _, format := range []string{"text", "json"} {
-		out, stderr, code := runCLI(t, obj, "--old", crd, "--new", crd, "-o", format, "-")
+		out, stderr, code := runCLI(t, obj, "--old", crd, "--new", crd, "-v", "-o", format, "-")
 		if code != impact.ExitImpact || !strings.Contains(out, `... and 19990 more (20000 in all)`) || !strings.Contains(out, `as for spec.a (20000 values)`) {
 			t.Errorf("-o %s: exit %d, stderr %q:\n%.3000s", format, code, stderr, out)
 		}

@@ -16,7 +16,7 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/internal/input/source"
 )
 
-const usage = `usage: controller-gen-default impact --old OLD --new NEW [-o text|json|markdown] [--skip-other-groups] [-n NAMESPACE] [--convert PACKAGES [--setup IMPORTPATH.Func]] [--objects kube:// [--kubeconfig FILE] [--context NAME] [--request-timeout DURATION]] [FILE|-]...
+const usage = `usage: controller-gen-default impact --old OLD --new NEW [-o text|json|markdown] [--skip-other-groups] [-n NAMESPACE] [--convert PACKAGES [--setup IMPORTPATH.Func]] [--objects kube:// [--kubeconfig FILE] [--context NAME] [--request-timeout DURATION]] [-R] [FILE|-]...
 
 Shows what objects stored under the CRDs OLD become when the CRDs are
 replaced by NEW, as the apiserver handles them: each object as stored under
@@ -39,7 +39,9 @@ CRD: PATH or file://PATH; git://REF?path=PATH, PATH at the git revision REF
 of the repository in the working directory (from its top); kube:// for the
 CRDs of the cluster in the groups of NEW's CRDs, kube://NAME for one of its
 CRDs. FILEs hold objects, read as kubectl create -f reads them: manifests, or
-a List such as kubectl get -A -o yaml writes (- is stdin); --objects kube://
+a List such as kubectl get -A -o yaml writes (- is stdin); a directory is its
+.json, .yaml and .yml files, with -R those of its subdirectories too (OLD and
+NEW directories are read at their top level); --objects kube://
 adds every object the cluster stores under OLD's CRDs, read page by page
 (it needs only get and list: docs/impact.md gives the ClusterRole). Each
 request to the cluster may take --request-timeout (1m by default, so that a
@@ -66,7 +68,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // ends the command with the code.
 func parseFlags(args []string, stdout, stderr io.Writer) (*impact.Options, int) {
 	fs := subcommand.New("impact", usage, stdout, stderr)
-	var convert []string
+	var convert, types []string
 	o := &impact.Options{}
 	fs.StringsVar(&o.Old, "old", "CRD source before the change (repeatable): a file or directory, file://PATH, git://REF?path=PATH, kube:// or kube://NAME")
 	fs.StringsVar(&o.New, "new", "CRD source after the change (repeatable): a file or directory, file://PATH, git://REF?path=PATH, kube:// or kube://NAME")
@@ -78,6 +80,9 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*impact.Options, int) 
 	fs.Var(requestTimeout{&o.RequestTimeout}, "request-timeout", "how long one request to the cluster of kube:// sources may take, as kubectl's --request-timeout: a `DURATION` (30s, 2m) or whole seconds; 0 is no limit. The default, kube-apiserver's own --request-timeout, ends the run on a cluster that never answers (kubectl's, 0, waits forever)")
 	fs.BoolVar(&o.SkipOtherGroups, "skip-other-groups", false, "skip objects whose API group no CRD of OLD or NEW has (Services, Deployments...) instead of exiting 2")
 	namespaceGiven := fs.NamespaceVar(&o.Namespace)
+	fs.RecursiveVar(&o.Recursive)
+	fs.BoolVar(&o.Verbose, "v", false, "text report: each object's details (its diff, the update's errors) as it comes, instead of the defaults grouped across objects and a line per object to look at")
+	fs.StringsVar(&types, "types", "Go package patterns of the API (./api/...; repeatable or comma-separated): tell the defaults a Go client of the API's types already sends from those that change what a client reads (docs/impact.md)")
 	fs.StringsVar(&convert, "convert", "Go package patterns of the API (./... or ./api/...; repeatable or comma-separated): convert versions with its conversion code (conversion.Hub/Convertible methods, Converters registered with WithConverter or RegisterConverter), as its conversion webhook does")
 	fs.StringVar(&o.Setup, "setup", "", "with --convert: IMPORTPATH.Func, an exported func(), func() error or func(context.Context) error the conversion program calls once before serving, to set the state main sets (docs/impact.md)")
 	files, code, ok := fs.Parse(args)
@@ -103,14 +108,21 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*impact.Options, int) 
 	if o.ClusterObjects && isTerminal(stderr) {
 		o.Progress = stderr
 	}
-	for _, v := range convert {
+	o.Convert, o.Types = patterns(convert), patterns(types)
+	return o, 0
+}
+
+// patterns are the package patterns of a repeatable, comma-separated flag.
+func patterns(values []string) []string {
+	var out []string
+	for _, v := range values {
 		for _, p := range strings.Split(v, ",") {
 			if p = strings.TrimSpace(p); p != "" {
-				o.Convert = append(o.Convert, p)
+				out = append(out, p)
 			}
 		}
 	}
-	return o, 0
+	return out
 }
 
 // isTerminal says whether w is a terminal (a character device), where a

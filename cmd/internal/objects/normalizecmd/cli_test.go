@@ -415,6 +415,79 @@ func TestCLIDirectory(t *testing.T) {
 	}
 }
 
+// TestCLIRecursive: -R, --recursive reads a directory's subdirectories
+// too, in kubectl's order (each directory's entries by name); without it
+// a directory whose manifests are all in subdirectories is refused with a
+// hint to use -R, as before but for the hint.
+func TestCLIRecursive(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{"team-b/b.yaml": "testdata/mixed.yaml", "team-a/a.yaml": "testdata/two.yaml"} {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, stderr, code := runCLI(t, "", "--crd", "testdata/crds", "--skip-other-groups", dir)
+	if code != normalize.ExitUnusable || !strings.Contains(stderr, "a directory without .json, .yaml or .yml files directly in it") || !strings.Contains(stderr, "use -R (--recursive)") {
+		t.Errorf("subfolders only, without -R: exit %d, %q", code, stderr)
+	}
+	byFiles, stderrFiles, codeFiles := runCLI(t, "", "--crd", "testdata/crds", "--skip-other-groups", filepath.Join(dir, "team-a", "a.yaml"), filepath.Join(dir, "team-b", "b.yaml"))
+	for _, flag := range []string{"-R", "--recursive"} {
+		byDir, stderrDir, codeDir := runCLI(t, "", "--crd", "testdata/crds", "--skip-other-groups", dir, flag)
+		if codeDir != codeFiles || byDir != byFiles || stderrDir != stderrFiles || byDir == "" {
+			t.Errorf("%s: exit %d\n%s\n%s\nits files: exit %d\n%s\n%s", flag, codeDir, byDir, stderrDir, codeFiles, byFiles, stderrFiles)
+		}
+	}
+}
+
+// TestCLIResourceVersion: kubectl create -f clears metadata.resourceVersion
+// before it sends an object (resource.Helper.CreateWithOptions, modify
+// true), so a kubectl get -o yaml dump, a List whose items carry one, is
+// created, not refused with "resourceVersion should not be set".
+func TestCLIResourceVersion(t *testing.T) {
+	dump := `apiVersion: v1
+kind: List
+metadata:
+  resourceVersion: ""
+items:
+- apiVersion: structpointers.kep.example.com/v1
+  kind: StructPointer
+  metadata:
+    name: dumped
+    namespace: default
+    resourceVersion: "4242"
+    uid: 1b4e28ba-2fa1-11d2-883f-0016d3cca427
+    creationTimestamp: "2026-01-02T03:04:05Z"
+    generation: 3
+  spec:
+    entry:
+      name: other-name
+`
+	out, stderr, code := runCLI(t, dump, "--crd", "testdata/crds/structpointers.yaml", "-o", "json", "-")
+	if code != normalize.ExitOK || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	objs := jsonLines(t, out)
+	if len(objs) != 1 {
+		t.Fatalf("stdout %q: want one object", out)
+	}
+	m := objs[0]["metadata"].(map[string]any)
+	for _, f := range []string{"resourceVersion", "uid", "creationTimestamp"} {
+		if _, ok := m[f]; ok {
+			t.Errorf("metadata %v: %s is the server's", m, f)
+		}
+	}
+	if m["generation"] != float64(1) {
+		t.Errorf("metadata %v: want generation 1, as PrepareForCreate sets it", m)
+	}
+}
+
 // TestCLIFlagsAfterFiles: a flag after a file name is a flag, as kubectl
 // reads it, not a file: the objects before it are printed with it.
 func TestCLIFlagsAfterFiles(t *testing.T) {

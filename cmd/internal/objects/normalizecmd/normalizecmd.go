@@ -12,7 +12,7 @@ import (
 	"github.com/controller-gen-default/controller-gen-default/internal/normalize"
 )
 
-const usage = `usage: controller-gen-default normalize --crd PATH [--crd PATH]... [-o yaml|json] [--strict] [--skip-other-groups] [-n NAMESPACE] [FILE|-]...
+const usage = `usage: controller-gen-default normalize --crd PATH [--crd PATH]... [-o yaml|json] [--strict] [--skip-other-groups] [-n NAMESPACE] [-R] [FILE|-]...
 
 Prints each object of FILE (or standard input) as the apiserver would store
 it on create: unknown fields pruned, non-nullable nulls without a default
@@ -21,7 +21,8 @@ create (OpenAPI schema, CEL, list sets and maps, metadata, request and etcd
 size limits).
 
 PATH is a CRD file or a directory of them. FILE is read as kubectl create -f
-reads it: a directory is its .json, .yaml and .yml files, empty and null
+reads it: a directory is its .json, .yaml and .yml files (with -R, those of
+its subdirectories too, as kubectl's -R, --recursive), empty and null
 documents are skipped, and a List stands for its items. Objects are matched to a served CRD version by apiVersion and kind;
 with --skip-other-groups, an object whose API group no CRD has (the
 Namespace or ConfigMap of a samples file) is skipped with a note instead.
@@ -61,6 +62,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (*normalize.Options, in
 	fs.BoolVar(&o.Strict, "strict", false, "unknown and duplicate fields refuse the object, as fieldValidation=Strict (kubectl's --validate=strict) does")
 	fs.BoolVar(&o.SkipOtherGroups, "skip-other-groups", false, "skip objects whose API group no CRD has (Namespaces, ConfigMaps...), with a note on stderr, instead of exiting 2")
 	namespaceGiven := fs.NamespaceVar(&o.Namespace)
+	fs.RecursiveVar(&o.Recursive)
 	files, code, ok := fs.Parse(args)
 	if !ok {
 		return nil, code
