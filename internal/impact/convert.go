@@ -235,8 +235,8 @@ func (a *Analyzer) useConversion(c *convProgram) ([]string, error) {
 	for _, name := range names {
 		fs := a.findings[name]
 		for i, f := range fs {
-			if f.Finding == FindingWebhook {
-				fs[i].Message = "the conversion webhook is the API's own code (--convert): objects are converted between versions by it"
+			if f.Rule == FindingWebhook {
+				fs[i].setMessage("the conversion webhook is the API's own code (--convert): objects are converted between versions by it")
 			}
 		}
 	}

@@ -1,6 +1,8 @@
 package impact
 
 import (
+	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/findings"
@@ -28,4 +30,37 @@ func TestCRDFindingsAreRegistered(t *testing.T) {
 		}
 	}()
 	newFinding("no-such-rule", "x", "", "m")
+}
+
+// TestFindingJSON: a finding's JSON has the keys its records have always
+// had (crd, finding, version, message, problems, in that order), and reads
+// back into the shared fields and the deprecated copies alike.
+func TestFindingJSON(t *testing.T) {
+	t.Parallel()
+	f := newFinding(FindingUpdateRefused, "widgets.example.com", "v1", "refused")
+	f.Problems = []Problem{{Field: "spec.x", Type: "FieldValueInvalid", Message: "bad"}}
+	for _, c := range []struct {
+		f    Finding
+		want string
+	}{
+		{f, `{"crd":"widgets.example.com","finding":"crd-update-refused","version":"v1","message":"refused","problems":[{"field":"spec.x","type":"FieldValueInvalid","message":"bad"}]}`},
+		{newFinding(FindingRemoved, "gadgets.example.com", "", "gone"), `{"crd":"gadgets.example.com","finding":"crd-removed","message":"gone"}`},
+	} {
+		b, err := json.Marshal(c.f)
+		if err != nil || string(b) != c.want {
+			t.Errorf("got  %s (%v)\nwant %s", b, err, c.want)
+		}
+		var back Finding
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(back, c.f) {
+			t.Errorf("read back %+v\nwant      %+v", back, c.f)
+		}
+	}
+	w := newFinding(FindingWebhook, "widgets.example.com", "", "m")
+	w.setMessage("n")
+	if w.Msg != "n" || w.Rule != FindingWebhook {
+		t.Errorf("setMessage: %+v", w)
+	}
 }

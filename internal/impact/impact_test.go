@@ -218,7 +218,7 @@ func TestCRDFindings(t *testing.T) {
 		a := analyzer(t, []string{"testdata/old.yaml"}, "testdata/new-removed.yaml", "testdata/new-refused.yaml")
 		var refused *Finding
 		for _, f := range a.Findings() {
-			if f.Finding == FindingUpdateRefused {
+			if f.Rule == FindingUpdateRefused {
 				refused = &f
 			}
 		}

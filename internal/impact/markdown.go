@@ -383,7 +383,7 @@ func (m *markdownReport) writeFindings(b *strings.Builder) {
 // headings").
 func findingItem(f Finding) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "- **CRD** %s: %s\n", codeSpan(f.CRD), codeSpan(f.Message))
+	fmt.Fprintf(&b, "- **CRD** %s: %s\n", codeSpan(f.CRD), codeSpan(f.Msg))
 	for i, p := range f.Problems {
 		if i == maxProblems {
 			fmt.Fprintf(&b, "  - and %d more\n", len(f.Problems)-i)

@@ -244,7 +244,8 @@ func hostileInputs(crd, version, path, value, name, message, diff string, n int)
 			CRD: c, Categories: cats[i%len(cats)], Diff: diff, InvalidUnderOld: []Problem{{Field: path, Message: value}}}
 		r.Fails = losesData(r) || slices.Contains(r.Categories, RefusedOnUpdate)
 		in.records = append(in.records, r)
-		f := Finding{CRD: c, Message: message}
+		var f Finding
+		f.CRD, f.Msg = c, message
 		for range i % (maxProblems + 2) {
 			f.Problems = append(f.Problems, Problem{Field: path, Message: value})
 		}
@@ -385,8 +386,8 @@ func TestMarkdownManyCRDs(t *testing.T) {
 	unchanged := markdownInputs{}
 	for i := range 3000 {
 		crd := fmt.Sprintf("things%04d.example.com", i)
-		removed.findings = append(removed.findings, Finding{CRD: crd, Finding: FindingRemoved,
-			Message: "NEW has no such CRD: deleting a CRD deletes all its objects"})
+		removed.findings = append(removed.findings, newFinding(FindingRemoved, crd, "",
+			"NEW has no such CRD: deleting a CRD deletes all its objects"))
 		removed.records = append(removed.records, &Record{Source: fmt.Sprintf("dump.yaml:%d", i), APIVersion: "example.com/v1",
 			Kind: "Thing", Name: "a", CRD: crd, Categories: []string{CRDRemoved}, Fails: true})
 		removed.defaults = append(removed.defaults, DefaultChange{CRD: crd, Change: defaultdiff.Change{Version: "v1", Path: "spec.x", Old: json.RawMessage("1")}})

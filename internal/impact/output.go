@@ -61,7 +61,7 @@ const conversionNote = "Conversion webhooks are not called: objects are converte
 func (p *printer) crdReport(findings []Finding, defaults []DefaultChange) int {
 	code := ExitOK
 	for _, f := range findings {
-		if slices.Contains([]string{FindingRemoved, FindingUpdateRefused, FindingNotServed}, f.Finding) {
+		if slices.Contains([]string{FindingRemoved, FindingUpdateRefused, FindingNotServed}, f.Rule) {
 			code = ExitImpact
 		}
 	}
@@ -111,7 +111,7 @@ func describeDefault(c defaultdiff.Change) string {
 
 func (p *printer) textFindings(findings []Finding) {
 	for _, f := range findings {
-		fmt.Fprintf(p.stdout, "CRD %s: %s\n", f.CRD, f.Message)
+		fmt.Fprintf(p.stdout, "CRD %s: %s\n", f.CRD, f.Msg)
 		for _, pr := range f.Problems {
 			fmt.Fprintf(p.stdout, "    %s\n", pr)
 		}

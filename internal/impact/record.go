@@ -155,10 +155,10 @@ func (r *Record) fails() bool {
 	return false
 }
 
-// has says whether the record's CRD has a finding of this kind.
-func (r *Record) has(finding string) bool {
+// has says whether the record's CRD has a finding of this rule.
+func (r *Record) has(rule string) bool {
 	for _, f := range r.CRDFindings {
-		if f.Finding == finding {
+		if f.Rule == rule {
 			return true
 		}
 	}

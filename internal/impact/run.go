@@ -208,7 +208,7 @@ func streamReport(ctx context.Context, a *Analyzer, inputs iter.Seq2[Input, erro
 			return nil
 		}
 		if r.in.Unreadable != nil {
-			fmt.Fprintf(out.stderr, "impact: %s: %s\n", r.in.Source, r.in.Unreadable.Message)
+			fmt.Fprintf(out.stderr, "impact: %s: %s\n", r.in.Source, r.in.Unreadable.Msg)
 			rep.unreadable(*r.in.Unreadable)
 			return nil
 		}

@@ -2,6 +2,7 @@ package impact
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sync"
 
@@ -37,14 +38,32 @@ const (
 )
 
 // Finding is a change of a CRD that concerns all its objects (step 4, and
-// whether the CRD update itself is accepted). It is a view of the one
-// finding type (findings.Finding, AsFinding) about a CRD rather than a Go
-// field: its rule (Finding, a name of the registry, findings.Rules) and
-// message, with the version and the apiserver's problems it is about,
-// under the JSON keys that -o json and every record's crdFindings have
-// always had. The per-object report (record.go, output.go, markdown.go)
-// reads these fields; newFinding makes one only of a registered rule.
+// whether the CRD update itself is accepted): the one finding type
+// (findings.Finding, embedded) about a CRD rather than a Go field, its CRD,
+// rule (a name of the registry, findings.Rules), severity (the rule's) and
+// message in the shared fields, with what is impact's own added: the
+// version and the apiserver's problems it is about. newFinding makes one
+// only of a registered rule. Its JSON (MarshalJSON) has the keys that -o
+// json and every record's crdFindings have always had: crd, finding (the
+// rule), version, message, problems.
 type Finding struct {
+	findings.Finding
+	Version  string
+	Problems []Problem
+}
+
+// newFinding is a finding of rule, which must be in the registry, about
+// the CRD named crd (at version, "" for none).
+func newFinding(rule, crd, version, msg string) Finding {
+	r := findings.MustLookup(rule)
+	return Finding{Finding: findings.Finding{Sev: r.Severity, Rule: rule, Msg: msg, CRD: crd}, Version: version}
+}
+
+// setMessage replaces the message.
+func (f *Finding) setMessage(msg string) { f.Msg = msg }
+
+// findingJSON is a Finding as JSON, under the keys it has always had.
+type findingJSON struct {
 	CRD      string    `json:"crd"`
 	Finding  string    `json:"finding"`
 	Version  string    `json:"version,omitempty"`
@@ -52,26 +71,35 @@ type Finding struct {
 	Problems []Problem `json:"problems,omitempty"`
 }
 
-// newFinding is a finding of rule, which must be in the registry, about
-// the CRD named crd (at version, "" for none).
-func newFinding(rule, crd, version, msg string) Finding {
-	findings.MustLookup(rule)
-	return Finding{CRD: crd, Finding: rule, Version: version, Message: msg}
+// MarshalJSON is f as -o json writes it: crd, finding (the rule),
+// version, message and problems.
+func (f Finding) MarshalJSON() ([]byte, error) {
+	return json.Marshal(findingJSON{CRD: f.CRD, Finding: f.Rule, Version: f.Version, Message: f.Msg, Problems: f.Problems})
 }
 
-// AsFinding is f as the one finding type: the rule's severity in the
-// registry, the CRD, the rule and the message (with the version, when
-// there is one, and the problems' count), without a Go position.
+// UnmarshalJSON reads what MarshalJSON writes; the severity is the rule's
+// in the registry (a note for a rule it lacks).
+func (f *Finding) UnmarshalJSON(b []byte) error {
+	var j findingJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	r, _ := findings.Lookup(j.Finding)
+	*f = Finding{Finding: findings.Finding{Sev: r.Severity, Rule: j.Finding, Msg: j.Message, CRD: j.CRD}, Version: j.Version, Problems: j.Problems}
+	return nil
+}
+
+// AsFinding is f as the one finding type alone: its shared fields, with
+// the version (when there is one) and the problems' count in the message.
 func (f Finding) AsFinding() findings.Finding {
-	msg := f.Message
+	out := f.Finding
 	if f.Version != "" {
-		msg = f.Version + ": " + msg
+		out.Msg = f.Version + ": " + out.Msg
 	}
 	if n := len(f.Problems); n > 0 {
-		msg += fmt.Sprintf(" (%d problems)", n)
+		out.Msg += fmt.Sprintf(" (%d problems)", n)
 	}
-	r, _ := findings.Lookup(f.Finding)
-	return findings.Finding{Sev: r.Severity, Rule: f.Finding, Msg: msg, CRD: f.CRD}
+	return out
 }
 
 // crdFindings compares a CRD of OLD with its NEW (nil if NEW has none).

@@ -103,11 +103,11 @@ var _ = Describe("impact --old kube:// --objects kube://: as the documented Clus
 		By("checking the kind it may not list is a finding, and the run went on")
 		unreadable := 0
 		for _, f := range findings {
-			if f.Finding == impact.FindingUnreadable {
+			if f.Rule == impact.FindingUnreadable {
 				unreadable++
 				Expect(f.CRD).To(Equal("things." + forbiddenGroup))
 				// refused by RBAC, to the ServiceAccount: the run was as it
-				Expect(f.Message).To(ContainSubstring(`User "system:serviceaccount:impact-readers:impact-` + suffix + `" cannot list resource "things"`))
+				Expect(f.Msg).To(ContainSubstring(`User "system:serviceaccount:impact-readers:impact-` + suffix + `" cannot list resource "things"`))
 			}
 		}
 		Expect(unreadable).To(Equal(1), "findings %+v", findings)
@@ -137,7 +137,7 @@ var _ = Describe("impact --old kube:// --objects kube://: as the documented Clus
 		By("applying NEW and comparing every prediction with the apiserver's answers")
 		refused := map[string]bool{}
 		for _, f := range a.Findings() {
-			if f.Finding == impact.FindingUpdateRefused {
+			if f.Rule == impact.FindingUpdateRefused {
 				refused[f.CRD] = true
 			}
 		}

@@ -181,7 +181,7 @@ func checkUpgrade(name string, old, new []*apiextensionsv1.CustomResourceDefinit
 
 	refused := map[string]bool{}
 	for _, f := range a.Findings() {
-		if f.Finding == impact.FindingUpdateRefused {
+		if f.Rule == impact.FindingUpdateRefused {
 			refused[f.CRD] = true
 		}
 	}

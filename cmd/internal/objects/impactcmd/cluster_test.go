@@ -180,7 +180,7 @@ func TestClusterObjectsExpired(t *testing.T) {
 		}
 	}
 	want := "its objects could not all be listed at v1: 500 were read (and are reported), nothing is known of the rest: restart 1 of the list expired"
-	if len(findings) != 1 || findings[0].CRD != "widgets.impact.example.com" || !strings.HasPrefix(findings[0].Message, want) {
+	if len(findings) != 1 || findings[0].CRD != "widgets.impact.example.com" || !strings.HasPrefix(findings[0].Msg, want) {
 		t.Errorf("findings %+v, want one of widgets.impact.example.com: %q", findings, want)
 	}
 	if !strings.Contains(stderr, "impact: kube://widgets.impact.example.com: "+want) {
