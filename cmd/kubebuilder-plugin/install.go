@@ -41,7 +41,7 @@ func pluginPath(root string) string {
 }
 
 // runInstall copies the running executable to where kubebuilder finds it.
-func runInstall(args []string, stdout, stderr io.Writer) int {
+func (p plugin) runInstall(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("install", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dir := fs.String("dir", "", "plugins root (default: $EXTERNAL_PLUGINS_PATH, else $XDG_CONFIG_HOME/kubebuilder/plugins, else kubebuilder's default)")
@@ -66,8 +66,8 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "install:", err)
 		return 1
 	}
-	fmt.Fprintf(stderr, "installed %s: %s; use it with kubebuilder init --plugins go/v4,%s\n", pluginKey, sourceText(), pluginKey)
-	if _, note := buildSource(); note != "" {
+	fmt.Fprintf(stderr, "installed %s: %s; use it with kubebuilder init --plugins go/v4,%s\n", pluginKey, p.sourceText(), pluginKey)
+	if _, note := p.defaultSource(); note != "" {
 		fmt.Fprintln(stderr, note)
 	}
 	fmt.Fprintln(stdout, dst)

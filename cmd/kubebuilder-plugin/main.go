@@ -22,7 +22,24 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(plugin{}.run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// plugin is what the plugin runs with; its zero value is the plugin as
+// built, which main runs.
+type plugin struct {
+	// source is the default toolSource of init (and of an edit that adopts
+	// a Makefile) and its note, as buildSource; nil: buildSource, the
+	// source of this build.
+	source func() (toolSource, string)
+}
+
+// defaultSource is p.source, or buildSource.
+func (p plugin) defaultSource() (toolSource, string) {
+	if p.source == nil {
+		return buildSource()
+	}
+	return p.source()
 }
 
 const usage = `kubebuilder-plugin is the kubebuilder external plugin ` + pluginKey + `.
@@ -42,13 +59,13 @@ Then:
   kubebuilder edit --plugins ` + pluginKey + ` [--` + flagOfflineEnvtest + `] [--` + flagToolVersion + ` vX.Y.Z | --` + flagToolCheckout + ` DIR]
 `
 
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func (p plugin) run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "install":
-			return runInstall(args[1:], stdout, stderr)
+			return p.runInstall(args[1:], stdout, stderr)
 		case "version", "--version":
-			fmt.Fprintf(stdout, "%s: %s\n", pluginKey, sourceText())
+			fmt.Fprintf(stdout, "%s: %s\n", pluginKey, p.sourceText())
 			return 0
 		case "help", "-h", "-help", "--help":
 			fmt.Fprint(stdout, usage)
@@ -68,7 +85,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		resp = PluginResponse{APIVersion: protocolVersion, Universe: map[string]string{}, Error: true,
 			ErrorMsgs: []string{fmt.Sprintf("%s: cannot read the PluginRequest on stdin: %v", pluginKey, err)}}
 	} else {
-		resp = handle(req, stderr)
+		resp = p.handle(req, stderr)
 	}
 	if err := json.NewEncoder(stdout).Encode(resp); err != nil {
 		fmt.Fprintf(stderr, "%s: writing the response: %v\n", pluginKey, err)

@@ -29,7 +29,7 @@ const (
 	flagToolCheckout   = "controller-gen-default-checkout"
 )
 
-func flagsFor(subcommand string) []Flag {
+func (p plugin) flagsFor(subcommand string) []Flag {
 	switch subcommand {
 	case "init", "edit":
 		return []Flag{
@@ -39,7 +39,7 @@ func flagsFor(subcommand string) []Flag {
 					"(=false removes it again)"},
 			{Name: flagToolVersion, Type: "string", Default: "",
 				Usage: "controller-gen-default version that the Makefile installs with go install, e.g. v0.1.0 " +
-					"(default: a release build of the plugin pins its own version; " + defaultSourceText() + ")"},
+					"(default: a release build of the plugin pins its own version; " + p.defaultSourceText() + ")"},
 			{Name: flagToolCheckout, Type: "string", Default: "",
 				Usage: "checkout of controller-gen-default that the Makefile builds controller-gen-default and its normalize command from, " +
 					"with go build and no download (default: the checkout a development build of the plugin was built from)"},
@@ -101,8 +101,8 @@ between versions lose, and defaults that disagree across versions.`,
 }
 
 // defaultSourceText says what init writes without a flag.
-func defaultSourceText() string {
-	src, note := buildSource()
+func (p plugin) defaultSourceText() string {
+	src, note := p.defaultSource()
 	if note != "" {
 		return "this development build pins latest: its checkout is not usable"
 	}
@@ -114,10 +114,10 @@ func defaultSourceText() string {
 
 // parseOptions reads the plugin's flags from the args kubebuilder passes:
 // every --flag of the command line with its value, other plugins' flags
-// included, which are ignored. note is the warning of buildSource, for a
-// Makefile that takes the default.
-func parseOptions(args []string) (opts makefileOptions, note string, err error) {
-	opts.source, note = buildSource()
+// included, which are ignored. The source is p.defaultSource unless a flag
+// says; note is its warning, for a Makefile that takes the default.
+func (p plugin) parseOptions(args []string) (opts makefileOptions, note string, err error) {
+	opts.source, note = p.defaultSource()
 	given := ""
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -179,12 +179,12 @@ func isBool(s string) bool {
 // handle answers one request. Logs go to log (stderr). Every path it
 // reads or returns is inside the project (localPath), checked on the way
 // in and again on the way out.
-func handle(req PluginRequest, log io.Writer) PluginResponse {
+func (p plugin) handle(req PluginRequest, log io.Writer) PluginResponse {
 	resp := PluginResponse{APIVersion: protocolVersion, Command: req.Command, Universe: map[string]string{}}
 	if err := localPaths(req.Universe); err != nil {
 		return failed(resp, err.Error())
 	}
-	out := answer(req, resp, log)
+	out := p.answer(req, resp, log)
 	if err := localPaths(out.Universe); err != nil {
 		return failed(resp, err.Error())
 	}
@@ -215,7 +215,7 @@ func localPath(name string) error {
 }
 
 // answer answers one request, whose paths are all inside the project.
-func answer(req PluginRequest, resp PluginResponse, log io.Writer) PluginResponse {
+func (p plugin) answer(req PluginRequest, resp PluginResponse, log io.Writer) PluginResponse {
 	if req.APIVersion != protocolVersion {
 		return failed(resp, fmt.Sprintf("%s speaks the external plugin protocol %s, not %q", pluginKey, protocolVersion, req.APIVersion))
 	}
@@ -226,13 +226,13 @@ func answer(req PluginRequest, resp PluginResponse, log io.Writer) PluginRespons
 			sub = strings.TrimPrefix(req.Args[0], "--")
 		}
 		if req.Command == commandFlags {
-			resp.Flags = flagsFor(sub)
+			resp.Flags = p.flagsFor(sub)
 		} else {
 			resp.Metadata = metadataFor(sub)
 		}
 		return resp
 	case commandInit, commandEdit:
-		return adopt(req, resp, log)
+		return p.adopt(req, resp, log)
 	case commandCreateAPI:
 		createAPI(req, log)
 		return resp
@@ -262,8 +262,8 @@ func createAPI(req PluginRequest, log io.Writer) {
 // adopt answers init and edit: the Makefile runs controller-gen-default,
 // and the webhooks already there call the Go defaulters that make generate
 // writes.
-func adopt(req PluginRequest, resp PluginResponse, log io.Writer) PluginResponse {
-	opts, sourceNote, err := parseOptions(req.Args)
+func (p plugin) adopt(req PluginRequest, resp PluginResponse, log io.Writer) PluginResponse {
+	opts, sourceNote, err := p.parseOptions(req.Args)
 	if err != nil {
 		return failed(resp, err.Error())
 	}
@@ -299,8 +299,8 @@ func adopt(req PluginRequest, resp PluginResponse, log io.Writer) PluginResponse
 	for _, l := range append(notes, logs...) {
 		fmt.Fprintf(log, "%s: %s\n", pluginKey, l)
 	}
-	for p, content := range files {
-		resp.Universe[p] = content
+	for name, content := range files {
+		resp.Universe[name] = content
 	}
 	if out == mk {
 		if len(files) == 0 {

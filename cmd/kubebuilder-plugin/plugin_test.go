@@ -77,16 +77,22 @@ func request(t *testing.T, command string, args []string, universe map[string]st
 	return req
 }
 
-// call runs the plugin as kubebuilder does, JSON in and out, and returns the
-// response and the plugin's stderr.
+// call runs the plugin as built (plugin{}) as kubebuilder does, JSON in
+// and out, and returns the response and the plugin's stderr.
 func call(t *testing.T, req PluginRequest) (PluginResponse, string) {
+	t.Helper()
+	return callPlugin(t, plugin{}, req)
+}
+
+// callPlugin is call of p.
+func callPlugin(t *testing.T, p plugin, req PluginRequest) (PluginResponse, string) {
 	t.Helper()
 	in, err := json.Marshal(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
-	if code := run(nil, bytes.NewReader(in), &stdout, &stderr); code != 0 {
+	if code := p.run(nil, bytes.NewReader(in), &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
 	}
 	var resp PluginResponse
@@ -201,7 +207,7 @@ func TestFlagsAndMetadata(t *testing.T) {
 
 	// kubebuilder's Flag has no JSON tags: the keys are the field names.
 	var raw bytes.Buffer
-	run(nil, strings.NewReader(`{"apiVersion":"v1alpha1","command":"flags","args":["--init"],"universe":{}}`), &raw, &bytes.Buffer{})
+	plugin{}.run(nil, strings.NewReader(`{"apiVersion":"v1alpha1","command":"flags","args":["--init"],"universe":{}}`), &raw, &bytes.Buffer{})
 	if !strings.Contains(raw.String(), `"Name":"offline-envtest","Type":"bool","Default":"false","Usage":`) {
 		t.Errorf("flags response does not use kubebuilder's keys: %s", raw.String())
 	}
@@ -453,7 +459,7 @@ func TestCreateWebhookAndErrors(t *testing.T) {
 		}
 	}
 	var stdout bytes.Buffer
-	if code := run(nil, strings.NewReader("not json"), &stdout, &bytes.Buffer{}); code != 0 || !strings.Contains(stdout.String(), `"error":true`) {
+	if code := (plugin{}).run(nil, strings.NewReader("not json"), &stdout, &bytes.Buffer{}); code != 0 || !strings.Contains(stdout.String(), `"error":true`) {
 		t.Errorf("bad JSON: exit %d, %s", code, stdout.String())
 	}
 }
@@ -487,6 +493,7 @@ func TestEnvtestVersionMatchesAssetBuilder(t *testing.T) {
 // through `go mod download` or CONTROLLER_GEN_DEFAULT_ASSETS_DIR, and
 // checks the version it built. Fake go and build.sh stand in.
 func TestMakefileRuns(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("make"); err != nil {
 		t.Skip("no make")
 	}
@@ -620,8 +627,8 @@ func (m *makeRun) buildsFromCheckout(u map[string]string) {
 	checkout := filepath.Join(dir, "checkout")
 	write("checkout/go.mod", "module "+selfModule+"\n", 0o644)
 	write("checkout/e2e/assets/build.sh", `echo "checkout builder into $1" >&2; mkdir -p "$1/`+envtestK8sVersion+`-linux-amd64"; echo "$1/`+envtestK8sVersion+`-linux-amd64"`+"\n", 0o644)
-	withBuildSource(t, toolSource{checkout: checkout}, "")
-	resp, _ := call(t, request(t, "init", []string{"--" + flagOfflineEnvtest}, u))
+	p := withSource(toolSource{checkout: checkout}, "")
+	resp, _ := callPlugin(t, p, request(t, "init", []string{"--" + flagOfflineEnvtest}, u))
 	write("project/Makefile", resp.Universe["Makefile"], 0o644)
 	out, err := mk("controller-gen")
 	if err != nil || !strings.Contains(out, "Building ./cmd/"+toolBinary+" from "+checkout) || !strings.Contains(out, "Building ./cmd/"+normalizeBinary+" from "+checkout) {
@@ -687,7 +694,7 @@ func (m *makeRun) olderMakefile() {
 func TestInstall(t *testing.T) {
 	root := t.TempDir()
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"install", "--dir", root}, nil, &stdout, &stderr); code != 0 {
+	if code := (plugin{}).run([]string{"install", "--dir", root}, nil, &stdout, &stderr); code != 0 {
 		t.Fatalf("install: exit %d: %s", code, stderr.String())
 	}
 	want := filepath.Join(root, pluginName, pluginVersion, pluginName)

@@ -121,8 +121,8 @@ func TestRequestHoldsWhatThePluginReads(t *testing.T) {
 		request(t, "flags", []string{"--init"}, u),
 	} {
 		var wholeLog, keptLog bytes.Buffer
-		whole := handle(req, &wholeLog)
-		kept := handle(withoutUnread(req), &keptLog)
+		whole := plugin{}.handle(req, &wholeLog)
+		kept := plugin{}.handle(withoutUnread(req), &keptLog)
 		if !reflect.DeepEqual(whole, kept) || wholeLog.String() != keptLog.String() {
 			t.Errorf("%s: the whole universe gives\n%+v\n%s\nthe kept files\n%+v\n%s", req.Command, whole, wholeLog.String(), kept, keptLog.String())
 		}

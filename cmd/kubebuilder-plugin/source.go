@@ -29,9 +29,10 @@ type toolSource struct {
 var checkoutDir string
 
 // buildSource is the default toolSource of init (and of an edit that
-// adopts a Makefile): a release build installs its own version, a build
-// from a checkout builds the tools from that checkout. note is a warning
-// when it can do neither and falls back to `latest`.
+// adopts a Makefile) unless plugin.source says otherwise: a release build
+// installs its own version, a build from a checkout builds the tools from
+// that checkout. note is a warning when it can do neither and falls back
+// to `latest`. Decided once; tests set plugin.source instead.
 var buildSource = sync.OnceValues(func() (toolSource, string) {
 	bi, ok := debug.ReadBuildInfo()
 	_, file, _, _ := runtime.Caller(0)
@@ -118,9 +119,10 @@ func isCheckout(dir string) error {
 	return nil
 }
 
-// sourceText says where scaffolds of this build get the tools.
-func sourceText() string {
-	src, note := buildSource()
+// sourceText says where scaffolds of this build (p.defaultSource) get the
+// tools.
+func (p plugin) sourceText() string {
+	src, note := p.defaultSource()
 	if note != "" {
 		return "scaffolds pin controller-gen-default latest (a development build whose checkout is not usable)"
 	}

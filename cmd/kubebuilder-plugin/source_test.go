@@ -9,12 +9,10 @@ import (
 	"testing"
 )
 
-// withBuildSource makes buildSource return src and note for the test.
-func withBuildSource(t *testing.T, src toolSource, note string) {
-	t.Helper()
-	old := buildSource
-	buildSource = func() (toolSource, string) { return src, note }
-	t.Cleanup(func() { buildSource = old })
+// withSource is the plugin whose default toolSource is src, with note,
+// as if it had been built so.
+func withSource(src toolSource, note string) plugin {
+	return plugin{source: func() (toolSource, string) { return src, note }}
 }
 
 // repoRoot is this checkout.
@@ -34,10 +32,11 @@ const fakeCheckout = "/src/controller-gen-default"
 
 // A plugin built from a checkout: the Makefile builds both tools from it.
 func TestCheckoutBuildMakefile(t *testing.T) {
-	withBuildSource(t, toolSource{checkout: fakeCheckout}, "")
+	t.Parallel()
+	p := withSource(toolSource{checkout: fakeCheckout}, "")
 	u := projectUniverse(t)
 	for _, command := range []string{"init", "edit"} {
-		resp, stderr := call(t, request(t, command, []string{"--domain", "example.com"}, u))
+		resp, stderr := callPlugin(t, p, request(t, command, []string{"--domain", "example.com"}, u))
 		if resp.Error {
 			t.Fatalf("%s: %q", command, resp.ErrorMsgs)
 		}
@@ -65,10 +64,10 @@ func TestCheckoutBuildMakefile(t *testing.T) {
 
 	// edit keeps it; the checkout is not on this machine, which edit says,
 	// with the line of the variable.
-	resp, _ := call(t, request(t, "init", nil, u))
+	resp, _ := callPlugin(t, p, request(t, "init", nil, u))
 	mk := resp.Universe["Makefile"]
 	u["Makefile"] = mk
-	resp, stderr := call(t, request(t, "edit", nil, u))
+	resp, stderr := callPlugin(t, p, request(t, "edit", nil, u))
 	line := strings.Count(mk[:strings.Index(mk, "\n"+toolCheckoutVar+" ?=")+1], "\n") + 1
 	want := fmt.Sprintf("%s: Makefile:%d: warning: %s is not a checkout of %s: no such file or directory, so make cannot build controller-gen-default from it: "+
 		"set %s to a checkout, or run `kubebuilder edit --plugins %s --%s <checkout>` (or --%s <version>)\n",
@@ -82,12 +81,13 @@ func TestCheckoutBuildMakefile(t *testing.T) {
 // the Makefile that init would have written with the flag: nothing of the
 // other mode is left.
 func TestSwitchToolSource(t *testing.T) {
+	t.Parallel()
 	repo := repoRoot(t)
-	withBuildSource(t, toolSource{checkout: repo}, "")
+	p := withSource(toolSource{checkout: repo}, "")
 	stock := projectUniverse(t)
 	initWith := func(args ...string) string {
 		t.Helper()
-		resp, stderr := call(t, request(t, "init", append(args, "--"+flagOfflineEnvtest), stock))
+		resp, stderr := callPlugin(t, p, request(t, "init", append(args, "--"+flagOfflineEnvtest), stock))
 		if resp.Error {
 			t.Fatalf("init %v: %q", args, resp.ErrorMsgs)
 		}
@@ -112,7 +112,7 @@ func TestSwitchToolSource(t *testing.T) {
 		t.Helper()
 		u := projectUniverse(t)
 		u["Makefile"] = mk
-		resp, _ := call(t, request(t, "edit", args, u))
+		resp, _ := callPlugin(t, p, request(t, "edit", args, u))
 		if resp.Error {
 			t.Fatalf("edit %v: %q", args, resp.ErrorMsgs)
 		}
@@ -149,22 +149,23 @@ func TestSwitchToolSource(t *testing.T) {
 // What init pins when no flag says: a release its version; a development
 // build whose checkout is gone latest, with a warning.
 func TestToolSourceDefault(t *testing.T) {
+	t.Parallel()
 	u := projectUniverse(t)
-	withBuildSource(t, toolSource{version: "v0.3.0"}, "")
-	resp, stderr := call(t, request(t, "init", nil, u))
+	release := withSource(toolSource{version: "v0.3.0"}, "")
+	resp, stderr := callPlugin(t, release, request(t, "init", nil, u))
 	if mk := resp.Universe["Makefile"]; !strings.Contains(mk, "\n"+toolVersionVar+" ?= v0.3.0\n") || strings.Contains(mk, toolCheckoutVar) ||
 		!strings.Contains(stderr, "make installs controller-gen-default and controller-gen-default-normalize v0.3.0 into $(LOCALBIN) with go install") {
 		t.Errorf("release build: stderr %q, Makefile:\n%s", stderr, mk)
 	}
 
 	const note = "warning: this plugin is a development build, but …"
-	withBuildSource(t, toolSource{version: "latest"}, note)
-	resp, stderr = call(t, request(t, "init", nil, u))
+	fallback := withSource(toolSource{version: "latest"}, note)
+	resp, stderr = callPlugin(t, fallback, request(t, "init", nil, u))
 	if !strings.Contains(resp.Universe["Makefile"], "\n"+toolVersionVar+" ?= latest\n") || !strings.Contains(stderr, pluginKey+": "+note+"\n") {
 		t.Errorf("fallback: stderr %q", stderr)
 	}
 	// A flag wins, and the warning goes.
-	resp, stderr = call(t, request(t, "init", []string{"--" + flagToolVersion, "v0.1.0"}, u))
+	resp, stderr = callPlugin(t, fallback, request(t, "init", []string{"--" + flagToolVersion, "v0.1.0"}, u))
 	if !strings.Contains(resp.Universe["Makefile"], "\n"+toolVersionVar+" ?= v0.1.0\n") || strings.Contains(stderr, "warning") {
 		t.Errorf("fallback and a flag: stderr %q", stderr)
 	}
@@ -185,7 +186,7 @@ func TestToolSourceDefault(t *testing.T) {
 		{[]string{"--" + flagToolCheckout, notOurs}, "its go.mod is module example.com/other"},
 		{[]string{"--" + flagToolCheckout, "../..", "--" + flagToolVersion, "v0.1.0"}, "--controller-gen-default-checkout and --controller-gen-default-version: give one"},
 	} {
-		resp, _ := call(t, request(t, "edit", tc.args, u))
+		resp, _ := callPlugin(t, fallback, request(t, "edit", tc.args, u))
 		if !resp.Error || len(resp.Universe) != 0 || !strings.Contains(strings.Join(resp.ErrorMsgs, "\n"), tc.want) {
 			t.Errorf("edit %v: want an error %q and no files, got %+v", tc.args, tc.want, resp)
 		}

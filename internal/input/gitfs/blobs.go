@@ -32,6 +32,7 @@ const maxDiscard = 64 << 10
 type blobs struct {
 	ctx context.Context
 	dir string
+	env []string // as FS.env
 
 	mu     sync.Mutex
 	cmd    *exec.Cmd
@@ -151,7 +152,7 @@ func (b *blobs) release() {
 
 // start starts git cat-file --batch (ended by stop).
 func (b *blobs) start() error {
-	cmd := command(b.ctx, b.dir, "cat-file", "--batch")
+	cmd := command(b.ctx, b.dir, b.env, "cat-file", "--batch")
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return err

@@ -94,7 +94,8 @@ func digest(t *testing.T, r io.Reader) [32]byte {
 
 // TestOneGit: every file is read through one git cat-file --batch,
 // started at the first read (not by New, Stat or ReadDir) and ended by
-// Close; the content is right whatever the order of reads.
+// Close; the content is right whatever the order of reads. Serial:
+// traceGit sets GIT_TRACE2_EVENT.
 func TestOneGit(t *testing.T) {
 	r := gitfstest.New(t)
 	files := map[string]string{"a.yaml": "kind: A\n", "d/b.yaml": "kind: B\n", "d/c.json": "{}\n", "d/e/f.yml": "kind: F\n", "empty": "\n"}
@@ -135,7 +136,8 @@ func TestOneGit(t *testing.T) {
 // TestStreams: a large file is streamed, never held: reading 34 MiB
 // whole, closing it after a part, and reading another file while it is
 // half read each allocate a small part of it, and each reads what the
-// file holds.
+// file holds. Serial: the allocations counted are the process's
+// (runtime.MemStats).
 func TestStreams(t *testing.T) {
 	r := gitfstest.New(t)
 	big, sum := bigFile()
@@ -191,6 +193,7 @@ func TestStreams(t *testing.T) {
 
 // TestContext: the context's end stops git; a read then says so.
 func TestContext(t *testing.T) {
+	t.Parallel()
 	r := gitfstest.New(t)
 	big, _ := bigFile()
 	r.Commit(map[string]string{"big.yaml": big})

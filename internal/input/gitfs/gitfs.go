@@ -7,7 +7,7 @@
 // Nothing is checked out, cloned or fetched, and the working tree is never
 // touched: in a partial clone (git clone --filter), a file whose content
 // the clone lacks is an error that names it, and git's lazy fetching is
-// off (see env).
+// off (see noLazyFetch).
 //
 // Paths are as the checked-out tree has them: symbolic links are followed
 // within the tree (relative targets that stay in the repository); a path
@@ -40,6 +40,9 @@ type FS struct {
 	ref    string // as given, for messages
 	commit string
 	time   time.Time
+	// env is what the git it runs gets besides the environment; nil:
+	// lazy fetching off (noLazyFetch), an empty one: nothing more.
+	env []string
 	// entries are the tree's files, links and directories by path ("."
 	// is the top); children are a directory's entries' names, sorted;
 	// submodules are the commits of its submodules by path.
@@ -61,33 +64,41 @@ type entry struct {
 // commit) of the repository that holds dir. The error says what git said.
 // ctx bounds the FS's use: its end kills the git it runs.
 func New(ctx context.Context, dir, ref string) (*FS, error) {
-	commit, err := resolveRef(ctx, dir, ref)
-	if err != nil {
-		return nil, err
-	}
-	// git log, not git show -s, which reads the commit's tree
-	out, err := git(ctx, dir, nil, "log", "-1", "--format=%ct", commit)
-	if err != nil {
-		return nil, err
-	}
-	var secs int64
-	if _, err := fmt.Sscan(string(out), &secs); err != nil {
-		return nil, fmt.Errorf("git log %s: commit time %q: %w", commit, out, err)
-	}
-	f := &FS{ctx: ctx, dir: dir, ref: ref, commit: commit, time: time.Unix(secs, 0),
-		entries: map[string]entry{".": {mode: fs.ModeDir | 0o555}}, children: map[string][]string{},
-		submodules: map[string]string{}, blobs: &blobs{ctx: ctx, dir: dir}}
-	if err := f.list(); err != nil {
+	f := &FS{ctx: ctx, dir: dir, ref: ref}
+	if err := f.read(); err != nil {
 		return nil, err
 	}
 	return f, nil
 }
 
-// resolveRef is the commit ref names. A ref that git would read as an
-// option (-h, --output=...) is refused, never passed. :/TEXT (the
-// youngest commit whose message matches TEXT) is taken as it is: it names
-// a commit, and a ^{commit} after it would be part of TEXT.
-func resolveRef(ctx context.Context, dir, ref string) (string, error) {
+// read names the commit of f.ref and reads its tree, git run with f.env.
+func (f *FS) read() error {
+	commit, err := resolveRef(f.ctx, f.dir, f.env, f.ref)
+	if err != nil {
+		return err
+	}
+	// git log, not git show -s, which reads the commit's tree
+	out, err := git(f.ctx, f.dir, f.env, nil, "log", "-1", "--format=%ct", commit)
+	if err != nil {
+		return err
+	}
+	var secs int64
+	if _, err := fmt.Sscan(string(out), &secs); err != nil {
+		return fmt.Errorf("git log %s: commit time %q: %w", commit, out, err)
+	}
+	f.commit, f.time = commit, time.Unix(secs, 0)
+	f.entries = map[string]entry{".": {mode: fs.ModeDir | 0o555}}
+	f.children, f.submodules = map[string][]string{}, map[string]string{}
+	f.blobs = &blobs{ctx: f.ctx, dir: f.dir, env: f.env}
+	return f.list()
+}
+
+// resolveRef is the commit ref names, git run with env (as command). A
+// ref that git would read as an option (-h, --output=...) is refused,
+// never passed. :/TEXT (the youngest commit whose message matches TEXT)
+// is taken as it is: it names a commit, and a ^{commit} after it would be
+// part of TEXT.
+func resolveRef(ctx context.Context, dir string, env []string, ref string) (string, error) {
 	if ref == "" || strings.HasPrefix(ref, "-") {
 		return "", fmt.Errorf("%q is not a git revision", ref)
 	}
@@ -95,7 +106,7 @@ func resolveRef(ctx context.Context, dir, ref string) (string, error) {
 	if strings.HasPrefix(ref, ":/") {
 		arg = ref
 	}
-	out, err := git(ctx, dir, nil, "rev-parse", "--verify", "--quiet", "--end-of-options", arg)
+	out, err := git(ctx, dir, env, nil, "rev-parse", "--verify", "--quiet", "--end-of-options", arg)
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
 		// --quiet: git says nothing when the repository has no such commit

@@ -17,6 +17,7 @@ import (
 // listed, opened, read and statted consistently; the files of another
 // commit, and of the working tree, are not there.
 func TestFS(t *testing.T) {
+	t.Parallel()
 	r := gitfstest.New(t)
 	dir, commit := r.Dir, r.Commit
 	first := commit(map[string]string{
@@ -82,6 +83,7 @@ func TestFS(t *testing.T) {
 // and ReadLink, and followed to Open and Stat (as the checked-out tree
 // has them), and a directory cannot be read.
 func TestModes(t *testing.T) {
+	t.Parallel()
 	r := gitfstest.New(t)
 	dir, commit := r.Dir, r.Commit
 	// the executable and the link are made in the working tree first
@@ -125,6 +127,7 @@ func TestModes(t *testing.T) {
 // TestRefused: what is not a commit is refused with what git said, and a
 // ref that git would read as an option never reaches it as one.
 func TestRefused(t *testing.T) {
+	t.Parallel()
 	r := gitfstest.New(t)
 	dir := r.Dir
 	r.Commit(map[string]string{"a.yaml": "kind: A\n"})

@@ -54,19 +54,12 @@ func fetches(events []gitEvent) int {
 	return n
 }
 
-// withEnv runs fn with env set to e.
-func withEnv(e []string, fn func()) {
-	defer func(old []string) { env = old }(env)
-	env = e
-	fn()
-}
-
 // TestPartialClone: in a clone with --filter=blob:none, reading a file
 // whose blob the clone lacks fetches nothing (no git fetch started,
 // nothing written to .git/objects), whether git knows GIT_NO_LAZY_FETCH
-// or not (env without it, as for gits before it), and says which file
-// is missing, why and how to get it; what the clone has reads. The
-// advice given works.
+// or not (an FS whose env is empty, as for gits before it), and says
+// which file is missing, why and how to get it; what the clone has reads.
+// The advice given works. Serial: traceGit sets GIT_TRACE2_EVENT.
 func TestPartialClone(t *testing.T) {
 	src := gitfstest.New(t)
 	src.Commit(map[string]string{"crd/a.yaml": "kind: A1\n", "crd/b.yaml": "kind: B\n", "crd/c.yaml": "kind: C1\n"})
@@ -75,24 +68,24 @@ func TestPartialClone(t *testing.T) {
 	before := objects(t, clone)
 	events := traceGit(t)
 	var commit string
-	for _, e := range [][]string{env, nil} {
-		withEnv(e, func() {
-			f, err := New(context.Background(), clone, "HEAD~1")
-			if err != nil {
+	for _, e := range [][]string{nil, {}} { // lazy fetching off; nothing
+		func() {
+			f := &FS{ctx: context.Background(), dir: clone, ref: "HEAD~1", env: e}
+			if err := f.read(); err != nil {
 				t.Fatalf("env %q: %v", e, err)
 			}
 			defer f.Close()
 			if got, err := fs.ReadFile(f, "crd/b.yaml"); string(got) != "kind: B\n" || err != nil {
 				t.Errorf("env %q: crd/b.yaml (in the clone) = %q, %v", e, got, err)
 			}
-			_, err = fs.ReadFile(f, "crd/a.yaml")
+			_, err := fs.ReadFile(f, "crd/a.yaml")
 			msg := "open crd/a.yaml: crd/a.yaml at HEAD~1 is not in this repository: it is a partial clone (git clone --filter), which fetches files when something needs them, and git:// fetches nothing; " +
 				"fetch them first without touching the working tree (git archive " + f.Commit() + " crd >/dev/null fetches the directory's files), or clone without --filter"
 			if err == nil || err.Error() != msg || !errors.Is(err, fs.ErrNotExist) {
 				t.Errorf("env %q: crd/a.yaml (not in the clone): %v\nwant %s", e, err, msg)
 			}
 			commit = f.Commit()
-		})
+		}()
 	}
 	if n := fetches(events()); n != 0 {
 		t.Errorf("%d git fetch started", n)
@@ -119,7 +112,7 @@ func TestPartialClone(t *testing.T) {
 // cat-file (a git without GIT_NO_LAZY_FETCH, had the blob not been found
 // missing first), the lazy fetch git starts fails before it connects
 // (GIT_ALLOW_PROTOCOL empty), writing nothing; without that, it fetches,
-// as the test sees.
+// as the test sees. Serial: traceGit sets GIT_TRACE2_EVENT.
 func TestLazyFetchOff(t *testing.T) {
 	src := gitfstest.New(t)
 	src.Commit(map[string]string{"crd/a.yaml": "kind: A1\n"})
@@ -134,27 +127,23 @@ func TestLazyFetchOff(t *testing.T) {
 	defer old.Close()
 	missing := old.entries["crd/a.yaml"]
 	missing.missing, missing.size = false, int64(len("kind: A1\n"))
-	read := func() error {
+	read := func(env []string) error {
 		f := *old
-		f.blobs = &blobs{ctx: context.Background(), dir: clone}
+		f.env, f.blobs = env, &blobs{ctx: context.Background(), dir: clone, env: env}
 		defer f.Close()
 		_, err := io.ReadAll(&file{info: fileInfo{entry: missing}, fs: &f, path: "crd/a.yaml"})
 		return err
 	}
-	withEnv([]string{"GIT_ALLOW_PROTOCOL="}, func() {
-		if err := read(); err == nil || !strings.Contains(err.Error(), "could not fetch") {
-			t.Errorf("read of a missing blob, GIT_ALLOW_PROTOCOL empty: %v", err)
-		}
-	})
+	if err := read([]string{noProtocol}); err == nil || !strings.Contains(err.Error(), "could not fetch") {
+		t.Errorf("read of a missing blob, GIT_ALLOW_PROTOCOL empty: %v", err)
+	}
 	if after := objects(t, clone); !slices.Equal(before, after) {
 		t.Errorf("objects written, GIT_ALLOW_PROTOCOL empty: %v", after[len(before):])
 	}
 	// without it, git fetches: the checks above would see it
-	withEnv(nil, func() {
-		if err := read(); err != nil {
-			t.Fatal(err)
-		}
-	})
+	if err := read([]string{}); err != nil {
+		t.Fatal(err)
+	}
 	if after := objects(t, clone); slices.Equal(before, after) || fetches(events()) == 0 {
 		t.Error("a lazy fetch went unseen")
 	}
@@ -162,7 +151,7 @@ func TestLazyFetchOff(t *testing.T) {
 
 // TestTreelessClone: in a clone with --filter=tree:0, a commit whose
 // trees are not there is refused, fetching nothing, with how to get them;
-// the advice works.
+// the advice works. Serial: traceGit sets GIT_TRACE2_EVENT.
 func TestTreelessClone(t *testing.T) {
 	src := gitfstest.New(t)
 	src.Commit(map[string]string{"crd/a.yaml": "kind: A1\n"})

@@ -36,6 +36,7 @@ func links(t *testing.T, r *gitfstest.Repo, links map[string]string) {
 // out) are refused naming the link and its target, and a loop is
 // refused.
 func TestSymlinks(t *testing.T) {
+	t.Parallel()
 	r := gitfstest.New(t)
 	links(t, r, map[string]string{
 		"config/crd":        "../crds",                     // a directory
@@ -104,6 +105,7 @@ func TestSymlinks(t *testing.T) {
 // repository) is refused naming the submodule, its commit and how to read
 // it; the directory that holds it is there.
 func TestSubmodule(t *testing.T) {
+	t.Parallel()
 	r := gitfstest.New(t)
 	sub := r.Commit(map[string]string{"a.yaml": "kind: A\n"}) // any commit will do
 	r.Git("update-index", "--add", "--cacheinfo", "160000,"+sub+",vendor/crds")
@@ -135,6 +137,7 @@ func TestSubmodule(t *testing.T) {
 // climbing out with ..) is refused saying that paths are relative to the
 // top of the repository.
 func TestInvalidPaths(t *testing.T) {
+	t.Parallel()
 	r := gitfstest.New(t)
 	r.Commit(map[string]string{"a.yaml": "kind: A\n"})
 	f, err := New(context.Background(), r.Dir, "HEAD")
@@ -160,6 +163,7 @@ func TestInvalidPaths(t *testing.T) {
 // TestMessageRef: :/TEXT names the youngest commit whose message matches
 // TEXT, as git says; one that matches none is not a commit.
 func TestMessageRef(t *testing.T) {
+	t.Parallel()
 	r := gitfstest.New(t)
 	r.Commit(map[string]string{"a.yaml": "v1\n"})
 	r.Write("a.yaml", "v2\n")

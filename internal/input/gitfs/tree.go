@@ -13,27 +13,37 @@ import (
 	"strings"
 )
 
-// env is what git runs with, besides the environment: lazy fetching off.
-// In a partial clone (git clone --filter), git fetches a missing object
-// from the promisor remote as soon as a command needs it, and writes it
-// to .git; GIT_NO_LAZY_FETCH (git 2.44, and the maintenance releases of
-// May 2024: 2.39.4, 2.40.2, ... 2.43.4) turns that off. Gits without it
-// would still fetch: for them, missing objects are found first without
-// fetching (list), and GIT_ALLOW_PROTOCOL, an allow-list that names no
-// transport, makes a fetch that still starts fail before it connects.
-var env = []string{"GIT_NO_LAZY_FETCH=1", "GIT_ALLOW_PROTOCOL="}
+// GIT_NO_LAZY_FETCH and GIT_ALLOW_PROTOCOL are what git runs with,
+// besides the environment, unless an FS says otherwise (FS.env): lazy
+// fetching off. In a partial clone (git clone --filter), git fetches a
+// missing object from the promisor remote as soon as a command needs it,
+// and writes it to .git; GIT_NO_LAZY_FETCH (git 2.44, and the maintenance
+// releases of May 2024: 2.39.4, 2.40.2, ... 2.43.4) turns that off. Gits
+// without it would still fetch: for them, missing objects are found first
+// without fetching (list), and GIT_ALLOW_PROTOCOL, an allow-list that
+// names no transport, makes a fetch that still starts fail before it
+// connects.
+const (
+	noLazyFetch = "GIT_NO_LAZY_FETCH=1"
+	noProtocol  = "GIT_ALLOW_PROTOCOL="
+)
 
-// command is git run in dir with env.
-func command(ctx context.Context, dir string, args ...string) *exec.Cmd {
+// command is git run in dir with env besides the environment; nil env:
+// lazy fetching off (noLazyFetch, noProtocol), an empty one: nothing.
+func command(ctx context.Context, dir string, env []string, args ...string) *exec.Cmd {
+	if env == nil {
+		env = []string{noLazyFetch, noProtocol}
+	}
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
 	return cmd
 }
 
-// git runs git in dir, stdin its input, and returns its standard output;
-// the error holds what git wrote to its standard error.
-func git(ctx context.Context, dir string, stdin []byte, args ...string) ([]byte, error) {
-	cmd := command(ctx, dir, args...)
+// git runs git in dir with env (as command), stdin its input, and returns
+// its standard output; the error holds what git wrote to its standard
+// error.
+func git(ctx context.Context, dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
+	cmd := command(ctx, dir, env, args...)
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -63,7 +73,7 @@ func (f *FS) list() error {
 		}
 	}
 	if len(missing) == 0 {
-		out, err := git(f.ctx, f.dir, nil, "ls-tree", "-r", "-t", "-z", "--long", "--full-tree", f.commit)
+		out, err := git(f.ctx, f.dir, f.env, nil, "ls-tree", "-r", "-t", "-z", "--long", "--full-tree", f.commit)
 		if err != nil {
 			return err
 		}
@@ -72,7 +82,7 @@ func (f *FS) list() error {
 	if err := f.treesPresent(); err != nil {
 		return err
 	}
-	out, err := git(f.ctx, f.dir, nil, "ls-tree", "-r", "-t", "-z", "--full-tree", f.commit)
+	out, err := git(f.ctx, f.dir, f.env, nil, "ls-tree", "-r", "-t", "-z", "--full-tree", f.commit)
 	if err != nil {
 		return err
 	}
@@ -86,7 +96,7 @@ func (f *FS) list() error {
 // has a promisor remote (remote.NAME.promisor, or the older
 // extensions.partialClone).
 func (f *FS) partial() (bool, error) {
-	_, err := git(f.ctx, f.dir, nil, "config", "--get-regexp", `^(remote\..*\.promisor|extensions\.partialclone)$`)
+	_, err := git(f.ctx, f.dir, f.env, nil, "config", "--get-regexp", `^(remote\..*\.promisor|extensions\.partialclone)$`)
 	var exit *exec.ExitError
 	if errors.As(err, &exit) && exit.ExitCode() == 1 { // none
 		return false, nil
@@ -103,7 +113,7 @@ func (f *FS) missing(filter string) (map[string]bool, error) {
 	if filter != "" {
 		args = append(args, "--filter="+filter)
 	}
-	out, err := git(f.ctx, f.dir, nil, append(args, f.commit)...)
+	out, err := git(f.ctx, f.dir, f.env, nil, append(args, f.commit)...)
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +205,7 @@ func (f *FS) sizes() error {
 			ids = append(append(ids, e.object...), '\n')
 		}
 	}
-	out, err := git(f.ctx, f.dir, ids, "cat-file", "--batch-check=%(objectname) %(objectsize)")
+	out, err := git(f.ctx, f.dir, f.env, ids, "cat-file", "--batch-check=%(objectname) %(objectsize)")
 	if err != nil {
 		return err
 	}
