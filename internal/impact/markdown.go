@@ -58,6 +58,9 @@ type markdownReport struct {
 	// its own.
 	grouped *grouper
 	gaining int
+	// newAccepted counts the objects new with NEW that it accepts, which
+	// no other part names
+	newAccepted int
 }
 
 func newMarkdownReport(limit int) *markdownReport {
@@ -101,6 +104,9 @@ func (m *markdownReport) record(r *Record) {
 	}
 	if has(RefusedOnUpdate) || has(InvalidUnderNew) {
 		row.refused++
+	}
+	if has(NewOnly) && !has(InvalidUnderNew) {
+		m.newAccepted++
 	}
 	if !named(r) {
 		return // in its groups
@@ -321,6 +327,9 @@ func (m *markdownReport) head() string {
 	m.writeTable(&b)
 	if m.skipped > 0 {
 		fmt.Fprintf(&b, "\n%d objects of API groups that no CRD has were skipped.\n", m.skipped)
+	}
+	if m.newAccepted > 0 {
+		fmt.Fprintf(&b, "\n%d %s new with NEW (at a version only NEW serves): created under NEW only, and accepted.\n", m.newAccepted, plural(m.newAccepted, "object"))
 	}
 	m.writeGroups(&b)
 	if m.changed > 0 {
