@@ -105,7 +105,7 @@ func TestAfterWriteText(t *testing.T) {
 	data := filepath.Join(testdataDir(t), "convert")
 	t.Chdir(convapi(t))
 	o := Options{Convert: []string{"./api/..."}, Old: []string{filepath.Join(data, "old-v1beta1-storage.yaml")}, New: []string{"config/crd"},
-		Files: []string{filepath.Join(data, "afterwrite.yaml")}}
+		Files: []string{filepath.Join(data, "afterwrite.yaml")}, Verbose: true}
 	out, stderr, code := runImpact(t, "", o)
 	if code != ExitImpact {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitImpact, stderr)

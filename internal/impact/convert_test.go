@@ -285,7 +285,7 @@ func TestConvertText(t *testing.T) {
 				newCRD = "config/crd"
 			}
 			o := Options{Convert: c.convert, Old: []string{filepath.Join(data, "old-v1beta1-storage.yaml")}, New: []string{newCRD},
-				Files: []string{filepath.Join(data, "spoke.yaml"), filepath.Join(data, "hub.yaml")}}
+				Files: []string{filepath.Join(data, "spoke.yaml"), filepath.Join(data, "hub.yaml")}, Verbose: true}
 			out, stderr, code := runImpact(t, "", o)
 			if code != ExitImpact && code != ExitOK {
 				t.Fatalf("exit %d, stderr:\n%s", code, stderr)
@@ -411,7 +411,7 @@ func TestConvertFailure(t *testing.T) {
 		t.Errorf("seven: conversionFailed %+v, read at %q, at the storage version %+v: want converted at v1, size 7", seven.ConversionFailed, seven.ReadVersion, seven.AtStorageVersion)
 	}
 
-	o.Output = "text"
+	o.Output, o.Verbose = "text", true
 	text, _, _ := runImpact(t, "", o)
 	for _, s := range []string{"Widget default/broken (conv.example.com/v1beta1): conversion failed",
 		"the API's code fails to convert it (the apiserver answers 500): GET under NEW: converting conv.example.com/v1beta1 to conv.example.com/v1: ",
