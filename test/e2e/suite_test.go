@@ -58,7 +58,7 @@ var _ = BeforeSuite(func() {
 	// controller-gen-default-objects next to it
 	generator = testkit.Binary(GinkgoT(), testkit.Generator)
 	crdDir = filepath.Join(tmp, "crd")
-	run("..", generator, "crd", "paths=./testdata/api/...", "output:crd:dir="+crdDir)
+	run(filepath.Join("..", ".."), generator, "crd", "paths=./testdata/api/...", "output:crd:dir="+crdDir)
 
 	By("starting kube-apiserver and etcd from " + assets)
 	scheme := runtime.NewScheme()
