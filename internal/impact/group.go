@@ -55,13 +55,13 @@ const maxExamples = 3
 // defaultGroup is a default that NEW's read adds to many objects alike:
 // one CRD, one JSON path (list items as [*]), one value.
 type defaultGroup struct {
-	CRD      string   `json:"crd"`
-	Path     string   `json:"path"`
-	Value    string   `json:"value"` // as JSON
-	Effect   Effect   `json:"effect"`
-	Versions []string `json:"versions"` // read at, sorted
-	Objects  int      `json:"objects"`
-	Examples []string `json:"examples"` // the first objects' distinct names, as Kind namespace/name
+	CRD      string
+	Path     string
+	Value    string // as JSON
+	Effect   Effect
+	Versions []string // read at, sorted
+	Objects  int
+	Examples []string // the first objects' distinct names, as Kind namespace/name
 }
 
 // grouper collects the defaults that read adds, across objects, into
