@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/controller-gen-default/controller-gen-default/internal/convprog"
-	"github.com/controller-gen-default/controller-gen-default/internal/testsupport/realapis/realapistest"
 )
 
 // TestConvertProgramDies: when the API's ConvertTo exits the program
@@ -19,32 +18,8 @@ import (
 // the timeout; the objects after each are converted, by the program
 // started again after the exit, and by the same program after the hang.
 func TestConvertProgramDies(t *testing.T) {
-	testConversion(t) // skips without a go command or module downloads
-	dir := t.TempDir()
-	if err := realapistest.CopyTree(convapi(t), dir); err != nil {
-		t.Fatal(err)
-	}
-	conv := filepath.Join(dir, "api", "v1beta1", "widget_conversion.go")
-	b, err := os.ReadFile(conv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := strings.Replace(string(b), "\tdst := dstRaw.(*v1.Widget)\n", `	switch src.Name {
-	case "exits":
-		fmt.Fprintln(os.Stderr, "fatal: cannot convert", src.Name)
-		os.Exit(3)
-	case "hangs":
-		select {}
-	}
-	dst := dstRaw.(*v1.Widget)
-`, 1)
-	src = strings.Replace(src, "import (\n\t\"fmt\"\n", "import (\n\t\"fmt\"\n\t\"os\"\n", 1)
-	if src == string(b) {
-		t.Fatal("testdata/convapi's widget_conversion.go is not as the test expects: fix the test")
-	}
-	if err := os.WriteFile(conv, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testConversion(t)      // skips without a go command or module downloads
+	dir := dyingConvapi(t) // its ConvertTo exits on "exits" and never returns on "hangs"
 	var objects strings.Builder
 	for _, name := range []string{"exits", "seven", "hangs", "seven-again"} {
 		objects.WriteString("---\napiVersion: conv.example.com/v1beta1\nkind: Widget\nmetadata:\n  name: " + name + "\nspec:\n  length: 7\n")
