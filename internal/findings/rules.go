@@ -206,7 +206,7 @@ var Rules = []Rule{
 	{
 		Name:     "duplicate-markers",
 		Severity: Warning,
-		Commands: []Command{CmdCrd, CmdDefaults},
+		Commands: []Command{CmdCrd, CmdDefaults, CmdLint},
 		Page:     "docs/crd.md", Heading: "Markers written twice, on inline fields, on recursive types",
 		Summary: "one marker written twice with one value",
 		Example: "`+default=3 is written 2 times; keep one`: one marker written twice with one value, as kube-api-linter's `duplicatemarkers`",
@@ -214,7 +214,7 @@ var Rules = []Rule{
 	{
 		Name:     "inline-default",
 		Severity: Error,
-		Commands: []Command{CmdCrd, CmdDefaults},
+		Commands: []Command{CmdCrd, CmdDefaults, CmdLint},
 		Page:     "docs/crd.md", Heading: "Markers written twice, on inline fields, on recursive types",
 		Summary:     "a default on an inline field sets nothing: the field has no property of its own",
 		SeverityDoc: "error¹",
@@ -239,7 +239,7 @@ var Rules = []Rule{
 	{
 		Name:     "recursive-default",
 		Severity: Error,
-		Commands: []Command{CmdCrd, CmdDefaults},
+		Commands: []Command{CmdCrd, CmdDefaults, CmdLint},
 		Page:     "docs/crd.md", Heading: "Markers written twice, on inline fields, on recursive types",
 		Summary: "a default on a recursive type, or on a field that lies on a cycle of types",
 		Example: "`+default={\"name\":\"a\"} on a recursive type (Node.next → Node): …`; also `+default={} lies on a cycle of types (Chain.next → Chain)` for a field's own default (see [Markers written twice, on inline fields, on recursive types](#markers-written-twice-on-inline-fields-on-recursive-types))",
