@@ -92,7 +92,7 @@ func runGolangciIssues(t *testing.T, bin, config string, args ...string) []gclIs
 
 var testPackages = []string{
 	"structdefaultnotempty", "defaultneedsomitempty", "omitemptystruct", "invaliddefault", "unresolvedref",
-	"defaulttypemismatch", "conflictingdefaults", "clean", "fixall", "ownfiles/a", "ownfiles/b", "kal",
+	"defaulttypemismatch", "conflictingdefaults", "unknownmarker", "clean", "fixall", "ownfiles/a", "ownfiles/b", "kal",
 }
 
 // TestGolangciKepdefaults: golangci-lint with the plugin reports what
@@ -275,6 +275,10 @@ func exampleAPIFinding(i gclIssue) (field, analyzer string, ok bool) {
 	if m := regexp.MustCompile(`^conditions: Conditions field in (\w+) `).FindStringSubmatch(i.Text); m != nil {
 		return pkg[1] + " " + m[1] + ".Conditions", an, true
 	}
+	// a finding at a type: "unknownmarker: warning: Sails: ..."
+	if m := regexp.MustCompile(`^\w+: (?:warning|error): ([A-Z]\w*): `).FindStringSubmatch(i.Text); m != nil && i.FromLinter == "kepdefaults" {
+		return pkg[1] + " " + m[1], an, true
+	}
 	return "", "", false
 }
 
@@ -349,6 +353,9 @@ func exampleAPIDifferences() map[string][]string {
 		"conventions/v1 FrigateSpec.Hull", "conventions/v1 FrigateSpec.Rigging")
 	// The omitempty-struct warning, on purpose.
 	add([]string{"kepdefaults/omitemptystruct", nps, of}, "features/v1 Tour.Spec")
+	// The unknown-marker warnings, on purpose: a typo and a forked
+	// controller-gen's marker, which KAL's default linters do not report.
+	add([]string{"kepdefaults/unknownmarker"}, "features/v1 Endpoint.Port", "features/v1 Sails")
 	// 3. +required fields without omitempty: what features shows (no implicit
 	// default; Endpoint's default written with "name":""); Frigate.Spec and
 	// Deck.Name: omitzero/omitempty would change the Go defaulter and the

@@ -237,6 +237,14 @@ var Rules = []Rule{
 		Example: "`` json tag \",inline\": controller-gen writes its fields inline into the CRD, encoding/json (Go clients) \"Settings\": encoding/json inlines embedded structs only … Fix: embed the struct to inline it, or write `json:\"settings\"` to keep a key ``; also a name encoding/json refuses, and an unexported field with a json tag",
 	},
 	{
+		Name:     "unknown-marker",
+		Severity: Warning,
+		Commands: []Command{CmdCrd, CmdDefaults, CmdLint},
+		Page:     "docs/crd.md", Heading: "Markers controller-gen does not define",
+		Summary: "a +kubebuilder: marker that no generator defines: controller-gen ignores it without a word, so it changes nothing in the CRD",
+		Example: "`+kubebuilder:validation:maximum: controller-gen defines no such marker and ignores it, so it changes nothing in the CRD; did you mean +kubebuilder:validation:Maximum?`; also the value after a colon (`did you mean +kubebuilder:default=5?`), a JSON Schema combinator (`+kubebuilder:oneOf`: `… +kubebuilder:validation:ExactlyOneOf=<field>;<field> on the struct …`), and `… remove it, or write what it means with a marker controller-gen defines (+kubebuilder:validation:XValidation for a rule in CEL)`",
+	},
+	{
 		Name:     "recursive-default",
 		Severity: Error,
 		Commands: []Command{CmdCrd, CmdDefaults, CmdLint},

@@ -21,8 +21,10 @@ import (
 // No marker is dropped without a word. controller-tools' marker collector
 // keeps every value of a marker (MarkerValues maps a name to all of them)
 // and MarkerValues.Get reads the first, so each marker the model reads is
-// read here, where a second value is reported; and a marker on an inline
-// field, which controller-gen flattens away, is reported where it is.
+// read here, where a second value is reported; a marker on an inline
+// field, which controller-gen flattens away, is reported where it is; and
+// so is a marker that no generator defines, which the collector skips
+// (unknownmarkers.go).
 
 // Rule names of the findings about markers and recursive types.
 const (
@@ -213,8 +215,10 @@ const recursiveWhy = "a default that creates a value there applies again inside 
 // that no field's decision reads: +implicitDefaults written twice on the
 // type, on one of its fields or in its package, and default markers on
 // its inline (embedded) fields, which have no property of their own; and
-// the same of the types it embeds inline, whose fields are its own. The
-// generators and the lint report them for each struct type they read.
+// the same of the types it embeds inline, whose fields are its own; and the
+// +kubebuilder: markers of its package that no generator defines
+// (unknownMarkers). The generators and the lint report them for each
+// struct type they read.
 func (m *Model) StructFindings(id TypeIdent) []Finding {
 	if fs, ok := m.structFindings[id]; ok {
 		return fs
@@ -256,6 +260,7 @@ func (m *Model) StructFindings(id TypeIdent) []Finding {
 			}
 		}
 		out = append(out, m.packageFindings(id.Package)...)
+		out = append(out, m.unknownMarkers(id.Package)...)
 	}
 	m.structFindings[id] = out
 	return out

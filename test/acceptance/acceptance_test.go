@@ -122,6 +122,43 @@ func TestAcceptance(t *testing.T) {
 	t.Log("controller-gen-default's findings, per module (check 3):\n" + findingsTable(reports))
 }
 
+// unknownMarkerMsg is the start of an unknown-marker finding's message:
+// the marker as written, then why it is reported.
+var unknownMarkerMsg = regexp.MustCompile(`(\+kubebuilder:\S+): controller-gen defines no such marker`)
+
+// checkUnknownMarkers: each unknown-marker finding is at a comment line of
+// the module's source that holds the marker it names (the position is
+// the comment's, on code its authors wrote), and the marker is one that
+// controller-tools' collector reads as a marker: the line starts with
+// "//", then blanks, then "+".
+func checkUnknownMarkers(t *testing.T, found []diaglines.Finding) {
+	t.Helper()
+	for _, f := range found {
+		if f.Rule != "unknown-marker" {
+			continue
+		}
+		m := unknownMarkerMsg.FindStringSubmatch(f.Message)
+		if m == nil || f.File == "" {
+			t.Errorf("unknown-marker finding without a marker or a position: %s:%d: %s", f.File, f.Line, f.Message)
+			continue
+		}
+		b, err := os.ReadFile(f.File)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		lines := strings.Split(string(b), "\n")
+		if f.Line < 1 || f.Line > len(lines) {
+			t.Errorf("%s:%d: no such line, for %s", f.File, f.Line, m[1])
+			continue
+		}
+		text, ok := strings.CutPrefix(strings.TrimSpace(lines[f.Line-1]), "//")
+		if !ok || !strings.HasPrefix(strings.TrimSpace(text), m[1]) {
+			t.Errorf("%s:%d: %q is not the marker comment %s", f.File, f.Line, lines[f.Line-1], m[1])
+		}
+	}
+}
+
 // structDefaultFindings are the struct-default-not-empty findings a
 // module has, and why each is one.
 var structDefaultFindings = map[string]struct {
@@ -330,6 +367,7 @@ func acceptance(t *testing.T, ref, ours string, p *prep, seed uint64, rep *repor
 	case got != want.n:
 		t.Errorf("%s: %d struct-default-not-empty findings, want %d: %s", m.Name, got, want.n, want.why)
 	}
+	checkUnknownMarkers(t, found)
 	if s := strings.TrimRight(oursOut, "\n"); s != "" {
 		rep.stderrLines = strings.Count(s, "\n") + 1
 	}

@@ -162,10 +162,12 @@ type Endpoint struct {
 	// +required
 	Name string `json:"name"`
 	// port is the endpoint's port.
+	// +kubebuilder:validation:maximum=65535 // want `Endpoint.Port: \+kubebuilder:validation:maximum: controller-gen defines no such marker and ignores it, so it changes nothing in the CRD; did you mean \+kubebuilder:validation:Maximum\? \[unknown-marker\]`
 	// +optional
 	Port int32 `json:"port,omitempty"`
 }
 
+// +kubebuilder:oneOf:={required:{count}} // want `Sails: \+kubebuilder:oneOf: controller-gen defines no such marker and ignores it, so it changes nothing in the CRD; for a choice among a struct's fields, write \+kubebuilder:validation:ExactlyOneOf=<field>;<field> on the struct; for any other rule, \+kubebuilder:validation:XValidation \(CEL\) \[unknown-marker\]`
 // +kubebuilder:validation:MinProperties=1
 type Sails struct {
 	// count is the number of sails.
