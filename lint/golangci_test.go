@@ -92,7 +92,7 @@ func runGolangciIssues(t *testing.T, bin, config string, args ...string) []gclIs
 
 var testPackages = []string{
 	"structdefaultnotempty", "defaultneedsomitempty", "omitemptystruct", "invaliddefault", "unresolvedref",
-	"defaulttypemismatch", "conflictingdefaults", "unknownmarker", "clean", "fixall", "ownfiles/a", "ownfiles/b", "kal",
+	"defaulttypemismatch", "conflictingdefaults", "unknownmarker", "misplacedmarker", "clean", "fixall", "ownfiles/a", "ownfiles/b", "kal",
 }
 
 // TestGolangciKepdefaults: golangci-lint with the plugin reports what
@@ -353,9 +353,11 @@ func exampleAPIDifferences() map[string][]string {
 		"conventions/v1 FrigateSpec.Hull", "conventions/v1 FrigateSpec.Rigging")
 	// The omitempty-struct warning, on purpose.
 	add([]string{"kepdefaults/omitemptystruct", nps, of}, "features/v1 Tour.Spec")
-	// The unknown-marker warnings, on purpose: a typo and a forked
-	// controller-gen's marker, which KAL's default linters do not report.
+	// The unknown-marker and misplaced-marker warnings, on purpose: a typo,
+	// a forked controller-gen's marker and a field marker on a type, which
+	// KAL's default linters do not report.
 	add([]string{"kepdefaults/unknownmarker"}, "features/v1 Endpoint.Port", "features/v1 Sails")
+	add([]string{"kepdefaults/misplacedmarker"}, "features/v1 Region")
 	// 3. +required fields without omitempty: what features shows (no implicit
 	// default; Endpoint's default written with "name":""); Frigate.Spec and
 	// Deck.Name: omitzero/omitempty would change the Go defaulter and the

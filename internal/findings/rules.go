@@ -240,9 +240,17 @@ var Rules = []Rule{
 		Name:     "unknown-marker",
 		Severity: Warning,
 		Commands: []Command{CmdCrd, CmdDefaults, CmdLint},
-		Page:     "docs/crd.md", Heading: "Markers controller-gen does not define",
+		Page:     "docs/crd.md", Heading: "Markers controller-gen ignores",
 		Summary: "a +kubebuilder: marker that no generator defines: controller-gen ignores it without a word, so it changes nothing in the CRD",
 		Example: "`+kubebuilder:validation:maximum: controller-gen defines no such marker and ignores it, so it changes nothing in the CRD; did you mean +kubebuilder:validation:Maximum?`; also the value after a colon (`did you mean +kubebuilder:default=5?`), a JSON Schema combinator (`+kubebuilder:oneOf`: `… +kubebuilder:validation:ExactlyOneOf=<field>;<field> on the struct …`), and `… remove it, or write what it means with a marker controller-gen defines (+kubebuilder:validation:XValidation for a rule in CEL)`",
+	},
+	{
+		Name:     "misplaced-marker",
+		Severity: Warning,
+		Commands: []Command{CmdCrd, CmdDefaults, CmdLint},
+		Page:     "docs/crd.md", Heading: "Markers controller-gen ignores",
+		Summary: "a +kubebuilder: marker written where its definition does not apply (a field marker on a type, a type marker on a field): controller-gen ignores it",
+		Example: "`+kubebuilder:default is a marker of fields: on a type controller-gen ignores it, so it changes nothing in the CRD; write +default=\"Cosign\" on the type instead, which gives every field of type ImageVerificationType that default (a type-level default, KEP-1929), or +kubebuilder:default on those fields`; also `… is a marker of types: on a field … move it to the comment of type Widget`",
 	},
 	{
 		Name:     "recursive-default",

@@ -23,8 +23,8 @@ import (
 // and MarkerValues.Get reads the first, so each marker the model reads is
 // read here, where a second value is reported; a marker on an inline
 // field, which controller-gen flattens away, is reported where it is; and
-// so is a marker that no generator defines, which the collector skips
-// (unknownmarkers.go).
+// so is a marker that the collector skips, undefined or written where its
+// definition does not apply (ignoredmarkers.go).
 
 // Rule names of the findings about markers and recursive types.
 const (
@@ -216,8 +216,8 @@ const recursiveWhy = "a default that creates a value there applies again inside 
 // type, on one of its fields or in its package, and default markers on
 // its inline (embedded) fields, which have no property of their own; and
 // the same of the types it embeds inline, whose fields are its own; and the
-// +kubebuilder: markers of its package that no generator defines
-// (unknownMarkers). The generators and the lint report them for each
+// +kubebuilder: markers of its package that controller-tools' collector
+// skips (ignoredMarkers). The generators and the lint report them for each
 // struct type they read.
 func (m *Model) StructFindings(id TypeIdent) []Finding {
 	if fs, ok := m.structFindings[id]; ok {
@@ -260,7 +260,7 @@ func (m *Model) StructFindings(id TypeIdent) []Finding {
 			}
 		}
 		out = append(out, m.packageFindings(id.Package)...)
-		out = append(out, m.unknownMarkers(id.Package)...)
+		out = append(out, m.ignoredMarkers(id.Package)...)
 	}
 	m.structFindings[id] = out
 	return out

@@ -74,8 +74,8 @@ type Model struct {
 	comps int // components numbered so far
 	// findings about a struct type's own markers (markerfindings.go)
 	structFindings map[TypeIdent][]Finding
-	// unknown markers of a package (unknownmarkers.go)
-	pkgUnknown map[*loader.Package][]Finding
+	// the markers of a package that the collector skips (ignoredmarkers.go)
+	pkgIgnored map[*loader.Package][]Finding
 }
 
 // New returns a model of the types idx loads. roots are the packages being
@@ -98,7 +98,7 @@ func New(idx Index, col *ctmarkers.Collector, roots []*loader.Package, opts Opti
 		comp:         map[TypeIdent]int{},
 
 		structFindings: map[TypeIdent][]Finding{},
-		pkgUnknown:     map[*loader.Package][]Finding{},
+		pkgIgnored:     map[*loader.Package][]Finding{},
 	}
 }
 

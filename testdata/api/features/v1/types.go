@@ -149,6 +149,11 @@ type Backoff struct {
 // +default="gold"
 type Tier string
 
+// Region shows a default written as a field marker on a type, which
+// controller-gen ignores: +default on the type is KEP-1929's way.
+// +kubebuilder:default=eu // want `Region: \+kubebuilder:default is a marker of fields: on a type controller-gen ignores it, so it changes nothing in the CRD; write \+default=<the value in JSON> on the type instead, .* \[misplaced-marker\]`
+type Region string
+
 type Strict struct {
 	// protocol is required: no implicit default.
 	Protocol Protocol `json:"protocol"`

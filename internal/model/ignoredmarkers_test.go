@@ -1,12 +1,12 @@
 package model
 
 import (
-	"go/parser"
-	"go/token"
 	"math/rand/v2"
 	"regexp"
 	"strings"
 	"testing"
+
+	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 )
 
 // TestUnknownMarker: a +kubebuilder: marker comment that no generator
@@ -87,6 +87,9 @@ func TestUnknownMarkerMessage(t *testing.T) {
 		{"+kubebuilder:oneOf:={required:{anyPattern}}", "+kubebuilder:oneOf" + drop + oneOf},
 		{"+kubebuilder:validation:OneOf", "+kubebuilder:validation:OneOf" + drop + oneOf},
 		{"+kubebuilder:anyOf:={required:{a}}", "+kubebuilder:anyOf" + drop + strings.Replace(oneOf, "ExactlyOneOf", "AtLeastOneOf", 1)},
+		// a marker without a value, then more text: the text is part of its name
+		{"+kubebuilder:subresource:status // a note", "+kubebuilder:subresource:status: the text after it on its line makes controller-gen read the whole comment as the marker's name, " +
+			"which no generator defines, so it changes nothing in the CRD; put that text on a line of its own"},
 		// nothing near
 		{"+kubebuilder:not:={required:{x}}", "+kubebuilder:not" + drop + remove},
 		{"+kubebuilder:categories=all", "+kubebuilder:categories" + drop + remove},
@@ -109,82 +112,6 @@ func TestEditDistance(t *testing.T) {
 		if got := editDistance(tc.b, tc.a); got != tc.want {
 			t.Errorf("editDistance(%q, %q) = %d, want %d", tc.b, tc.a, got, tc.want)
 		}
-	}
-}
-
-// TestCommentOwner: each marker comment is named after what controller-tools'
-// collector associates it with: a field (its doc, the group right above
-// that, the end of its line), a type (its doc, the group right above it,
-// a comment in its struct that no field takes), else the package.
-func TestCommentOwner(t *testing.T) {
-	t.Parallel()
-	const src = `// +kubebuilder:x=package-doc
-package v1
-
-import "time"
-
-// +kubebuilder:x=package-floating
-
-// +kubebuilder:x=above-type
-
-// Widget is a widget.
-// +kubebuilder:x=type-doc
-type Widget struct {
-	// +kubebuilder:x=above-field
-
-	// Size is a size.
-	// +kubebuilder:x=field-doc
-	Size int ` + "`json:\"size\"`" + ` // +kubebuilder:x=field-line
-
-	// +kubebuilder:x=embedded-doc
-	*time.Time
-
-	// +kubebuilder:x=struct-end
-}
-
-type (
-	// +kubebuilder:x=group-spec-doc
-	A struct{}
-
-	// +kubebuilder:x=group-second-spec
-	B string
-)
-
-// +kubebuilder:x=single-line
-type C string
-
-func f() {
-	// +kubebuilder:x=in-func
-}
-
-// +kubebuilder:x=file-end
-`
-	want := map[string]string{
-		"package-doc": "package v1", "package-floating": "package v1", "above-type": "Widget", "type-doc": "Widget",
-		"above-field": "Widget.Size", "field-doc": "Widget.Size", "field-line": "Widget.Size", "embedded-doc": "Widget.Time",
-		"struct-end": "Widget", "group-spec-doc": "A", "group-second-spec": "B", "single-line": "C",
-		"in-func": "package v1", "file-end": "package v1",
-	}
-	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, "types.go", src, parser.ParseComments)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := 0
-	for k, cg := range file.Comments {
-		for _, c := range cg.List {
-			_, label, ok := strings.Cut(c.Text, "+kubebuilder:x=")
-			if !ok {
-				continue
-			}
-			seen++
-			if got := commentOwner(fset, file, k, "v1"); got != want[label] {
-				t.Errorf("%s: owner %q, want %q", label, got, want[label])
-			}
-		}
-	}
-	if seen != len(want) {
-		t.Errorf("%d marker comments, want %d", seen, len(want))
 	}
 }
 
@@ -241,5 +168,49 @@ func TestMeantNamesADefinedMarker(t *testing.T) {
 	}
 	if n < 1000 {
 		t.Errorf("%d unknown names tried, want at least 1000", n)
+	}
+}
+
+// TestMisplacedMarker: a defined marker is reported where the collector
+// attaches it to a target its definition does not apply to, with where it
+// applies; a marker that applies there, one the collector moves to the
+// package, and comments the collector attaches to nothing are not.
+func TestMisplacedMarker(t *testing.T) {
+	t.Parallel()
+	typeDoc := attachment{goPath: "ImageVerificationType", target: ctmarkers.DescribesType, godoc: true}
+	typeAbove := attachment{goPath: "Widget", target: ctmarkers.DescribesType}
+	field := attachment{goPath: "Widget.Size", target: ctmarkers.DescribesField, godoc: true}
+	for _, tc := range []struct {
+		text string
+		at   attachment
+		want string
+	}{
+		// Kyverno v1.19.1, velero v1.18.3
+		{"+kubebuilder:default=Cosign", typeDoc, "+kubebuilder:default is a marker of fields: on a type controller-gen ignores it, so it changes nothing in the CRD; " +
+			`write +default="Cosign" on the type instead, which gives every field of type ImageVerificationType that default (a type-level default, KEP-1929), or +kubebuilder:default on those fields`},
+		{`+kubebuilder:default=a b`, typeDoc, "+kubebuilder:default is a marker of fields: on a type controller-gen ignores it, so it changes nothing in the CRD; write +default=<the value in JSON> on the type"},
+		{`+kubebuilder:default={"a":1}`, typeDoc, `+kubebuilder:default is a marker of fields: on a type controller-gen ignores it, so it changes nothing in the CRD; write +default={"a":1} on the type instead`},
+		{"+kubebuilder:validation:EmbeddedResource", typeDoc, "+kubebuilder:validation:EmbeddedResource is a marker of fields: on a type controller-gen ignores it, so it changes nothing in the CRD; put it on the fields of type ImageVerificationType"},
+		{`+kubebuilder:printcolumn:name="Age",type=date,JSONPath=.metadata.creationTimestamp`, field,
+			"+kubebuilder:printcolumn is a marker of types: on a field controller-gen ignores it, so it changes nothing in the CRD; move it to the comment of type Widget"},
+		{"+kubebuilder:subresource:status", field, "+kubebuilder:subresource:status is a marker of types: on a field controller-gen ignores it, so it changes nothing in the CRD; move it to the comment of type Widget"},
+		{"+kubebuilder:rbac:groups=apps,resources=deployments,verbs=get", field, "+kubebuilder:rbac is a marker of packages: on a field controller-gen ignores it, so it changes nothing in the CRD; move it to the package's doc comment (doc.go)"},
+		{"+kubebuilder:validation:Optional", typeDoc, "+kubebuilder:validation:Optional is a marker of packages and fields: on a type controller-gen ignores it, so it changes nothing in the CRD; put it on the fields of type ImageVerificationType"},
+		// the collector moves a package marker above a type's doc to the package
+		{"+kubebuilder:validation:Optional", typeAbove, ""},
+		{"+kubebuilder:object:generate=true", typeAbove, ""},
+		// where they apply
+		{"+kubebuilder:default=3", field, ""},
+		{"+kubebuilder:validation:Enum=a;b", typeDoc, ""},
+		{"+kubebuilder:subresource:status", typeDoc, ""},
+		{"+kubebuilder:object:root=true", typeAbove, ""},
+		// not judged
+		{"+kubebuilder:default=3", attachment{goPath: "Widget", target: ctmarkers.DescribesType, dropped: true}, ""},
+		{"+kubebuilder:default=3", attachment{goPath: "package v1", target: ctmarkers.DescribesPackage}, ""},
+	} {
+		got := misplacedMarker(tc.text, tc.at)
+		if tc.want == "" && got != "" || !strings.HasPrefix(got, tc.want) {
+			t.Errorf("misplacedMarker(%q, %+v)\n got %q\nwant %q", tc.text, tc.at, got, tc.want)
+		}
 	}
 }
