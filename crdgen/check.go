@@ -200,7 +200,10 @@ func (ch *checker) reportSchemaError(b *engine.Build, c *apiextensionsv1.CustomR
 		msg += "; add it with // +kubebuilder:metadata:annotations=\"api-approved.kubernetes.io=<URL of the API review>\" on the type"
 	}
 	f := model.Finding{Sev: sev, Pos: at, GoPath: goPath, JPath: n.JPath, Rule: rule, Own: true, Msg: msg, CRD: c.Name}
-	if !aboutDefault && rule == ruleAPIServer {
+	// An error at a .default that the build did not write asks for a
+	// default where the schema, as controller-gen writes it, has none (a
+	// list-map key neither required nor defaulted): not about a default.
+	if !(aboutDefault && hasOrigin) && rule == ruleAPIServer {
 		ch.notAboutDefaults[f.String()] = true
 	}
 	b.Findings().Add(f)

@@ -98,31 +98,39 @@ func TestDropInShapes(t *testing.T) {
 }
 
 // TestRefusedAsControllerGenWritesIt: where controller-tools writes a CRD
-// that the apiserver refuses for something other than a default (two
-// storage versions), crd writes nothing and says that the CRD is refused
-// as controller-gen writes it, naming crd:check=false; the apiserver's
-// validation refuses controller-tools' CRD with the same words.
+// that the apiserver refuses for something other than a default that crd
+// wrote (two storage versions; a list-map key that is optional and has no
+// default, whose error the apiserver reports at the key's .default), crd
+// writes nothing and says that the CRD is refused as controller-gen
+// writes it, naming crd:check=false; the apiserver's validation refuses
+// controller-tools' CRD with the same words.
 func TestRefusedAsControllerGenWritesIt(t *testing.T) {
-	const pkgs = "../testdata/refused/twostorage/..."
-	theirs := generate(t, crd.Generator{}, false, pkgs)
-	if theirs.failed || len(theirs.files) != 1 {
-		t.Fatalf("controller-tools: failed %v, %d files:\n%s", theirs.failed, len(theirs.files), theirs.diags)
-	}
-	errs := crdcheck.ValidateCRD(context.Background(), decodeCRDs(t, theirs.files)[0])
-	if len(errs) == 0 || !strings.Contains(errs.ToAggregate().Error(), "must have exactly one version marked as storage version") {
-		t.Fatalf("the apiserver's validation of controller-tools' CRD: %v", errs)
-	}
-	ours := generate(t, crdgen.Generator{}, true, pkgs)
-	if !ours.failed || len(ours.files) != 0 {
-		t.Fatalf("ours: failed %v, %d files", ours.failed, len(ours.files))
-	}
-	for _, want := range []string{"must have exactly one version marked as storage version [apiserver]",
-		"crd: the apiserver refuses these CRDs, as controller-gen writes them too: the errors above are not about defaults; no CRD was written (crd:check=false writes them without the checks)"} {
-		if !strings.Contains(ours.diags, want) {
-			t.Errorf("ours printed\n%s\nwant %q", ours.diags, want)
-		}
-	}
-	if strings.Contains(ours.diags, "errors in defaults") {
-		t.Errorf("ours blames defaults:\n%s", ours.diags)
+	for _, tc := range []struct{ pkgs, refused string }{
+		{"../testdata/refused/twostorage/...", "must have exactly one version marked as storage version"},
+		{"../testdata/refused/listmapkey/...", "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property"},
+	} {
+		t.Run(tc.pkgs, func(t *testing.T) {
+			theirs := generate(t, crd.Generator{}, false, tc.pkgs)
+			if theirs.failed || len(theirs.files) != 1 {
+				t.Fatalf("controller-tools: failed %v, %d files:\n%s", theirs.failed, len(theirs.files), theirs.diags)
+			}
+			errs := crdcheck.ValidateCRD(context.Background(), decodeCRDs(t, theirs.files)[0])
+			if len(errs) == 0 || !strings.Contains(errs.ToAggregate().Error(), tc.refused) {
+				t.Fatalf("the apiserver's validation of controller-tools' CRD: %v", errs)
+			}
+			ours := generate(t, crdgen.Generator{}, true, tc.pkgs)
+			if !ours.failed || len(ours.files) != 0 {
+				t.Fatalf("ours: failed %v, %d files", ours.failed, len(ours.files))
+			}
+			for _, want := range []string{tc.refused + " [apiserver]",
+				"crd: the apiserver refuses these CRDs, as controller-gen writes them too: the errors above are not about defaults; no CRD was written (crd:check=false writes them without the checks)"} {
+				if !strings.Contains(ours.diags, want) {
+					t.Errorf("ours printed\n%s\nwant %q", ours.diags, want)
+				}
+			}
+			if strings.Contains(ours.diags, "errors in defaults") {
+				t.Errorf("ours blames defaults:\n%s", ours.diags)
+			}
+		})
 	}
 }
