@@ -22,7 +22,23 @@ import (
 const (
 	ruleAPIServer      = "apiserver"
 	ruleNestedDefaults = "nested-defaults"
+	ruleNoGroup        = "crd-without-group"
 )
+
+// withoutGroup is the warning for the CRD name that controller-tools
+// wrote without a group, for a root type at n in a package without
+// +groupName. No apiserver accepts it (its name ends in "." and
+// spec.group is required), so its checks could only say that; projects
+// that generate such packages keep the files controller-gen writes (open
+// policy agent gatekeeper's unversioned mutation types), so it is written
+// unchecked, as controller-gen writes it (with this generator's defaults),
+// and the warning says how to make it a CRD.
+func withoutGroup(n engine.Node, name string) model.Finding {
+	return model.Finding{Sev: model.Warning, Pos: n.At, GoPath: n.GoPath, Rule: ruleNoGroup, Own: n.Own, CRD: name,
+		Msg: fmt.Sprintf("CRD %s: its package declares no +groupName, so the CRD has no group and no apiserver accepts it (spec.group: Required value); "+
+			"written without the apiserver's checks (controller-gen writes it too). To make it a CRD, add // +groupName=<group> "+
+			"to the package's doc comment; else leave the package out of paths", name)}
+}
 
 // checker validates CRDs with the apiserver's own code, as on create, and
 // then each default with the defaults nested below it applied. The checks

@@ -134,3 +134,31 @@ func TestRefusedAsControllerGenWritesIt(t *testing.T) {
 		})
 	}
 }
+
+// TestNoGroupWritten: a kind in a package without +groupName, for which
+// controller-tools writes a CRD with no group (which no apiserver
+// accepts, and which projects such as open policy agent gatekeeper keep
+// as controller-gen writes it), is written too, unchecked, with the
+// warning of the // want comment; with implicitDefaults=false, byte for
+// byte as controller-tools writes it.
+func TestNoGroupWritten(t *testing.T) {
+	const pkgs = "../testdata/nogroup/..."
+	theirs := generate(t, crd.Generator{OmitToolVersion: ptr(true)}, false, pkgs)
+	if theirs.failed || len(theirs.files) != 1 || theirs.files["_widgets.yaml"] == nil {
+		t.Fatalf("controller-tools: failed %v, files %v:\n%s", theirs.failed, len(theirs.files), theirs.diags)
+	}
+	errs := crdcheck.ValidateCRD(context.Background(), decodeCRDs(t, theirs.files)[0])
+	if !strings.Contains(errs.ToAggregate().Error(), "spec.group: Required value") {
+		t.Fatalf("the apiserver's validation of controller-tools' CRD: %v", errs)
+	}
+	off := generate(t, crdgen.Generator{OmitToolVersion: ptr(true), ImplicitDefaults: ptr(false)}, true, pkgs)
+	if off.failed || !bytes.Equal(off.files["_widgets.yaml"], theirs.files["_widgets.yaml"]) {
+		t.Errorf("implicitDefaults=false: failed %v, %s", off.failed, firstDiff(theirs.files["_widgets.yaml"], off.files["_widgets.yaml"]))
+	}
+	checkDiagnostics(t, "../testdata/nogroup", off.diags)
+	on := generate(t, crdgen.Generator{OmitToolVersion: ptr(true)}, true, pkgs)
+	if on.failed || len(on.files) != 1 {
+		t.Fatalf("failed %v, %d files:\n%s", on.failed, len(on.files), on.diags)
+	}
+	checkDiagnostics(t, "../testdata/nogroup", on.diags)
+}

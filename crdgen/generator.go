@@ -153,8 +153,12 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 	s := sessionOf(g.session)
 	var werr error
 	checks := newChecker(context.Background())
+	var ungrouped []string
 	b, err := engine.BuildCRDs(s, ctx, g.buildOptions(), func(c *apiextensionsv1.CustomResourceDefinition) {
-		if boolOpt(g.Check, true) {
+		switch {
+		case c.Spec.Group == "":
+			ungrouped = append(ungrouped, c.Name)
+		case boolOpt(g.Check, true):
 			checks.start(c)
 		}
 		if werr == nil {
@@ -175,6 +179,9 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 	}
 	checks.report(b)
 	diags := b.Findings()
+	for _, name := range ungrouped {
+		diags.Add(withoutGroup(b.Root(name), name))
+	}
 	for _, f := range b.Recursive() {
 		diags.Add(f) // the CRD's, not the Go defaulter's: defaults does not report them
 	}

@@ -296,6 +296,14 @@ var Rules = []Rule{
 		Example: "the apiserver's CRD validation message, at the Go field, with the rule that wrote the default, a refusal of a default in words (see [Checks before anything is written](#checks-before-anything-is-written)), any other verbatim; a warning for the `api-approved.kubernetes.io` annotation of `*.k8s.io` groups, which is not about the schema (`+kubebuilder:metadata:annotations=...` adds it)",
 	},
 	{
+		Name:     "crd-without-group",
+		Severity: Warning,
+		Commands: []Command{CmdCrd},
+		Page:     "docs/crd.md", Heading: "Checks before anything is written",
+		Summary: "a kind in a package without +groupName: controller-gen writes a CRD with no group, which no apiserver accepts; written unchecked, as controller-gen does",
+		Example: "`CRD assigns.: its package declares no +groupName, so the CRD has no group and no apiserver accepts it (spec.group: Required value); written without the apiserver's checks (controller-gen writes it too). To make it a CRD, add // +groupName=<group> to the package's doc comment; else leave the package out of paths`",
+	},
+	{
 		Name:     "nested-defaults",
 		Severity: Error,
 		Commands: []Command{CmdCrd},

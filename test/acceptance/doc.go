@@ -1,12 +1,12 @@
 // Package acceptance holds the acceptance test on APIs that others wrote
-// (internal/testsupport/realapis.Acceptance, 37 modules: gateway-api, prometheus-operator,
+// (internal/testsupport/realapis.Acceptance, 38 modules: gateway-api, prometheus-operator,
 // cluster-api, kueue, six flux API modules, kubeflow trainer and training
 // operator, external-secrets, cert-manager, jobset, lws,
 // gateway-api-inference-extension, network-policy-api, kwok, karpenter,
 // hierarchical-namespaces, secrets-store-csi-driver, scheduler-plugins,
 // cluster-api-operator, cluster-api-provider-aws, -azure and -openstack,
 // metal3's baremetal-operator, kuberay, spark-operator, keda, velero,
-// kyverno, external-snapshotter, kro, grafana-operator and capsule, each with
+// kyverno, external-snapshotter, kro, grafana-operator, capsule and gatekeeper, each with
 // the controller-gen command line of its own Makefile or script). The modules
 // are prepared in the background, four at a time, and run GOMAXPROCS at a
 // time. For each module it generates the CRDs with controller-gen v0.23.0,

@@ -253,6 +253,18 @@ var (
 		Packages: []string{"api/..."},
 		Source:   `Makefile manifests: controller-gen crd paths="./..." output:crd:artifacts:config=charts/capsule/crds (+groupName in api/ only)`,
 	}
+	// Gatekeeper's mutation and expansion APIs keep "unversioned" packages
+	// without +groupName, for which controller-gen writes CRDs with no
+	// group (_assigns.yaml, …) that config/crd/bases commits: the one kind
+	// of CRD crd writes unchecked (crd-without-group). Its command line
+	// also names ./pkg/..., which holds no kind that reaches those files.
+	Gatekeeper = Module{
+		Name:     "gatekeeper",
+		Path:     "github.com/open-policy-agent/gatekeeper/v3",
+		Version:  "v3.23.1",
+		Packages: []string{"apis/..."},
+		Source:   `Makefile manifests: $(CONTROLLER_GEN) crd rbac:roleName=manager-role webhook paths="./apis/..." paths="./pkg/..." output:crd:artifacts:config=config/crd/bases`,
+	}
 	// The flux image automation API modules: the same manifests target as
 	// the other flux repositories (CRD_OPTIONS ?= crd:crdVersions=v1; cd
 	// api; controller-gen $(CRD_OPTIONS) rbac:roleName=manager-role
@@ -283,6 +295,6 @@ func Wider() []Module {
 		SecretsStoreCSIDriver, SchedulerPlugins,
 		ClusterAPIOperator, ClusterAPIProviderAWS, ClusterAPIProviderAzure, ClusterAPIProviderOpenStack, Metal3BareMetalOperator,
 		KubeRay, KubeflowTrainingOperator, SparkOperator, KEDA, Velero, Kyverno, ExternalSnapshotter, Kro,
-		GrafanaOperator, Capsule, FluxImageReflector, FluxImageAutomation,
+		GrafanaOperator, Capsule, FluxImageReflector, FluxImageAutomation, Gatekeeper,
 	}
 }
