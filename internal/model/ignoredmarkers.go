@@ -312,7 +312,7 @@ func misplacedMarker(text string, at attachment) string {
 		return ""
 	}
 	targets := definedAt(text)
-	if slices.Contains(targets, at.target) ||
+	if len(targets) == 0 || slices.Contains(targets, at.target) || // unknown: unknownMarker's
 		at.target == ctmarkers.DescribesType && !at.godoc && slices.Contains(targets, ctmarkers.DescribesPackage) {
 		return ""
 	}
