@@ -7,36 +7,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 )
 
 func TestMutants(t *testing.T) {
-	s := &structuralschema.Structural{
-		Generic: structuralschema.Generic{Type: "object"},
-		Properties: map[string]structuralschema.Structural{
-			"spec": {
-				Generic: structuralschema.Generic{Type: "object"},
-				Properties: map[string]structuralschema.Structural{
-					"quotas": {
-						Generic: structuralschema.Generic{Type: "array"},
-						Items: &structuralschema.Structural{
-							Generic: structuralschema.Generic{Type: "object"},
-							Properties: map[string]structuralschema.Structural{
-								"name":         {Generic: structuralschema.Generic{Type: "string"}},
-								"nominalQuota": {Generic: structuralschema.Generic{Type: "integer"}},
-							},
-							ValueValidation: &structuralschema.ValueValidation{Required: []string{"name", "nominalQuota"}},
-						},
-					},
-					"labels": {
-						Generic:              structuralschema.Generic{Type: "object"},
-						AdditionalProperties: &structuralschema.StructuralOrBool{Structural: &structuralschema.Structural{Generic: structuralschema.Generic{Type: "string"}}},
-					},
-				},
-			},
-		},
-	}
+	s, o := QuotaSchemas()
 	obj := map[string]any{
 		"apiVersion": "v1", "kind": "K", "metadata": map[string]any{"name": "a"},
 		"spec": map[string]any{
@@ -44,11 +18,6 @@ func TestMutants(t *testing.T) {
 			"labels": map[string]any{"Team": "x"},
 		},
 	}
-	// ours: nominalQuota defaulted "0"
-	o := s.DeepCopy()
-	q := o.Properties["spec"].Properties["quotas"].Items.Properties["nominalQuota"]
-	q.Default.Object = "0"
-	o.Properties["spec"].Properties["quotas"].Items.Properties["nominalQuota"] = q
 	ps := Props(obj, s, o)
 	var got []string
 	for _, p := range ps {
